@@ -1,0 +1,15 @@
+"""Service settings: where the database lives and how the server listens."""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import BaseModel, Field
+
+
+class Settings(BaseModel):
+    """``TABLETAPE_DB`` overrides the database path; ``:memory:`` keeps everything in memory."""
+
+    db_path: str = Field(default_factory=lambda: os.environ.get("TABLETAPE_DB", "data/tabletape.duckdb"))
+    host: str = "127.0.0.1"
+    port: int = 8000

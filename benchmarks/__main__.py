@@ -1,0 +1,222 @@
+"""tabletape benchmarks: `make bench` (or `python -m benchmarks [--matches N]`). Prints its figures.
+
+Targets (issue 2): fold >= 200,000 validated Lost Cities events/s on one core; fetch + decode +
+fold one 3-round match <= 5 ms median; one validated append <= 2 ms median; bulk import of
+10,000 seeded random matches >= 200,000 events/s; reconstruction >= 10x faster than the
+`eventsourcing` library storing the same events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import statistics
+import tempfile
+import time
+from typing import Callable
+
+import rules  # noqa: F401  (registers the titles' events)
+from events import codec
+from events.duckdb_log import DuckDBEventLog
+from events.lifecycle import GameCreated
+from events.log import new_game_id
+from projections.fold import fold, start
+from projections.projector import Projector
+from replay.history import History
+from replay.recorder import Recorder
+from replay.simulate import random_game
+
+TITLE = "lost-cities"
+PLAYERS = ("Ana", "Bea")
+
+
+def _match(seed: int) -> list:
+    return random_game(TITLE, PLAYERS, {"rounds": 3}, seed=seed)
+
+
+def generate(matches: int, first_seed: int = 0) -> list[list]:
+    """Seeded random 3-round matches, generated on every core."""
+    with multiprocessing.get_context("fork").Pool(os.cpu_count() or 1) as pool:
+        return pool.map(_match, range(first_seed, first_seed + matches), chunksize=64)
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def row(name: str, figure: str, target: str, ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"  {name:<58} {figure:>18}   target {target}{mark}")
+
+
+def bench_fold(games: list[list]) -> None:
+    title = start(games[0][0]).title
+    evolve = title.evolve
+    bodies = [(start(g[0]).state, g[1:-1]) for g in games]
+    count = sum(len(b) for _, b in bodies)
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for state, events in bodies:
+            for event in events:
+                state = evolve(state, event)
+        best = min(best, time.perf_counter() - t0)
+    rate = count / best
+    row("fold: validated Lost Cities events folded per second", f"{rate:,.0f}/s", ">= 200,000/s", rate >= 200_000)
+
+
+def bench_fetch_fold(log: DuckDBEventLog, ids: list[str]) -> float:
+    projector = Projector(log, read_models=False)
+    rng = random.Random(1)
+    samples = []
+    for _ in range(300):
+        gid = rng.choice(ids)
+        projector.forget(gid)
+        t0 = time.perf_counter()
+        projector.state(gid)
+        samples.append(time.perf_counter() - t0)
+    ms = median_ms(samples)
+    row("fetch + decode + fold one 3-round match from DuckDB (median)", f"{ms:.2f} ms", "<= 5 ms", ms <= 5)
+    return ms
+
+
+def bench_append(path: str) -> None:
+    log = DuckDBEventLog(path)
+    recorder = Recorder(log)
+    samples = []
+    games = 0
+    while len(samples) < 1500:
+        gid, _ = recorder.create(TITLE, PLAYERS, {"rounds": 3}, seed=games)
+        games += 1
+        rng = random.Random(games)
+        while True:
+            game = recorder.projector.state(gid)
+            if game.ended is not None or len(samples) >= 1500:
+                break
+            moves = game.title.legal_moves(game.state)
+            move = moves[rng.randrange(len(moves))]
+            seq = recorder.projector.history(gid).last_seq
+            t0 = time.perf_counter()
+            recorder.record(gid, move, expected_seq=seq)
+            samples.append(time.perf_counter() - t0)
+    log.close()
+    ms = median_ms(samples)
+    p95 = sorted(samples)[int(len(samples) * 0.95)] * 1000
+    row("one validated append, in process, DuckDB file (median)", f"{ms:.2f} ms", "<= 2 ms", ms <= 2)
+    row("  same, 95th percentile", f"{p95:.2f} ms", "(info)")
+
+
+def bench_import(path: str, games: list[list]) -> tuple[DuckDBEventLog, list[str]]:
+    log = DuckDBEventLog(path)
+    ids = [new_game_id(now_ms=1_700_000_000_000 + i) for i in range(len(games))]
+    count = sum(len(g) for g in games)
+    t0 = time.perf_counter()
+    log.import_games(zip(ids, games))
+    elapsed = time.perf_counter() - t0
+    rate = count / elapsed
+    row(
+        f"bulk import of {len(games):,} matches ({count:,} events, one Arrow insert)",
+        f"{rate:,.0f} ev/s",
+        ">= 200,000 ev/s",
+        rate >= 200_000,
+    )
+    return log, ids
+
+
+def bench_eventsourcing(log: DuckDBEventLog, ids: list[str], ours_ms: float) -> None:
+    try:
+        from eventsourcing.application import Application
+        from eventsourcing.domain import Aggregate, event
+    except ImportError:
+        row("eventsourcing comparison", "skipped", "pip install '.[bench]'")
+        return
+
+    class Match(Aggregate):
+        """The same match as an eventsourcing aggregate: each recorded event folds through our rules."""
+
+        @event("Created")
+        def __init__(self, created: dict) -> None:
+            self.game = start(codec.from_builtins(created))
+
+        @event("Recorded")
+        def record(self, body: dict) -> None:
+            self.game = fold(self.game, (codec.from_builtins(body),))
+
+    folder = tempfile.mkdtemp(prefix="tabletape-es-")
+    app = Application(
+        env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": os.path.join(folder, "es.sqlite")}
+    )
+    sample = ids[:100]
+    es_ids = []
+    for gid in sample:
+        bodies = log.read_bodies(gid)
+        match = Match(codec.to_builtins(bodies[0]))
+        for body in bodies[1:]:
+            match.record(codec.to_builtins(body))
+        app.save(match)
+        es_ids.append(match.id)
+    rng = random.Random(2)
+    samples = []
+    for _ in range(200):
+        match_id = rng.choice(es_ids)
+        t0 = time.perf_counter()
+        app.repository.get(match_id)
+        samples.append(time.perf_counter() - t0)
+    theirs = median_ms(samples)
+    row("eventsourcing (SQLite file): reconstruct one match (median)", f"{theirs:.2f} ms", "(reference)")
+    ratio = theirs / ours_ms
+    row("  tabletape reconstruction speed-up over eventsourcing", f"{ratio:.1f}x", ">= 10x", ratio >= 10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=10_000, help="matches for the bulk import")
+    args = parser.parse_args()
+    print(f"tabletape benchmarks on {os.cpu_count()} cores")
+    t0 = time.perf_counter()
+    games = generate(args.matches)
+    events = sum(len(g) for g in games)
+    row(
+        f"generate {len(games):,} random legal 3-round matches (all cores)",
+        f"{time.perf_counter() - t0:.1f} s",
+        f"{events / len(games):.0f} events/match",
+    )
+    bench_fold(games[:2000])
+    folder = tempfile.mkdtemp(prefix="tabletape-bench-")
+    log, ids = bench_import(os.path.join(folder, "import.duckdb"), games)
+    ours = bench_fetch_fold(log, ids)
+    bench_eventsourcing(log, ids, ours)
+    log.close()
+    bench_append(os.path.join(folder, "append.duckdb"))
+    bench_snapshots(os.path.join(folder, "snap.duckdb"))
+
+
+def bench_snapshots(path: str) -> None:
+    """Why SNAPSHOT_EVERY: a snapshot read against folding from the start, on one long history."""
+    log = DuckDBEventLog(path)
+    games = [random_game(TITLE, PLAYERS, {"rounds": 12}, seed=s) for s in range(5)]
+    ids = [new_game_id() for _ in games]
+    log.import_games(zip(ids, games))
+    for every in (64, 256, 1024, 10**9):
+        projector = Projector(log, snapshot_every=every, read_models=False)
+        projector.con.execute("DELETE FROM snapshots")
+        for gid in ids:
+            projector.state(gid)
+            projector._snapshot_new(gid, projector.history(gid), 1)
+        samples = []
+        rng = random.Random(3)
+        for _ in range(200):
+            gid = rng.choice(ids)
+            seq = rng.randrange(2, projector.history(gid).last_seq)
+            t0 = time.perf_counter()
+            projector.state_at(gid, seq)
+            samples.append(time.perf_counter() - t0)
+        label = f"every {every}" if every < 10**9 else "no snapshots"
+        row(f"state at a random seq of a ~1,000-event game, snapshots {label}", f"{median_ms(samples):.2f} ms", "(info)")
+    log.close()
+
+
+if __name__ == "__main__":
+    main()

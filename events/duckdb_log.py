@@ -1,0 +1,368 @@
+"""The DuckDB implementation of the event log.
+
+One process owns a DuckDB file (DuckDB's own file lock enforces it), so the last seq and hash
+of each game are cached in memory and every append is a single INSERT statement; the
+``(game_id, seq)`` primary key is the backstop against any writer that bypassed the cache.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from datetime import datetime
+from typing import Callable, Iterable, Sequence
+
+import duckdb
+import pyarrow as pa
+
+from events import codec
+from events.base import Event
+from events.errors import (
+    ConcurrencyConflict,
+    GameExists,
+    IdempotencyKeyReused,
+    MalformedEvent,
+    UnknownGame,
+)
+from events.log import (
+    GENESIS_HASH,
+    AppendResult,
+    StoredEvent,
+    VerifyReport,
+    chain_hash,
+    micros,
+    utc_now,
+)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    game_id VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,
+    recorded_at TIMESTAMP NOT NULL,
+    actor VARCHAR NOT NULL,
+    type VARCHAR NOT NULL,
+    body BLOB NOT NULL,
+    body_json JSON NOT NULL,
+    prev_hash BLOB NOT NULL,
+    hash BLOB NOT NULL,
+    idempotency_key VARCHAR,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+_COLUMNS = (
+    "game_id",
+    "seq",
+    "recorded_at",
+    "actor",
+    "type",
+    "body",
+    "body_json",
+    "prev_hash",
+    "hash",
+    "idempotency_key",
+)
+
+_ARROW_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.string()),
+        ("seq", pa.int32()),
+        ("recorded_at", pa.timestamp("us")),
+        ("actor", pa.string()),
+        ("type", pa.string()),
+        ("body", pa.binary()),
+        ("body_json", pa.string()),
+        ("prev_hash", pa.binary()),
+        ("hash", pa.binary()),
+        ("idempotency_key", pa.string()),
+    ]
+)
+
+
+class _Head:
+    """What the log remembers of one game between appends."""
+
+    __slots__ = ("seq", "hash", "keys")
+
+    def __init__(self, seq: int, hash_: bytes, keys: dict[str, tuple[int, int]]) -> None:
+        self.seq = seq
+        self.hash = hash_
+        self.keys = keys
+
+
+def connect(path: str = ":memory:") -> duckdb.DuckDBPyConnection:
+    """Open (or create) a tabletape DuckDB database; parent folders are created."""
+    if path != ":memory:":
+        import pathlib
+
+        pathlib.Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return duckdb.connect(path)
+
+
+class DuckDBEventLog:
+    """Append-only event log in a DuckDB table ``events``."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection | str = ":memory:",
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        head_cache_size: int = 50_000,
+    ) -> None:
+        self.con = connect(con) if isinstance(con, str) else con
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._heads: OrderedDict[str, _Head] = OrderedDict()
+        self._head_cache_size = head_cache_size
+        with self._lock:
+            self.con.execute(SCHEMA)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[Event],
+        expected_seq: int,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        if not events:
+            raise MalformedEvent("an append needs at least one event")
+        bodies = [codec.encode(event) for event in events]
+        with self._lock:
+            head = self._head(game_id)
+            if idempotency_key is not None and idempotency_key in head.keys:
+                first, last = head.keys[idempotency_key]
+                if self._stored_bodies(game_id, first, last) != bodies:
+                    raise IdempotencyKeyReused(
+                        f"idempotency key {idempotency_key!r} was already used for different events "
+                        f"(seq {first}..{last})",
+                        game_id=game_id,
+                        first_seq=first,
+                        last_seq=last,
+                    )
+                return AppendResult(game_id, first, last, replayed=True)
+            if expected_seq != head.seq:
+                raise ConcurrencyConflict(
+                    f"expected_seq {expected_seq} is stale: game {game_id} is at seq {head.seq}",
+                    game_id=game_id,
+                    expected_seq=expected_seq,
+                    current_seq=head.seq,
+                )
+            at = self._clock()
+            at_us = micros(at)
+            rows: list[object] = []
+            prev = head.hash
+            seq = head.seq
+            for event, body in zip(events, bodies):
+                seq += 1
+                digest = chain_hash(prev, game_id, seq, at_us, actor, body)
+                rows.extend(
+                    (
+                        game_id,
+                        seq,
+                        at,
+                        actor,
+                        codec.tag_of(type(event)),
+                        body,
+                        codec.encode_json(event).decode(),
+                        prev,
+                        digest,
+                        idempotency_key,
+                    )
+                )
+                prev = digest
+            placeholders = ",".join(["(?,?,?,?,?,?,?,?,?,?)"] * len(events))
+            try:
+                self.con.execute(f"INSERT INTO events VALUES {placeholders}", rows)
+            except duckdb.ConstraintException as exc:
+                # another connection appended first: our cached head is stale
+                self._heads.pop(game_id, None)
+                raise ConcurrencyConflict(
+                    f"expected_seq {expected_seq} is stale: game {game_id} was appended to concurrently",
+                    game_id=game_id,
+                    expected_seq=expected_seq,
+                ) from exc
+            first = head.seq + 1
+            head.seq = seq
+            head.hash = prev
+            if idempotency_key is not None:
+                head.keys[idempotency_key] = (first, seq)
+            self._remember(game_id, head)
+            return AppendResult(game_id, first, seq)
+
+    def import_games(self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import") -> int:
+        """Bulk-append whole new games through one Arrow table and one INSERT."""
+        at = self._clock()
+        at_us = micros(at)
+        columns: dict[str, list] = {name: [] for name in _COLUMNS}
+        game_ids: list[str] = []
+        encode, encode_json, tag_of = codec.encode, codec.encode_json, codec.tag_of
+        for game_id, events in games:
+            game_ids.append(game_id)
+            prev = GENESIS_HASH
+            seq = 0
+            for event in events:
+                seq += 1
+                body = encode(event)
+                digest = chain_hash(prev, game_id, seq, at_us, actor, body)
+                columns["game_id"].append(game_id)
+                columns["seq"].append(seq)
+                columns["type"].append(tag_of(type(event)))
+                columns["body"].append(body)
+                columns["body_json"].append(encode_json(event).decode())
+                columns["prev_hash"].append(prev)
+                columns["hash"].append(digest)
+                prev = digest
+        count = len(columns["seq"])
+        columns["recorded_at"] = [at] * count
+        columns["actor"] = [actor] * count
+        columns["idempotency_key"] = [None] * count
+        if len(set(game_ids)) != len(game_ids):
+            raise GameExists("an import names the same game twice")
+        batch = pa.table({name: columns[name] for name in _COLUMNS}, schema=_ARROW_SCHEMA)
+        ids = pa.table({"game_id": pa.array(game_ids, pa.string())})
+        with self._lock:
+            self.con.register("_import_ids", ids)
+            self.con.register("_import_batch", batch)
+            try:
+                clash = self.con.execute(
+                    "SELECT e.game_id FROM events e JOIN _import_ids USING (game_id) LIMIT 1"
+                ).fetchall()
+                if clash:
+                    raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
+                self.con.execute("INSERT INTO events SELECT * FROM _import_batch")
+            finally:
+                self.con.unregister("_import_ids")
+                self.con.unregister("_import_batch")
+        return count
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def replayed(self, game_id: str, idempotency_key: str) -> AppendResult | None:
+        """The first result of an append made with this key, if there was one."""
+        with self._lock:
+            span = self._head(game_id).keys.get(idempotency_key)
+        return AppendResult(game_id, span[0], span[1], replayed=True) if span else None
+
+    def exists(self, game_id: str) -> bool:
+        return self.last_seq(game_id) > 0
+
+    def last_seq(self, game_id: str) -> int:
+        with self._lock:
+            return self._head(game_id).seq
+
+    def read(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        rows = self.read_raw(game_id, from_seq, to_seq)
+        decode = codec.decode
+        return [
+            StoredEvent(game_id, seq, at, actor, decode(body), prev.hex(), digest.hex())
+            for seq, at, actor, body, prev, digest in rows
+        ]
+
+    def read_bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Event]:
+        """Only the decoded bodies (the fast path for folding)."""
+        with self._lock:
+            rows = self.con.execute(
+                "SELECT body FROM events WHERE game_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+                [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
+            ).fetchall()
+        if not rows and from_seq <= 1 and not self.exists(game_id):
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        decode = codec.decode
+        return [decode(row[0]) for row in rows]
+
+    def read_raw(
+        self, game_id: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> list[tuple[int, datetime, str, bytes, bytes, bytes]]:
+        with self._lock:
+            rows = self.con.execute(
+                "SELECT seq, recorded_at, actor, body, prev_hash, hash FROM events "
+                "WHERE game_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+                [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
+            ).fetchall()
+            if not rows and not self._head(game_id).seq:
+                raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        return rows
+
+    def game_ids(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self.con.execute("SELECT DISTINCT game_id FROM events ORDER BY 1").fetchall()]
+
+    def verify(self, game_id: str) -> VerifyReport:
+        """Recompute the hash chain; name the first seq whose stored bytes do not match."""
+        with self._lock:
+            rows = self.con.execute(
+                "SELECT seq, recorded_at, actor, type, body, body_json, prev_hash, hash FROM events "
+                "WHERE game_id = ? ORDER BY seq",
+                [game_id],
+            ).fetchall()
+        if not rows:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        prev = GENESIS_HASH
+        for expected_seq, (seq, at, actor, tag, body, body_json, prev_hash, digest) in enumerate(rows, 1):
+            bad = None
+            if seq != expected_seq:
+                bad, reason = expected_seq, f"seq {expected_seq} is missing"
+            elif bytes(prev_hash) != prev:
+                bad, reason = seq, "its link to the previous event does not match"
+            elif chain_hash(prev, game_id, seq, micros(at), actor, bytes(body)) != bytes(digest):
+                bad, reason = seq, "its stored bytes do not match its hash"
+            else:
+                try:
+                    event = codec.decode(bytes(body))
+                except MalformedEvent as exc:
+                    bad, reason = seq, f"its body no longer decodes: {exc.message}"
+                else:
+                    if codec.tag_of(type(event)) != tag or codec.encode_json(event) != _json_bytes(body_json):
+                        bad, reason = seq, "its type or JSON copy does not match its body"
+            if bad is not None:
+                return VerifyReport(game_id, len(rows), False, bad, reason)
+            prev = bytes(digest)
+        return VerifyReport(game_id, len(rows), True)
+
+    def close(self) -> None:
+        with self._lock:
+            self.con.close()
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _head(self, game_id: str) -> _Head:
+        head = self._heads.get(game_id)
+        if head is not None:
+            self._heads.move_to_end(game_id)
+            return head
+        row = self.con.execute(
+            "SELECT max(seq), arg_max(hash, seq) FROM events WHERE game_id = ?", [game_id]
+        ).fetchall()[0]
+        seq = row[0] or 0
+        keys: dict[str, tuple[int, int]] = {}
+        if seq:
+            for key, first, last in self.con.execute(
+                "SELECT idempotency_key, min(seq), max(seq) FROM events "
+                "WHERE game_id = ? AND idempotency_key IS NOT NULL GROUP BY 1",
+                [game_id],
+            ).fetchall():
+                keys[key] = (first, last)
+        head = _Head(seq, bytes(row[1]) if seq else GENESIS_HASH, keys)
+        if seq:
+            self._remember(game_id, head)
+        return head
+
+    def _remember(self, game_id: str, head: _Head) -> None:
+        self._heads[game_id] = head
+        self._heads.move_to_end(game_id)
+        if len(self._heads) > self._head_cache_size:
+            self._heads.popitem(last=False)
+
+    def _stored_bodies(self, game_id: str, first: int, last: int) -> list[bytes]:
+        rows = self.con.execute(
+            "SELECT body FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            [game_id, first, last],
+        ).fetchall()
+        return [bytes(r[0]) for r in rows]
+
+
+def _json_bytes(value: object) -> bytes:
+    return value.encode() if isinstance(value, str) else bytes(value)  # type: ignore[arg-type]

@@ -1,0 +1,103 @@
+"""One error hierarchy for every layer, each error with a stable machine-readable code.
+
+Codes never change once released; clients match on them. ``status`` is the HTTP status the
+API maps the error to, kept here so every layer agrees on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TabletapeError(Exception):
+    """Base of every error tabletape raises on purpose."""
+
+    code: str = "tabletape-error"
+    status: int = 400
+
+    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.details}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, message={self.message!r})"
+
+
+class MalformedEvent(TabletapeError):
+    """Bytes or JSON that do not decode into a known event."""
+
+    code = "malformed-event"
+    status = 422
+
+
+class UnknownEventType(MalformedEvent):
+    """An event whose tag no registered title knows."""
+
+    code = "unknown-event-type"
+
+
+class UnknownTitle(TabletapeError):
+    code = "unknown-title"
+    status = 422
+
+
+class InvalidOptions(TabletapeError):
+    code = "invalid-options"
+    status = 422
+
+
+class IllegalMove(TabletapeError):
+    """A move the rules forbid; ``code`` names the rule (e.g. ``lost-cities.expedition-must-ascend``)."""
+
+    code = "illegal-move"
+    status = 422
+
+
+class ContradictsKnownFacts(IllegalMove):
+    """A recorded fact that cannot be true given what is already known (a card seen twice)."""
+
+    code = "contradicts-known-facts"
+
+
+class UnknownGame(TabletapeError):
+    code = "unknown-game"
+    status = 404
+
+
+class GameExists(TabletapeError):
+    code = "game-exists"
+    status = 409
+
+
+class ConcurrencyConflict(TabletapeError):
+    """The writer's ``expected_seq`` is stale: someone appended first."""
+
+    code = "stale-expected-seq"
+    status = 409
+
+
+class IdempotencyKeyReused(TabletapeError):
+    """An idempotency key already used for a different batch of events."""
+
+    code = "idempotency-key-reused"
+    status = 409
+
+
+class HistoryEditRefused(TabletapeError):
+    """An undo, redo, amendment or fork that the effective history does not allow."""
+
+    code = "history-edit-refused"
+    status = 409
+
+
+class LogCorrupted(TabletapeError):
+    """Stored bytes no longer match their hash chain."""
+
+    code = "log-corrupted"
+    status = 500

@@ -1,0 +1,61 @@
+"""Folding a game's effective history into state through its title's rules core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable
+
+from events.base import Event
+from events.errors import MalformedEvent
+from events.lifecycle import Forked, GameCreated, GameEnded
+from rules import Title, get_title
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A game's state after some prefix of its effective history."""
+
+    title: Title
+    created: GameCreated
+    state: Any
+    ended: GameEnded | None = None
+    forked: Forked | None = None
+    #: how many effective events were folded (creation included)
+    length: int = 1
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.created.players
+
+
+def start(created: Event) -> GameState:
+    if not isinstance(created, GameCreated):
+        raise MalformedEvent("a game's first event must be game.created", code="not-created")
+    title = get_title(created.title)
+    return GameState(title, created, title.setup(created.players, created.options))
+
+
+def fold(game: GameState, bodies: Iterable[Event]) -> GameState:
+    """Apply validated events; lifecycle events are handled here, the rest by the title's evolve."""
+    evolve = game.title.evolve
+    state, ended, forked, length = game.state, game.ended, game.forked, game.length
+    for body in bodies:
+        length += 1
+        cls = body.__class__
+        if cls is GameEnded:
+            ended = body  # type: ignore[assignment]
+        elif cls is Forked:
+            forked = body  # type: ignore[assignment]
+        else:
+            state = evolve(state, body)
+    return replace(game, state=state, ended=ended, forked=forked, length=length)
+
+
+def fold_all(bodies: Iterable[Event]) -> GameState:
+    """Fold a whole effective history, the first event being game.created."""
+    iterator = iter(bodies)
+    try:
+        first = next(iterator)
+    except StopIteration:
+        raise MalformedEvent("an empty history has no game", code="not-created") from None
+    return fold(start(first), iterator)

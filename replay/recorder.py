@@ -1,0 +1,278 @@
+"""Recording games: moves, history edits and forks, each checked by the rules before it is appended.
+
+Commands return events (decided by the title's rules core); the log appends them atomically
+with the writer's ``expected_seq``; the projector folds them. Nothing is written when a check
+fails. Digital games draw chance (shuffles, dice) here, outside the rules core, from a
+generator seeded by the game's seed and the seq, and record the outcome as an event.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any, Sequence
+
+from events.base import Event
+from events.duckdb_log import DuckDBEventLog
+from events.errors import ConcurrencyConflict, HistoryEditRefused, IllegalMove, TabletapeError
+from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
+from events.log import AppendResult, new_game_id
+from projections.fold import GameState, fold, start
+from projections.projector import Projector
+from replay.history import History
+from rules import get_title
+
+
+def draw_chance(game: GameState, seq: int) -> Event | None:
+    """The chance event a digital game needs now, drawn from its seed; None if none is pending."""
+    seed = game.created.seed
+    if seed is None:
+        return None
+    chance = game.title.chance(game.state)
+    if chance is None:
+        return None
+    rng = random.Random(f"{seed}:{seq}")
+    if chance.kind == "shuffle":
+        outcome: tuple[Any, ...] = tuple(rng.sample(chance.items, len(chance.items)))
+    else:
+        outcome = tuple(rng.randint(1, chance.sides) for _ in range(chance.count))
+    return game.title.chance_event(game.state, outcome)
+
+
+class Recorder:
+    """The write side: every change to a game goes through here."""
+
+    def __init__(self, log: DuckDBEventLog, projector: Projector | None = None) -> None:
+        self.log = log
+        self.projector = projector or Projector(log)
+        self._lock = threading.RLock()
+
+    # -- games -----------------------------------------------------------------------------
+
+    def create(
+        self,
+        title: str,
+        players: Sequence[str],
+        options: dict[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        actor: str = "",
+        game_id: str | None = None,
+    ) -> tuple[str, AppendResult]:
+        """Start a game; a digital game (``seed`` given) also gets its first chance outcome."""
+        created = GameCreated(title=title, players=tuple(players), options=dict(options or {}), seed=seed)
+        game = start(created)  # validates the title, the players and the options
+        game_id = game_id or new_game_id()
+        batch = [created, *self._chance_events(game, 1)]
+        with self._lock:
+            result = self.log.append(game_id, batch, expected_seq=0, actor=actor)
+            self.projector.appended(game_id)
+        return game_id, result
+
+    def fork(self, game_id: str, at_seq: int, *, actor: str = "", new_id: str | None = None) -> tuple[str, AppendResult]:
+        """A new game whose history starts as this game's effective history up to ``at_seq``."""
+        with self._lock:
+            history = self.projector.history(game_id)
+            entries = history.entries(at_seq)
+            if not entries:
+                raise HistoryEditRefused(f"seq {at_seq} has no history to fork", code="fork-empty")
+            created = entries[0].body
+            child = new_id or new_game_id()
+            batch = [created, Forked(parent_id=game_id, at_seq=at_seq), *(e.body for e in entries[1:])]
+            result = self.log.append(child, batch, expected_seq=0, actor=actor)
+            self.projector.appended(child)
+        return child, result
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def record(
+        self,
+        game_id: str,
+        move: Event,
+        expected_seq: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """Decide a move with the rules core and append its events (plus the end, plus chance)."""
+        with self._lock:
+            replay = self._replayed(game_id, idempotency_key)
+            if replay is not None:
+                return replay
+            game = self.projector.state(game_id)
+            history = self.projector.history(game_id)
+            self._check_expected(game_id, history, expected_seq)
+            if type(move) not in game.title.event_types:
+                raise IllegalMove(
+                    f"{type(move).__name__} is not a {game.title.name} move; history edits have their own commands",
+                    code="not-a-move",
+                )
+            if game.ended is not None:
+                raise IllegalMove("the game is over; undo or fork to go on", code="game-over")
+            events = list(game.title.decide(game.state, move))
+            after = fold(game, events)
+            events += self._closing_events(after)
+            return self._append(game_id, events, history.last_seq, idempotency_key, actor)
+
+    def record_notation(self, game_id: str, text: str, expected_seq: int | None = None, **kw: Any) -> AppendResult:
+        game = self.projector.state(game_id)
+        return self.record(game_id, game.title.parse_move(game.state, text), expected_seq, **kw)
+
+    # -- history edits ---------------------------------------------------------------------
+
+    def undo(
+        self, game_id: str, to_seq: int, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
+    ) -> AppendResult:
+        return self._edit(game_id, [Undone(to_seq=to_seq)], expected_seq, idempotency_key, actor)
+
+    def redo(
+        self, game_id: str, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
+    ) -> AppendResult:
+        return self._edit(game_id, [Redone()], expected_seq, idempotency_key, actor)
+
+    def amend(
+        self,
+        game_id: str,
+        seq: int,
+        body: Event,
+        expected_seq: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """Replace event ``seq``; the whole effective history after it is re-checked first."""
+        with self._lock:
+            replay = self._replayed(game_id, idempotency_key)
+            if replay is not None:
+                return replay
+            history = self.projector.history(game_id)
+            self._check_expected(game_id, history, expected_seq)
+            entries = history.entries()
+            index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
+            if index is None or index == 0:
+                raise HistoryEditRefused(
+                    f"seq {seq} is not a move in the effective history", code="amend-not-effective", seq=seq
+                )
+            game = fold(start(entries[0].body), (e.body for e in entries[1:index]))
+            if type(body) not in game.title.event_types:
+                raise HistoryEditRefused(
+                    f"{type(body).__name__} is not a {game.title.name} event", code="amend-not-a-move", seq=seq
+                )
+            amended: list[Event] = []
+            try:
+                decided = game.title.decide(game.state, body)
+            except TabletapeError as exc:
+                raise HistoryEditRefused(
+                    f"the amended event at seq {seq} is illegal: {exc.message}",
+                    code="amendment-illegal",
+                    breaking_seq=seq,
+                    rule=exc.code,
+                ) from exc
+            if len(decided) != 1:
+                raise HistoryEditRefused("an amendment must stand for exactly one event", code="amend-shape")
+            amended.append(Amended(seq=seq, body=_builtins(decided[0])))
+            game = fold(game, decided)
+            for later in entries[index + 1 :]:
+                body_later = later.body
+                if isinstance(body_later, GameEnded):
+                    outcome = game.title.outcome(game.state)
+                    if outcome is None:
+                        raise HistoryEditRefused(
+                            f"after the amendment the game would not be over at seq {later.seq}",
+                            code="amendment-breaks-history",
+                            breaking_seq=later.seq,
+                        )
+                    fixed = GameEnded(scores=outcome.scores, ranks=outcome.ranks, winners=outcome.winners)
+                    if fixed != body_later:
+                        amended.append(Amended(seq=later.seq, body=_builtins(fixed)))
+                    game = fold(game, [fixed])
+                    continue
+                if isinstance(body_later, Forked):
+                    game = fold(game, [body_later])
+                    continue
+                try:
+                    again = game.title.decide(game.state, body_later)
+                except TabletapeError as exc:
+                    raise HistoryEditRefused(
+                        f"the amendment makes seq {later.seq} illegal: {exc.message}",
+                        code="amendment-breaks-history",
+                        breaking_seq=later.seq,
+                        rule=exc.code,
+                    ) from exc
+                if tuple(again) != (body_later,):
+                    raise HistoryEditRefused(
+                        f"the amendment changes what seq {later.seq} recorded",
+                        code="amendment-breaks-history",
+                        breaking_seq=later.seq,
+                    )
+                game = fold(game, again)
+            return self._append(game_id, amended, history.last_seq, idempotency_key, actor)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _edit(
+        self, game_id: str, batch: list[Event], expected_seq: int | None, idempotency_key: str | None, actor: str
+    ) -> AppendResult:
+        with self._lock:
+            replay = self._replayed(game_id, idempotency_key)
+            if replay is not None:
+                return replay
+            history = self.projector.history(game_id)
+            self._check_expected(game_id, history, expected_seq)
+            return self._append(game_id, batch, history.last_seq, idempotency_key, actor)
+
+    def _append(
+        self, game_id: str, batch: list[Event], last_seq: int, idempotency_key: str | None, actor: str
+    ) -> AppendResult:
+        """Simulate the batch on a copy of the history (it must be accepted), add chance, append."""
+        history = self.projector.history(game_id)
+        trial = history.copy()
+        for body in batch:
+            trial.push(body)  # raises HistoryEditRefused before anything is written
+        chance = self._pending_chance(trial, last_seq + len(batch))
+        result = self.log.append(game_id, [*batch, *chance], last_seq, idempotency_key, actor)
+        self.projector.appended(game_id)
+        return result
+
+    def _pending_chance(self, trial: History, seq: int) -> list[Event]:
+        entries = trial.entries()
+        if not entries or entries[0].body.seed is None:  # type: ignore[attr-defined]
+            return []
+        game = fold(start(entries[0].body), (e.body for e in entries[1:]))
+        if game.ended is not None:
+            return []
+        return self._chance_events(game, seq + 1)
+
+    def _chance_events(self, game: GameState, seq: int) -> list[Event]:
+        out: list[Event] = []
+        while (event := draw_chance(game, seq)) is not None:
+            out.append(event)
+            game = fold(game, [event])
+            seq += 1
+        return out
+
+    def _closing_events(self, game: GameState) -> list[Event]:
+        outcome = game.title.outcome(game.state)
+        if outcome is not None:
+            return [GameEnded(scores=outcome.scores, ranks=outcome.ranks, winners=outcome.winners)]
+        return []
+
+    def _replayed(self, game_id: str, idempotency_key: str | None) -> AppendResult | None:
+        if idempotency_key is None:
+            return None
+        return self.log.replayed(game_id, idempotency_key)
+
+    def _check_expected(self, game_id: str, history: History, expected_seq: int | None) -> None:
+        if expected_seq is not None and expected_seq != history.last_seq:
+            raise ConcurrencyConflict(
+                f"expected_seq {expected_seq} is stale: game {game_id} is at seq {history.last_seq}",
+                game_id=game_id,
+                expected_seq=expected_seq,
+                current_seq=history.last_seq,
+            )
+
+
+def _builtins(event: Event) -> dict[str, Any]:
+    from events import codec
+
+    return codec.to_builtins(event)

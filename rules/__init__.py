@@ -1,0 +1,33 @@
+"""The rules cores, one subpackage per title, and the registry that names them.
+
+A new title is one folder here plus one line in ``_TITLES``; importing this package registers
+every title's events with the codec.
+"""
+
+from __future__ import annotations
+
+from events import codec
+from events.errors import UnknownTitle
+from rules.base import Chance, Outcome, Title
+from rules.lost_cities import LostCities
+
+_TITLES: dict[str, Title] = {t.id: t for t in (LostCities(),)}
+
+for _title in _TITLES.values():
+    codec.register(*_title.event_types)
+
+
+def get_title(title_id: str) -> Title:
+    try:
+        return _TITLES[title_id]
+    except KeyError:
+        raise UnknownTitle(
+            f"unknown title {title_id!r}; known titles: {', '.join(sorted(_TITLES))}", title=title_id
+        ) from None
+
+
+def titles() -> dict[str, Title]:
+    return dict(_TITLES)
+
+
+__all__ = ["Chance", "Outcome", "Title", "get_title", "titles"]

@@ -1,0 +1,194 @@
+"""The DuckDB event log: contiguous seqs, optimistic concurrency, idempotency, hash chain."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import threading
+
+import duckdb
+import pytest
+
+from events.duckdb_log import DuckDBEventLog
+from events.errors import ConcurrencyConflict, GameExists, IdempotencyKeyReused, UnknownGame
+from events.lifecycle import GameCreated, Redone, Undone
+from events.log import new_game_id
+
+CREATED = GameCreated(title="lost-cities", players=("Ana", "Bea"))
+
+
+def rows(log, game_id):
+    return log.con.execute(
+        "SELECT seq, body, hash FROM events WHERE game_id = ? ORDER BY seq", [game_id]
+    ).fetchall()
+
+
+def test_seqs_are_contiguous_from_one(log):
+    gid = new_game_id()
+    assert log.append(gid, [CREATED], expected_seq=0).first_seq == 1
+    result = log.append(gid, [Undone(to_seq=1), Redone(), Undone(to_seq=1)], expected_seq=1)
+    assert (result.first_seq, result.last_seq) == (2, 4)
+    assert [e.seq for e in log.read(gid)] == [1, 2, 3, 4]
+    assert log.last_seq(gid) == 4
+
+
+def test_a_stale_expected_seq_raises_a_typed_conflict_and_writes_nothing(log):
+    gid = new_game_id()
+    log.append(gid, [CREATED], expected_seq=0)
+    log.append(gid, [Undone(to_seq=1)], expected_seq=1)
+    before = rows(log, gid)
+    with pytest.raises(ConcurrencyConflict) as caught:
+        log.append(gid, [Redone()], expected_seq=1)
+    assert caught.value.code == "stale-expected-seq"
+    assert caught.value.details["current_seq"] == 2
+    assert rows(log, gid) == before
+
+
+def test_a_retried_idempotency_key_returns_the_first_result_and_appends_nothing(log):
+    gid = new_game_id()
+    log.append(gid, [CREATED], expected_seq=0)
+    first = log.append(gid, [Undone(to_seq=1)], expected_seq=1, idempotency_key="tap-17")
+    before = rows(log, gid)
+    again = log.append(gid, [Undone(to_seq=1)], expected_seq=1, idempotency_key="tap-17")
+    assert (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq)
+    assert again.replayed and not first.replayed
+    assert rows(log, gid) == before
+
+
+def test_idempotency_survives_reopening_the_database(tmp_path):
+    path = str(tmp_path / "t.duckdb")
+    gid = new_game_id()
+    log = DuckDBEventLog(path)
+    log.append(gid, [CREATED], expected_seq=0, idempotency_key="k1")
+    log.close()
+    log = DuckDBEventLog(path)
+    assert log.append(gid, [CREATED], expected_seq=0, idempotency_key="k1").replayed
+    assert log.last_seq(gid) == 1
+
+
+def test_a_key_reused_for_different_events_is_refused(log):
+    gid = new_game_id()
+    log.append(gid, [CREATED], expected_seq=0, idempotency_key="k")
+    with pytest.raises(IdempotencyKeyReused) as caught:
+        log.append(gid, [Undone(to_seq=1)], expected_seq=1, idempotency_key="k")
+    assert caught.value.code == "idempotency-key-reused"
+    assert log.last_seq(gid) == 1
+
+
+def test_verify_accepts_an_untouched_chain(log):
+    gid = new_game_id()
+    log.append(gid, [CREATED], expected_seq=0)
+    log.append(gid, [Undone(to_seq=1), Redone()], expected_seq=1)
+    report = log.verify(gid)
+    assert report.ok and report.events == 3 and report.first_bad_seq is None
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("body", b"\x81\xa4type\xabgame.redone"), ("actor", "mallory"), ("hash", b"\x00" * 32)],
+)
+def test_verify_names_the_first_seq_whose_stored_bytes_were_altered(log, column, value):
+    gid = new_game_id()
+    log.append(gid, [CREATED], expected_seq=0)
+    log.append(gid, [Undone(to_seq=1), Redone(), Undone(to_seq=2)], expected_seq=1)
+    # tampering from outside the log's own code paths
+    log.con.execute(f"UPDATE events SET {column} = ? WHERE game_id = ? AND seq = 3", [value, gid])
+    report = log.verify(gid)
+    assert not report.ok
+    assert report.first_bad_seq == 3
+    assert report.reason
+
+
+def test_verify_notices_a_tampered_json_copy_and_a_missing_event(log):
+    gid = new_game_id()
+    log.append(gid, [CREATED, Undone(to_seq=1), Redone()], expected_seq=0)
+    log.con.execute(
+        "UPDATE events SET body_json = '{\"type\":\"game.undone\",\"to_seq\":0}' WHERE game_id = ? AND seq = 2", [gid]
+    )
+    assert log.verify(gid).first_bad_seq == 2
+    other = new_game_id()
+    log.append(other, [CREATED, Undone(to_seq=1), Redone()], expected_seq=0)
+    log.con.execute("DELETE FROM events WHERE game_id = ? AND seq = 2", [other])
+    report = log.verify(other)
+    assert report.first_bad_seq == 2 and "missing" in report.reason
+
+
+def test_no_code_path_updates_or_deletes_an_event_row():
+    """The log is append-only: no statement in our code touches existing event rows."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    pattern = re.compile(r"(UPDATE\s+events\b|DELETE\s+FROM\s+events\b|TRUNCATE\s+events\b|DROP\s+TABLE[^\"']*\bevents\b)", re.I)
+    offenders = []
+    for package in ("events", "projections", "replay", "api", "rules"):
+        for path in (root / package).rglob("*.py"):
+            if pattern.search(path.read_text()):
+                offenders.append(str(path))
+    assert offenders == []
+
+
+def test_reading_an_unknown_game_is_a_typed_error(log):
+    with pytest.raises(UnknownGame) as caught:
+        log.read("no-such-game")
+    assert caught.value.status == 404
+    with pytest.raises(UnknownGame):
+        log.verify("no-such-game")
+
+
+def test_two_writers_with_the_same_expected_seq_exactly_one_wins(file_log):
+    gid = new_game_id()
+    file_log.append(gid, [CREATED], expected_seq=0)
+    barrier = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def writer(n: int) -> None:
+        barrier.wait()
+        try:
+            file_log.append(gid, [Undone(to_seq=1)], expected_seq=1, actor=f"w{n}")
+            outcomes.append("won")
+        except ConcurrencyConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict"] * 7 + ["won"]
+    assert file_log.last_seq(gid) == 2
+
+
+def test_two_log_instances_on_one_database_cannot_both_append_the_same_seq(tmp_path):
+    """A second connection (another log object) racing on the same game: the key forbids a fork."""
+    con = duckdb.connect(str(tmp_path / "shared.duckdb"))
+    first, second = DuckDBEventLog(con.cursor()), DuckDBEventLog(con.cursor())
+    gid = new_game_id()
+    first.append(gid, [CREATED], expected_seq=0)
+    assert second.last_seq(gid) == 1
+    first.append(gid, [Undone(to_seq=1)], expected_seq=1)
+    with pytest.raises(ConcurrencyConflict):
+        second.append(gid, [Redone()], expected_seq=1)  # its cached head says 1, but seq 2 exists
+    assert [e.actor for e in first.read(gid)] == ["", ""]
+    assert second.append(gid, [Redone()], expected_seq=2).first_seq == 3
+    assert second.verify(gid).ok
+
+
+def test_bulk_import_writes_whole_games_with_valid_chains(log):
+    games = [(new_game_id(), [CREATED, Undone(to_seq=1), Redone()]) for _ in range(50)]
+    assert log.import_games(games) == 150
+    for gid, _ in games:
+        assert log.verify(gid).ok
+        assert [type(e.body) for e in log.read(gid)] == [GameCreated, Undone, Redone]
+
+
+def test_bulk_import_refuses_an_existing_game_and_writes_nothing(log):
+    gid = new_game_id()
+    log.append(gid, [CREATED], expected_seq=0)
+    fresh = new_game_id()
+    with pytest.raises(GameExists):
+        log.import_games([(fresh, [CREATED]), (gid, [CREATED])])
+    assert log.con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 1
+
+
+def test_game_ids_sort_by_creation_time():
+    ids = [new_game_id(now_ms=t) for t in (1, 2, 1000, 2**40)]
+    assert ids == sorted(ids)
+    assert all(len(i) == 26 for i in ids)
