@@ -333,19 +333,17 @@ class DuckDBEventLog:
         if head is not None:
             self._heads.move_to_end(game_id)
             return head
-        row = self.con.execute(
-            "SELECT max(seq), arg_max(hash, seq) FROM events WHERE game_id = ?", [game_id]
-        ).fetchall()[0]
-        seq = row[0] or 0
-        keys: dict[str, tuple[int, int]] = {}
-        if seq:
-            for key, first, last in self.con.execute(
-                "SELECT idempotency_key, min(seq), max(seq) FROM events "
-                "WHERE game_id = ? AND idempotency_key IS NOT NULL GROUP BY 1",
-                [game_id],
-            ).fetchall():
+        seq, last_hash, keys = 0, GENESIS_HASH, {}
+        for key, first, last, digest in self.con.execute(
+            "SELECT idempotency_key, min(seq), max(seq), arg_max(hash, seq) FROM events "
+            "WHERE game_id = ? GROUP BY idempotency_key",
+            [game_id],
+        ).fetchall():
+            if key is not None:
                 keys[key] = (first, last)
-        head = _Head(seq, bytes(row[1]) if seq else GENESIS_HASH, keys)
+            if last > seq:
+                seq, last_hash = last, bytes(digest)
+        head = _Head(seq, last_hash, keys)
         if seq:
             self._remember(game_id, head)
         return head

@@ -9,10 +9,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Sequence
 
 import duckdb
 import msgspec
 
+from events.base import Event
 from events.duckdb_log import DuckDBEventLog
 from events.errors import UnknownGame
 from events.lifecycle import GameEnded
@@ -84,95 +86,123 @@ class Projector:
         history = live.history
         if seq is None or seq >= history.last_seq:
             return live.head_state
-        node = history.at(max(seq, 1))
-        return self._fold_to(game_id, history, node, max(seq, 1))
+        seq = max(seq, 1)
+        return self.project(game_id, history, history.at(seq), seq)
 
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._live.pop(game_id, None)
 
-    def appended(self, game_id: str) -> GameState:
-        """Bring the live state up to date after an append; returns it."""
-        live = self._refresh(game_id)
-        return live.head_state
+    def appended(self, game_id: str, bodies: Sequence[Event] = (), first_seq: int | None = None) -> GameState:
+        """Bring the live state up to date after an append (the appended bodies spare a read)."""
+        with self._lock:
+            live = self._live.get(game_id)
+            if live is None or first_seq is None or live.history.last_seq != first_seq - 1:
+                return self._refresh(game_id, created=first_seq == 1).head_state
+            return self._advance(game_id, live, bodies).head_state
+
+    def project(
+        self, game_id: str, history: History, node: Node | None, seq: int, base: GameState | None = None,
+        base_node: Node | None = None,
+    ) -> GameState:
+        """The state at the end of ``node`` (the chain at raw ``seq``), by the cheapest fold."""
+        if node is None:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        if base is not None and base_node is not None and node.ancestor(base_node.length) is base_node:
+            return fold(base, (e.body for e in _suffix(node, base_node.length)))
+        return self._fold_to(game_id, history, node, seq)
 
     # -- internals -------------------------------------------------------------------------
 
-    def _refresh(self, game_id: str) -> _Live:
+    def _refresh(self, game_id: str, created: bool = False) -> _Live:
         with self._lock:
             live = self._live.get(game_id)
-            last = self.log.last_seq(game_id)
-            if last == 0:
-                raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
-            if live is not None and live.history.last_seq == last:
-                self._live.move_to_end(game_id)
-                return live
             if live is None:
+                bodies = self.log.read_bodies(game_id)  # raises UnknownGame
                 history = History()
-                bodies = self.log.read_bodies(game_id)
-            else:
-                history = live.history
-                bodies = self.log.read_bodies(game_id, history.last_seq + 1)
-            before = live.head_state if live is not None else None
-            before_node = history.head
-            first_new = history.last_seq + 1
-            for body in bodies:
-                history.push(body)
-            head = history.head
-            assert head is not None
-            if before is not None and before_node is not None and head.ancestor(before_node.length) is before_node:
-                state = fold(before, (e.body for e in _suffix(head, before_node.length)))
-            else:
-                state = self._fold_to(game_id, history, head, history.last_seq)
-            live = _Live(history, state)
-            self._live[game_id] = live
+                for body in bodies:
+                    history.push(body)
+                live = _Live(history, self._fold_to(game_id, history, history.head, history.last_seq, True))
+                self._remember(game_id, live)
+                if created and self.read_models is not None:
+                    self.read_models.track(game_id, history, live.head_state, None)
+                return live
+            last = self.log.last_seq(game_id)
+            if last != live.history.last_seq:
+                live = self._advance(game_id, live, self.log.read_bodies(game_id, live.history.last_seq + 1))
             self._live.move_to_end(game_id)
-            if len(self._live) > self._cache_size:
-                self._live.popitem(last=False)
-            self._snapshot_new(game_id, history, first_new)
-            if self.read_models is not None:
-                self.read_models.track(game_id, history, state, before)
             return live
 
-    def _fold_to(self, game_id: str, history: History, node: Node, seq: int) -> GameState:
-        """Fold the chain ending at ``node``, starting from the best usable snapshot."""
-        base: GameState | None = None
-        base_length = 0
+    def _advance(self, game_id: str, live: _Live, bodies: Sequence[Event]) -> _Live:
+        history = live.history
+        before, before_node, first_new = live.head_state, history.head, history.last_seq + 1
+        for body in bodies:
+            history.push(body)
+        state = self.project(game_id, history, history.head, history.last_seq, before, before_node)
+        live = _Live(history, state)
+        self._remember(game_id, live)
+        self._snapshot_new(game_id, history, first_new, state)
+        if self.read_models is not None:
+            self.read_models.track(game_id, history, state, before)
+        return live
+
+    def _remember(self, game_id: str, live: _Live) -> None:
+        self._live[game_id] = live
+        self._live.move_to_end(game_id)
+        if len(self._live) > self._cache_size:
+            self._live.popitem(last=False)
+
+    def _fold_to(
+        self, game_id: str, history: History, node: Node | None, seq: int, capture: bool = False
+    ) -> GameState:
+        """Fold the chain ending at ``node`` from the best usable snapshot.
+
+        With ``capture`` (a cold load of a history without edits), snapshots missing on the way
+        are written as a side effect of the same fold.
+        """
+        if node is None:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         entries = node.entries()
         first = start(entries[0].body)
-        version = rules_version(first)
-        rows = self.con.execute(
-            "SELECT seq, length, state FROM snapshots WHERE game_id = ? AND rules_version = ? "
-            "AND seq <= ? ORDER BY seq DESC LIMIT 8",
-            [game_id, version, seq],
-        ).fetchall()
-        for snap_seq, length, blob in rows:
-            snap_node = history.at(snap_seq)
-            if snap_node is not None and length <= node.length and node.ancestor(length) is snap_node:
-                base = self._decode_snapshot(first, bytes(blob), length)
-                base_length = length
-                break
-        if base is None:
-            base, base_length = first, 1
+        every = self.snapshot_every
+        base, base_length = first, 1
+        if seq >= every:  # no snapshot exists below the first multiple of `every`
+            version = rules_version(first)
+            rows = self.con.execute(
+                "SELECT seq, length, state FROM snapshots WHERE game_id = ? AND rules_version = ? "
+                "AND seq <= ? ORDER BY seq DESC LIMIT 8",
+                [game_id, version, seq],
+            ).fetchall()
+            for snap_seq, length, blob in rows:
+                snap_node = history.at(snap_seq)
+                if snap_node is not None and length <= node.length and node.ancestor(length) is snap_node:
+                    base = self._decode_snapshot(first, bytes(blob), length)
+                    base_length = length
+                    break
+            if capture and node.length == seq and seq - base_length >= every:
+                # no edits: raw seq == effective length, so the fold passes every mark
+                game = base
+                for mark in range(base_length - base_length % every + every, seq + 1, every):
+                    game = fold(game, (e.body for e in entries[game.length : mark]))
+                    self._write_snapshot(game_id, mark, game)
+                return fold(game, (e.body for e in entries[game.length :]))
         return fold(base, (e.body for e in entries[base_length:]))
 
-    def _snapshot_new(self, game_id: str, history: History, first_new: int) -> None:
+    def _snapshot_new(self, game_id: str, history: History, first_new: int, head_state: GameState) -> None:
         every = self.snapshot_every
-        marks = [s for s in range(first_new, history.last_seq + 1) if s % every == 0]
-        if not marks:
-            return
-        for seq in marks:
-            node = history.at(seq)
-            if node is None:
-                continue
-            state = self._fold_to(game_id, history, node, seq - 1) if seq != history.last_seq else None
-            if state is None:
-                state = self._live[game_id].head_state
-            blob = msgspec.msgpack.encode((state.state, state.ended, state.forked))
-            self.con.execute(
-                "INSERT OR IGNORE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-                [game_id, seq, rules_version(state), node.length, blob],
-            )
+        for mark in range(first_new + (-first_new) % every, history.last_seq + 1, every):
+            if mark == history.last_seq:
+                game = head_state
+            else:
+                game = self._fold_to(game_id, history, history.at(mark), mark)
+            self._write_snapshot(game_id, mark, game)
+
+    def _write_snapshot(self, game_id: str, seq: int, game: GameState) -> None:
+        blob = msgspec.msgpack.encode((game.state, game.ended, game.forked))
+        self.con.execute(
+            "INSERT OR IGNORE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+            [game_id, seq, rules_version(game), game.length, blob],
+        )
 
     def _decode_snapshot(self, first: GameState, blob: bytes, length: int) -> GameState:
         from events.lifecycle import Forked

@@ -66,7 +66,7 @@ class Recorder:
         batch = [created, *self._chance_events(game, 1)]
         with self._lock:
             result = self.log.append(game_id, batch, expected_seq=0, actor=actor)
-            self.projector.appended(game_id)
+            self.projector.appended(game_id, batch, result.first_seq)
         return game_id, result
 
     def fork(self, game_id: str, at_seq: int, *, actor: str = "", new_id: str | None = None) -> tuple[str, AppendResult]:
@@ -80,7 +80,7 @@ class Recorder:
             child = new_id or new_game_id()
             batch = [created, Forked(parent_id=game_id, at_seq=at_seq), *(e.body for e in entries[1:])]
             result = self.log.append(child, batch, expected_seq=0, actor=actor)
-            self.projector.appended(child)
+            self.projector.appended(child, batch, result.first_seq)
         return child, result
 
     # -- moves -----------------------------------------------------------------------------
@@ -226,22 +226,19 @@ class Recorder:
     ) -> AppendResult:
         """Simulate the batch on a copy of the history (it must be accepted), add chance, append."""
         history = self.projector.history(game_id)
+        live = self.projector.state(game_id)
         trial = history.copy()
         for body in batch:
             trial.push(body)  # raises HistoryEditRefused before anything is written
-        chance = self._pending_chance(trial, last_seq + len(batch))
-        result = self.log.append(game_id, [*batch, *chance], last_seq, idempotency_key, actor)
-        self.projector.appended(game_id)
+        chance: list[Event] = []
+        if live.created.seed is not None:
+            game = self.projector.project(game_id, trial, trial.head, trial.last_seq, live, history.head)
+            if game.ended is None:
+                chance = self._chance_events(game, trial.last_seq + 1)
+        events = [*batch, *chance]
+        result = self.log.append(game_id, events, last_seq, idempotency_key, actor)
+        self.projector.appended(game_id, events, result.first_seq)
         return result
-
-    def _pending_chance(self, trial: History, seq: int) -> list[Event]:
-        entries = trial.entries()
-        if not entries or entries[0].body.seed is None:  # type: ignore[attr-defined]
-            return []
-        game = fold(start(entries[0].body), (e.body for e in entries[1:]))
-        if game.ended is not None:
-            return []
-        return self._chance_events(game, seq + 1)
 
     def _chance_events(self, game: GameState, seq: int) -> list[Event]:
         out: list[Event] = []

@@ -7,7 +7,7 @@ exactly as a digital game records it. The same seed always yields the same game.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from events.base import Event
 from events.lifecycle import GameCreated, GameEnded
@@ -21,8 +21,12 @@ def random_game(
     options: dict[str, Any] | None = None,
     seed: int = 0,
     max_events: int = 100_000,
+    policy: Callable[[list[Event], random.Random], Event] | None = None,
 ) -> list[Event]:
-    """Every event of one random, legal, finished digital game (game.created first, game.ended last)."""
+    """Every event of one random, legal, finished digital game (game.created first, game.ended last).
+
+    ``policy`` picks among the legal moves (default: uniformly at random).
+    """
     created = GameCreated(title=title, players=tuple(players), options=dict(options or {}), seed=seed)
     game = start(created)
     rules = game.title
@@ -39,7 +43,8 @@ def random_game(
             decided: Sequence[Event] = (chance,)
         else:
             moves = rules.legal_moves(state)
-            decided = rules.decide(state, moves[rng.randrange(len(moves))])
+            move = policy(moves, rng) if policy else moves[rng.randrange(len(moves))]
+            decided = rules.decide(state, move)
         for event in decided:
             state = rules.evolve(state, event)
         events.extend(decided)

@@ -85,7 +85,7 @@ def test_verify_accepts_an_untouched_chain(log):
 
 @pytest.mark.parametrize(
     "column, value",
-    [("body", b"\x81\xa4type\xabgame.redone"), ("actor", "mallory"), ("hash", b"\x00" * 32)],
+    [("body", b"\x82\xa4type\xabgame.undone\xa6to_seq\x09"), ("actor", "mallory"), ("hash", b"\x00" * 32)],
 )
 def test_verify_names_the_first_seq_whose_stored_bytes_were_altered(log, column, value):
     gid = new_game_id()

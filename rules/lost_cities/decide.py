@@ -1,0 +1,357 @@
+"""Validating moves into completed events. All validation lives here; ``evolve`` trusts its input.
+
+Each rule check raises ``IllegalMove`` with a stable code and a message quoting the seed; a fact
+that contradicts what the log already knows raises ``ContradictsKnownFacts``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from events.base import Event
+from rules.lost_cities import codes
+from rules.lost_cities.cards import (
+    CARD_COLOUR,
+    CARD_KEY,
+    CARD_VALUE,
+    COLOUR_INDEX,
+    COLOURS,
+    HAND_SIZE,
+    MIN_HAND_AFTER_PASS,
+    PASS_SIZE,
+    WAGERS_PER_COLOUR,
+)
+from rules.lost_cities.events import (
+    CardDiscarded,
+    CardDrawn,
+    CardPlayed,
+    CardsDealt,
+    CardsPassed,
+    DeckShuffled,
+    HandRevealed,
+)
+from rules.lost_cities.knowledge import draw_pile_cards, player, require_in_hand, require_unseen, seen_counts
+from rules.lost_cities.state import DEAL, DRAW, OVER, PLAY, SIDES, LostCitiesState
+
+Q_ALTERNATE = '"El jugador de mayor edad comienza y los jugadores alternan turnos."'
+Q_PLAY_THEN_DRAW = (
+    '"En su turno, un jugador debe primero jugar una carta de su mano, '
+    'y luego tomar una carta para reemplazarla."'
+)
+Q_ASCEND = (
+    '"Las cartas siempre deben agregarse al final de la expedición '
+    'y con números más altos que la carta previa."'
+)
+Q_EQUAL = '"Dos cartas del mismo valor no pueden ser jugadas en la misma expedición."'
+Q_WAGERS = (
+    '"Un jugador puede jugar hasta 3 cartas de patrocinio '
+    'antes de la primera carta numerada de la expedición."'
+)
+Q_WAGER_AFTER = (
+    '"Una vez que el jugador ha colocado una carta numerada en su expedición, '
+    'ya no podrá jugar más cartas de patrocinio en esa expedición."'
+)
+Q_DRAW = (
+    '"Puede tomar la carta superior del mazo de cartas colocadas boca abajo, '
+    'o la carta superior de cualquiera de los montones de cartas deshechadas."'
+)
+Q_NO_REDRAW = '"El jugador no puede tomar una carta que haya deshechado en ese mismo turno."'
+Q_END = '"El juego termina inmediatamente cuando un jugador toma la última carta del mazo"'
+Q_DEAL = '"Revuelva las cartas y reparta 8 a cada jugador. Coloque las cartas restantes, boca abajo"'
+Q_PASS = (
+    '"un jugador puede elegir dos cartas cualesquiera de su mano y pasárselas a su compañero. '
+    'Al hacer esto, un jugador nunca deberá reducir su mano a menos de seis cartas."'
+)
+Q_ROUNDS = '"Después del número de rondas acordado al inicio, normalmente 3, el juego termina."'
+
+
+def _check_card_id(state: LostCitiesState, card: object, what: str) -> str:
+    if not isinstance(card, str) or card not in state.multiplicity:
+        extra = ""
+        if isinstance(card, str) and card[:1] == "P" and state.expedition_count == 5:
+            extra = " (purple is the 6th expedition, not in this game: option expeditions=6)"
+        colours = " ".join(c[0].upper() for c in COLOURS[: state.expedition_count])
+        codes.illegal(
+            codes.UNKNOWN_CARD,
+            f"{what}: {card!r} is not a card of this game's deck{extra}; a card id is a colour letter "
+            f"({colours}) and a value 2..10 or x for a wager, e.g. R7, Rx, B10",
+        )
+    return card
+
+
+def _check_not_over(state: LostCitiesState) -> None:
+    if state.phase == OVER:
+        codes.illegal(
+            codes.GAME_OVER, f"the game is over after the {state.rounds} agreed round(s): {Q_ROUNDS}"
+        )
+
+
+def _turn_seat(state: LostCitiesState, seat: int | None, expected_phase: str, action: str) -> int:
+    """Common checks for a seat's turn action; returns the seat (filled in when omitted)."""
+    _check_not_over(state)
+    if state.phase == DEAL:
+        codes.illegal(
+            codes.AWAITING_DEAL,
+            f"cannot {action}: round {state.round + 1} has not been dealt yet; "
+            f"record the shuffle or the deal first ({Q_DEAL})",
+        )
+    if seat is not None:
+        if not isinstance(seat, int) or not 0 <= seat < len(state.players):
+            codes.illegal(
+                codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{len(state.players) - 1})"
+            )
+        if seat != state.turn:
+            codes.illegal(
+                codes.NOT_YOUR_TURN,
+                f"it is {player(state, state.turn)}'s turn, not {player(state, seat)}'s: {Q_ALTERNATE}",
+            )
+    seat = state.turn
+    if state.phase != expected_phase:
+        if state.phase == DRAW:
+            msg = (
+                f"{player(state, seat)} has played or discarded and must now draw a card: {Q_PLAY_THEN_DRAW}"
+            )
+        else:
+            msg = f"{player(state, seat)} must first play or discard a card, then draw: {Q_PLAY_THEN_DRAW}"
+        codes.illegal(codes.PLAY_THEN_DRAW, msg)
+    return seat
+
+
+def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
+    side = seat % SIDES
+    colour = CARD_COLOUR[card]
+    cards = state.expeditions[side][colour]
+    if not cards:
+        return
+    value = CARD_VALUE[card]
+    last = CARD_VALUE[cards[-1]]
+    name = f"the {COLOURS[colour]} expedition of side {side}"
+    if value == 0:
+        if last != 0:
+            codes.illegal(
+                codes.WAGER_AFTER_NUMBER,
+                f"{card} cannot go on {name}: it already has the number card {cards[-1]}. {Q_WAGER_AFTER}",
+            )
+        if len(cards) >= WAGERS_PER_COLOUR:
+            codes.illegal(codes.TOO_MANY_WAGERS, f"{name} already has {len(cards)} wager cards: {Q_WAGERS}")
+        return
+    if value == last and state.partnership:
+        codes.illegal(
+            codes.NO_EQUAL_VALUES, f"{card} cannot go on {name}: it already ends with {cards[-1]}. {Q_EQUAL}"
+        )
+    if value <= last:
+        codes.illegal(
+            codes.EXPEDITION_MUST_ASCEND,
+            f"{card} cannot go on {name}, which ends with {cards[-1]}: {Q_ASCEND}",
+        )
+
+
+def _decide_played(state: LostCitiesState, move: CardPlayed) -> tuple[Event, ...]:
+    seat = _turn_seat(state, move.seat, PLAY, "play a card")
+    card = _check_card_id(state, move.card, "play")
+    _check_placement(state, seat, card)
+    require_in_hand(state, seat, (card,), what=f"{player(state, seat)} plays {card}")
+    return (CardPlayed(card=card, seat=seat),)
+
+
+def _decide_discarded(state: LostCitiesState, move: CardDiscarded) -> tuple[Event, ...]:
+    seat = _turn_seat(state, move.seat, PLAY, "discard a card")
+    card = _check_card_id(state, move.card, "discard")
+    require_in_hand(state, seat, (card,), what=f"{player(state, seat)} discards {card}")
+    return (CardDiscarded(card=card, seat=seat),)
+
+
+def _decide_drawn(state: LostCitiesState, move: CardDrawn) -> tuple[Event, ...]:
+    seat = _turn_seat(state, move.seat, DRAW, "draw a card")
+    source = move.source
+    card = move.card
+    if card is not None:
+        card = _check_card_id(state, card, "draw")
+    if source == "deck":
+        if state.draw_pile <= 0:  # unreachable in a valid log: the round ends on the last card
+            codes.illegal(codes.DRAW_PILE_EMPTY, f"the draw pile is empty: {Q_END}")
+        pile = draw_pile_cards(state)
+        if pile:
+            top = pile[0]
+            if card is not None and card != top:
+                codes.contradiction(
+                    codes.DRAWN_CARD_MISMATCH,
+                    f"{player(state, seat)} cannot draw {card} from the draw pile: "
+                    f"the shuffled deck's next card is {top}",
+                )
+            card = top
+        elif card is not None:
+            require_unseen(state, card, what=f"{player(state, seat)} draws {card} from the draw pile")
+        return (CardDrawn(source=source, card=card, seat=seat),)
+    colour = COLOUR_INDEX.get(source) if isinstance(source, str) else None
+    if colour is None or colour >= state.expedition_count:
+        names = ", ".join(COLOURS[: state.expedition_count])
+        codes.illegal(
+            codes.UNKNOWN_SOURCE,
+            f"cannot draw from {source!r}: draw from 'deck' or a discard pile ({names}). {Q_DRAW}",
+        )
+    if colour == state.discarded_onto:
+        codes.illegal(
+            codes.NO_REDRAW_OF_DISCARD,
+            f"{player(state, seat)} discarded onto the {source} pile this turn: {Q_NO_REDRAW}",
+        )
+    pile = state.discard_piles[colour]
+    if not pile:
+        codes.illegal(
+            codes.DISCARD_PILE_EMPTY, f"the {source} discard pile is empty; nothing to take. {Q_DRAW}"
+        )
+    if card is not None and card != pile[-1]:
+        codes.contradiction(
+            codes.DRAWN_CARD_MISMATCH,
+            f"{player(state, seat)} cannot draw {card} from the {source} discard pile: "
+            f"its top card is {pile[-1]} (only the top card can be taken: {Q_DRAW})",
+        )
+    return (CardDrawn(source=source, card=pile[-1], seat=seat),)
+
+
+def _pass_key(card: str | None) -> int:
+    return 1 << 20 if card is None else CARD_KEY[card]
+
+
+def _decide_passed(state: LostCitiesState, move: CardsPassed) -> tuple[Event, ...]:
+    if not state.partnership:
+        codes.illegal(
+            codes.PASS_ONLY_IN_PARTNERSHIP,
+            f"passing cards to a partner is only in the 4-player partnership game (parejas): {Q_PASS}",
+        )
+    seat = _turn_seat(state, move.seat, PLAY, "pass cards")
+    cards = tuple(move.cards)
+    if len(cards) != PASS_SIZE:
+        codes.illegal(codes.PASS_TWO_CARDS, f"a pass gives exactly two cards, got {len(cards)}: {Q_PASS}")
+    named = tuple(_check_card_id(state, c, "pass") for c in cards if c is not None)
+    size = len(state.hands[seat]) + state.unknown[seat]
+    if size - PASS_SIZE < MIN_HAND_AFTER_PASS:
+        codes.illegal(
+            codes.PASS_BELOW_SIX,
+            f"{player(state, seat)} holds {size} cards; passing two would leave {size - PASS_SIZE}: {Q_PASS}",
+        )
+    if len(named) < PASS_SIZE and state.deck_order:
+        codes.illegal(
+            codes.CARD_MUST_BE_NAMED,
+            f"name both passed cards: digital play knows every card ({player(state, seat)} holds "
+            f"{', '.join(sorted(state.hands[seat]))})",
+        )
+    require_in_hand(state, seat, named, what=f"{player(state, seat)} passes {', '.join(named)}")
+    ordered = tuple(sorted(cards, key=_pass_key))
+    return (CardsPassed(cards=ordered, seat=seat),)  # type: ignore[arg-type]
+
+
+def _check_deal_phase(state: LostCitiesState, round_no: object) -> None:
+    _check_not_over(state)
+    if state.phase != DEAL:
+        codes.illegal(
+            codes.ROUND_IN_PROGRESS,
+            f"round {state.round} is in progress; a new deal comes only after {Q_END}",
+        )
+    if round_no != state.round + 1:
+        codes.illegal(codes.WRONG_ROUND, f"the next deal is for round {state.round + 1}, not {round_no!r}")
+
+
+def _decide_shuffled(state: LostCitiesState, move: DeckShuffled) -> tuple[Event, ...]:
+    _check_deal_phase(state, move.round)
+    order = tuple(move.order)
+    deck = state.deck
+    if Counter(order) != Counter(deck):
+        missing = Counter(deck) - Counter(order)
+        extra = Counter(order) - Counter(deck)
+        detail = []
+        if missing:
+            detail.append("missing " + ", ".join(sorted(missing.elements())))
+        if extra:
+            detail.append(
+                "not in the deck or too many copies: " + ", ".join(map(str, sorted(extra.elements())))
+            )
+        codes.illegal(
+            codes.SHUFFLE_NOT_FULL_DECK,
+            f"a shuffle is an order of the whole {len(deck)}-card deck ({'; '.join(detail)}): {Q_DEAL}",
+        )
+    return (DeckShuffled(round=move.round, order=order),)
+
+
+def _decide_dealt(state: LostCitiesState, move: CardsDealt) -> tuple[Event, ...]:
+    _check_deal_phase(state, move.round)
+    n = len(state.players)
+    hands = tuple(tuple(hand) for hand in move.hands)
+    if hands:
+        if len(hands) != n or any(len(hand) != HAND_SIZE for hand in hands):
+            codes.illegal(
+                codes.DEAL_EIGHT_EACH,
+                f"a deal gives each of the {n} seats exactly {HAND_SIZE} cards (None = unknown), "
+                f"got {[len(h) for h in hands]}: {Q_DEAL}",
+            )
+        known = Counter()
+        for seat, hand in enumerate(hands):
+            for card in hand:
+                if card is not None:
+                    known[_check_card_id(state, card, f"deal to seat {seat}")] += 1
+        for card, k in known.items():
+            if k > state.multiplicity[card]:
+                codes.contradiction(
+                    codes.CARD_ALREADY_SEEN,
+                    f"the deal names {card} {k} times but the deck has {state.multiplicity[card]} "
+                    f"cop{'y' if state.multiplicity[card] == 1 else 'ies'}; a card is in exactly one place",
+                )
+    return (CardsDealt(round=move.round, hands=hands),)
+
+
+def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event, ...]:
+    seat = move.seat
+    if not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        codes.illegal(
+            codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{len(state.players) - 1})"
+        )
+    if state.round == 0:
+        codes.illegal(codes.AWAITING_DEAL, f"no hand to reveal: round 1 has not been dealt yet ({Q_DEAL})")
+    cards = tuple(_check_card_id(state, c, f"reveal of seat {seat}") for c in move.cards)
+    hand = state.hands[seat]
+    size = len(hand) + state.unknown[seat]
+    who = player(state, seat)
+    if len(cards) != size:
+        codes.contradiction(
+            codes.REVEAL_WRONG_SIZE, f"{who} holds {size} cards, but the reveal shows {len(cards)}"
+        )
+    shown = Counter(cards)
+    missing = Counter(hand) - shown
+    if missing:
+        codes.contradiction(
+            codes.REVEAL_MISSING_KNOWN_CARD,
+            f"{who}'s hand is known to hold {', '.join(sorted(missing.elements()))}, missing from the reveal",
+        )
+    new = shown - Counter(hand)
+    if new:
+        seen = seen_counts(state)
+        for card, k in new.items():
+            if state.multiplicity[card] - seen[card] < k:
+                require_unseen(state, card, seen, what=f"reveal of {who}'s hand")
+                codes.contradiction(
+                    codes.CARD_ALREADY_SEEN,
+                    f"reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies",
+                )
+    return (HandRevealed(seat=seat, cards=cards),)
+
+
+DECIDERS = {
+    CardPlayed: _decide_played,
+    CardDiscarded: _decide_discarded,
+    CardDrawn: _decide_drawn,
+    CardsPassed: _decide_passed,
+    DeckShuffled: _decide_shuffled,
+    CardsDealt: _decide_dealt,
+    HandRevealed: _decide_revealed,
+}
+
+
+def decide(state: LostCitiesState, move: Event) -> tuple[Event, ...]:
+    handler = DECIDERS.get(type(move))
+    if handler is None:
+        codes.illegal(
+            codes.UNKNOWN_EVENT,
+            f"{type(move).__name__} is not a Lost Cities move; expected one of "
+            + ", ".join(t.__name__ for t in DECIDERS),
+        )
+    return handler(state, move)

@@ -1,0 +1,119 @@
+"""What the log knows about where each card copy is, and the consistency checks built on it.
+
+Every copy is in exactly one place: a hand (known, or one of the hand's unknown cards), the draw
+pile, an expedition or a discard pile. A card id is *seen* where the log knows it; its *unseen*
+copies (multiplicity minus seen) are somewhere among the unknown hand cards and the draw pile.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rules.lost_cities import codes
+from rules.lost_cities.cards import COLOURS
+from rules.lost_cities.state import SIDES, LostCitiesState
+
+
+def player(state: LostCitiesState, seat: int) -> str:
+    return f"seat {seat} ({state.players[seat]})"
+
+
+def draw_pile_cards(state: LostCitiesState) -> tuple[str, ...]:
+    """Digital play: the remaining draw pile, next card first; () at a physical table."""
+    order = state.deck_order
+    if not order:
+        return ()
+    return order[len(order) - state.draw_pile :]
+
+
+def seen_counts(state: LostCitiesState) -> Counter[str]:
+    seen: Counter[str] = Counter()
+    for hand in state.hands:
+        seen.update(hand)
+    for side_exps in state.expeditions:
+        for cards in side_exps:
+            seen.update(cards)
+    for pile in state.discard_piles:
+        seen.update(pile)
+    seen.update(draw_pile_cards(state))
+    return seen
+
+
+def unseen_counts(state: LostCitiesState, seen: Counter[str] | None = None) -> dict[str, int]:
+    """Card id -> copies not known to be anywhere (0 omitted)."""
+    if seen is None:
+        seen = seen_counts(state)
+    return {card: n - seen[card] for card, n in state.multiplicity.items() if n > seen[card]}
+
+
+def places(state: LostCitiesState, card: str) -> list[str]:
+    """Where the log knows copies of ``card`` to be, in words."""
+    found: list[str] = []
+    for seat, hand in enumerate(state.hands):
+        k = hand.count(card)
+        if k:
+            found.append(f"{'in' if k == 1 else f'{k} in'} {player(state, seat)}'s hand")
+    for side, side_exps in enumerate(state.expeditions):
+        for colour, cards in enumerate(side_exps):
+            if card in cards:
+                seats = "+".join(str(s) for s in range(len(state.players)) if s % SIDES == side)
+                found.append(f"on the {COLOURS[colour]} expedition of side {side} (seat {seats})")
+    for colour, pile in enumerate(state.discard_piles):
+        k = pile.count(card)
+        if k:
+            found.append(f"{'in' if k == 1 else f'{k} in'} the {COLOURS[colour]} discard pile")
+    k = draw_pile_cards(state).count(card)
+    if k:
+        found.append(f"{'in' if k == 1 else f'{k} in'} the draw pile")
+    return found
+
+
+def copies(state: LostCitiesState, card: str) -> str:
+    n = state.multiplicity.get(card, 0)
+    return f"the deck has {n} cop{'y' if n == 1 else 'ies'} of {card}"
+
+
+def require_unseen(state: LostCitiesState, card: str, seen: Counter[str] | None = None, *, what: str) -> None:
+    """``card`` is newly learned somewhere (a named deck draw, a reveal): a copy must be unaccounted for."""
+    if seen is None:
+        seen = seen_counts(state)
+    if state.multiplicity[card] - seen[card] <= 0:
+        codes.contradiction(
+            codes.CARD_ALREADY_SEEN,
+            f"{what}: {card} cannot be there, every copy is already placed "
+            f"({copies(state, card)}: {'; '.join(places(state, card))}). "
+            "A card is in exactly one place.",
+        )
+
+
+def require_in_hand(
+    state: LostCitiesState, seat: int, cards: tuple[str, ...], seen: Counter[str] | None = None, *, what: str
+) -> None:
+    """Each of ``cards`` (a multiset) must be possible in ``seat``'s hand: a known card of the hand, or
+    one of its unknown cards while the id still has an unseen copy."""
+    hand = Counter(state.hands[seat])
+    unknown = state.unknown[seat]
+    if seen is None and any(hand[c] < n for c, n in Counter(cards).items()):
+        seen = seen_counts(state)
+    from_unknown = 0
+    for card, n in Counter(cards).items():
+        extra = n - hand[card]
+        if extra <= 0:
+            continue
+        from_unknown += extra
+        assert seen is not None
+        unseen = state.multiplicity[card] - seen[card]
+        if unknown == 0 or from_unknown > unknown or extra > unseen:
+            known = ", ".join(sorted(state.hands[seat])) or "no known cards"
+            where = "; ".join(places(state, card))
+            if unknown == 0:
+                reason = f"the hand is fully known ({known}) and holds no {card}"
+            elif from_unknown > unknown:
+                reason = f"the hand has only {unknown} unknown card(s)"
+            else:
+                reason = f"{copies(state, card)} and every copy is already placed"
+            if where:
+                reason += f" ({card} is {where})"
+            codes.contradiction(
+                codes.CARD_NOT_IN_HAND, f"{what}: {card} is not in {player(state, seat)}'s hand: {reason}"
+            )
