@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
@@ -45,7 +45,26 @@ class Recorder:
     def __init__(self, log: DuckDBEventLog, projector: Projector | None = None) -> None:
         self.log = log
         self.projector = projector or Projector(log)
-        self._lock = threading.RLock()
+        # one lock per game: different games record concurrently (their commits can share one)
+        self._locks: dict[str, threading.RLock] = {}
+        self._locks_guard = threading.Lock()
+        self._listeners: list[Callable[[str, AppendResult], None]] = []
+
+    def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
+        """Call ``listener(game_id, result)`` after every append; returns an unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _game_lock(self, game_id: str) -> threading.RLock:
+        with self._locks_guard:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = self._locks[game_id] = threading.RLock()
+            return lock
+
+    def _notify(self, game_id: str, result: AppendResult) -> None:
+        for listener in list(self._listeners):
+            listener(game_id, result)
 
     # -- games -----------------------------------------------------------------------------
 
@@ -64,14 +83,15 @@ class Recorder:
         game = start(created)  # validates the title, the players and the options
         game_id = game_id or new_game_id()
         batch = [created, *self._chance_events(game, 1)]
-        with self._lock:
+        with self._game_lock(game_id):
             result = self.log.append(game_id, batch, expected_seq=0, actor=actor)
             self.projector.appended(game_id, batch, result.first_seq)
+        self._notify(game_id, result)
         return game_id, result
 
     def fork(self, game_id: str, at_seq: int, *, actor: str = "", new_id: str | None = None) -> tuple[str, AppendResult]:
         """A new game whose history starts as this game's effective history up to ``at_seq``."""
-        with self._lock:
+        with self._game_lock(game_id):
             history = self.projector.history(game_id)
             entries = history.entries(at_seq)
             if not entries:
@@ -81,6 +101,7 @@ class Recorder:
             batch = [created, Forked(parent_id=game_id, at_seq=at_seq), *(e.body for e in entries[1:])]
             result = self.log.append(child, batch, expected_seq=0, actor=actor)
             self.projector.appended(child, batch, result.first_seq)
+        self._notify(child, result)
         return child, result
 
     # -- moves -----------------------------------------------------------------------------
@@ -95,7 +116,7 @@ class Recorder:
         actor: str = "",
     ) -> AppendResult:
         """Decide a move with the rules core and append its events (plus the end, plus chance)."""
-        with self._lock:
+        with self._game_lock(game_id):
             replay = self._replayed(game_id, idempotency_key)
             if replay is not None:
                 return replay
@@ -141,7 +162,7 @@ class Recorder:
         actor: str = "",
     ) -> AppendResult:
         """Replace event ``seq``; the whole effective history after it is re-checked first."""
-        with self._lock:
+        with self._game_lock(game_id):
             replay = self._replayed(game_id, idempotency_key)
             if replay is not None:
                 return replay
@@ -213,7 +234,7 @@ class Recorder:
     def _edit(
         self, game_id: str, batch: list[Event], expected_seq: int | None, idempotency_key: str | None, actor: str
     ) -> AppendResult:
-        with self._lock:
+        with self._game_lock(game_id):
             replay = self._replayed(game_id, idempotency_key)
             if replay is not None:
                 return replay
@@ -238,6 +259,7 @@ class Recorder:
         events = [*batch, *chance]
         result = self.log.append(game_id, events, last_seq, idempotency_key, actor)
         self.projector.appended(game_id, events, result.first_seq)
+        self._notify(game_id, result)
         return result
 
     def _chance_events(self, game: GameState, seq: int) -> list[Event]:
