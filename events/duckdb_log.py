@@ -89,6 +89,38 @@ class _Head:
         self.hash = hash_
         self.keys = keys
 
+    def copy(self) -> "_Head":
+        return _Head(self.seq, self.hash, dict(self.keys))
+
+
+class _Pending:
+    """One append waiting for its group commit."""
+
+    __slots__ = (
+        "game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor",
+        "rows", "result", "error", "done",
+    )
+
+    def __init__(
+        self,
+        game_id: str,
+        events: list[Event],
+        bodies: list[bytes],
+        expected_seq: int,
+        idempotency_key: str | None,
+        actor: str,
+    ) -> None:
+        self.game_id = game_id
+        self.events = events
+        self.bodies = bodies
+        self.expected_seq = expected_seq
+        self.idempotency_key = idempotency_key
+        self.actor = actor
+        self.rows: list[tuple] = []
+        self.result: AppendResult | None = None
+        self.error: Exception | None = None
+        self.done = False
+
 
 def connect(path: str = ":memory:") -> duckdb.DuckDBPyConnection:
     """Open (or create) a tabletape DuckDB database; parent folders are created."""
@@ -113,6 +145,9 @@ class DuckDBEventLog:
         self._clock = clock
         self._lock = threading.RLock()
         self._heads: OrderedDict[str, _Head] = OrderedDict()
+        self._commit_cv = threading.Condition(threading.Lock())
+        self._queue: list[_Pending] = []
+        self._committing = False
         self._head_cache_size = head_cache_size
         with self._lock:
             self.con.execute(SCHEMA)
@@ -127,70 +162,177 @@ class DuckDBEventLog:
         idempotency_key: str | None = None,
         actor: str = "",
     ) -> AppendResult:
+        """Append after ``expected_seq``; returns once the events are durable.
+
+        Appends that arrive while a commit is in flight wait and are then committed together in
+        one statement (group commit): one fsync serves them all, and none of them is acknowledged
+        before that commit has returned.
+        """
         if not events:
             raise MalformedEvent("an append needs at least one event")
-        bodies = [codec.encode(event) for event in events]
-        with self._lock:
-            head = self._head(game_id)
-            if idempotency_key is not None and idempotency_key in head.keys:
-                first, last = head.keys[idempotency_key]
-                if self._stored_bodies(game_id, first, last) != bodies:
-                    raise IdempotencyKeyReused(
-                        f"idempotency key {idempotency_key!r} was already used for different events "
-                        f"(seq {first}..{last})",
+        request = _Pending(
+            game_id,
+            list(events),
+            [codec.encode(event) for event in events],
+            expected_seq,
+            idempotency_key,
+            actor,
+        )
+        with self._commit_cv:
+            self._queue.append(request)
+            while not request.done:
+                if self._committing:
+                    self._commit_cv.wait()
+                    continue
+                self._committing = True
+                batch, self._queue = self._queue, []
+                self._commit_cv.release()
+                try:
+                    self._commit(batch)
+                finally:
+                    self._commit_cv.acquire()
+                    self._committing = False
+                    self._commit_cv.notify_all()
+        if request.error is not None:
+            raise request.error
+        assert request.result is not None
+        return request.result
+
+    def _commit(self, batch: list["_Pending"]) -> None:
+        """Check each request against the heads, insert every accepted one in one statement."""
+        try:
+            with self._lock:
+                accepted = self._stage(batch)
+                if accepted:
+                    try:
+                        self._insert([row for request, _ in accepted for row in request.rows])
+                    except duckdb.ConstraintException:
+                        # another connection wrote one of these games: find which, one by one
+                        for request, _ in accepted:
+                            self._heads.pop(request.game_id, None)
+                        self._commit_one_by_one([request for request, _ in accepted])
+                        return
+                    for request, head in accepted:
+                        self._acknowledge(request, head)
+        except BaseException as exc:  # never leave a waiting writer hanging
+            for request in batch:
+                if not request.done:
+                    request.error = exc if isinstance(exc, Exception) else RuntimeError(str(exc))
+                    request.done = True
+            raise
+
+    def _commit_one_by_one(self, batch: list["_Pending"]) -> None:
+        for request in batch:
+            accepted = self._stage([request])
+            if not accepted:
+                continue
+            try:
+                self._insert(request.rows)
+            except duckdb.ConstraintException as exc:
+                self._heads.pop(request.game_id, None)
+                request.error = ConcurrencyConflict(
+                    f"expected_seq {request.expected_seq} is stale: game {request.game_id} "
+                    "was appended to concurrently",
+                    game_id=request.game_id,
+                    expected_seq=request.expected_seq,
+                )
+                request.error.__cause__ = exc
+                request.done = True
+                continue
+            self._acknowledge(request, accepted[0][1])
+
+    def _stage(self, batch: list["_Pending"]) -> list[tuple["_Pending", "_Head"]]:
+        """Decide each request in arrival order; build rows for the accepted ones.
+
+        Heads are advanced tentatively, so two requests for one game in the same batch behave
+        exactly as if they had been committed one after the other.
+        """
+        at = self._clock()
+        at_us = micros(at)
+        tentative: dict[str, _Head] = {}
+        accepted: list[tuple[_Pending, _Head]] = []
+        for request in batch:
+            game_id = request.game_id
+            head = tentative.get(game_id) or self._head(game_id).copy()
+            key = request.idempotency_key
+            if key is not None and key in head.keys:
+                first, last = head.keys[key]
+                stored = next(
+                    (r.bodies for r, _ in accepted if r.game_id == game_id and r.idempotency_key == key),
+                    None,
+                )
+                if stored is None:
+                    stored = self._stored_bodies(game_id, first, last)
+                if stored != request.bodies:
+                    request.error = IdempotencyKeyReused(
+                        f"idempotency key {key!r} was already used for different events (seq {first}..{last})",
                         game_id=game_id,
                         first_seq=first,
                         last_seq=last,
                     )
-                return AppendResult(game_id, first, last, replayed=True)
-            if expected_seq != head.seq:
-                raise ConcurrencyConflict(
-                    f"expected_seq {expected_seq} is stale: game {game_id} is at seq {head.seq}",
+                else:
+                    request.result = AppendResult(game_id, first, last, replayed=True)
+                request.done = True
+                continue
+            if request.expected_seq != head.seq:
+                request.error = ConcurrencyConflict(
+                    f"expected_seq {request.expected_seq} is stale: game {game_id} is at seq {head.seq}",
                     game_id=game_id,
-                    expected_seq=expected_seq,
+                    expected_seq=request.expected_seq,
                     current_seq=head.seq,
                 )
-            at = self._clock()
-            at_us = micros(at)
-            rows: list[object] = []
-            prev = head.hash
-            seq = head.seq
-            for event, body in zip(events, bodies):
+                request.done = True
+                continue
+            first = head.seq + 1
+            prev, seq = head.hash, head.seq
+            rows = []
+            for event, body in zip(request.events, request.bodies):
                 seq += 1
-                digest = chain_hash(prev, game_id, seq, at_us, actor, body)
-                rows.extend(
+                digest = chain_hash(prev, game_id, seq, at_us, request.actor, body)
+                rows.append(
                     (
                         game_id,
                         seq,
                         at,
-                        actor,
+                        request.actor,
                         codec.tag_of(type(event)),
                         body,
                         codec.encode_json(event).decode(),
                         prev,
                         digest,
-                        idempotency_key,
+                        key,
                     )
                 )
                 prev = digest
-            placeholders = ",".join(["(?,?,?,?,?,?,?,?,?,?)"] * len(events))
-            try:
-                self.con.execute(f"INSERT INTO events VALUES {placeholders}", rows)
-            except duckdb.ConstraintException as exc:
-                # another connection appended first: our cached head is stale
-                self._heads.pop(game_id, None)
-                raise ConcurrencyConflict(
-                    f"expected_seq {expected_seq} is stale: game {game_id} was appended to concurrently",
-                    game_id=game_id,
-                    expected_seq=expected_seq,
-                ) from exc
-            first = head.seq + 1
-            head.seq = seq
-            head.hash = prev
-            if idempotency_key is not None:
-                head.keys[idempotency_key] = (first, seq)
+            request.rows = rows
+            request.result = AppendResult(game_id, first, seq)
+            head.seq, head.hash = seq, prev
+            if key is not None:
+                head.keys[key] = (first, seq)
+            tentative[game_id] = head
+            accepted.append((request, head))
+        return accepted
+
+    def _insert(self, rows: list[tuple]) -> None:
+        if len(rows) <= 64:
+            placeholders = ",".join(["(?,?,?,?,?,?,?,?,?,?)"] * len(rows))
+            self.con.execute(f"INSERT INTO events VALUES {placeholders}", [v for row in rows for v in row])
+            return
+        table = pa.Table.from_pylist([dict(zip(_COLUMNS, row)) for row in rows], schema=_ARROW_SCHEMA)
+        self.con.register("_append_batch", table)
+        try:
+            self.con.execute("INSERT INTO events SELECT * FROM _append_batch")
+        finally:
+            self.con.unregister("_append_batch")
+
+    def _acknowledge(self, request: "_Pending", head: "_Head") -> None:
+        """After the commit returned: the head becomes the log's, the writer is released."""
+        game_id = request.game_id
+        current = self._heads.get(game_id)
+        assert request.result is not None
+        if current is None or current.seq < request.result.last_seq:
             self._remember(game_id, head)
-            return AppendResult(game_id, first, seq)
+        request.done = True
 
     def import_games(self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import") -> int:
         """Bulk-append whole new games through one Arrow table and one INSERT."""

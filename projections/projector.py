@@ -220,7 +220,7 @@ def _suffix(head: Node, length: int) -> list:
     out = []
     node: Node | None = head
     while node is not None and node.length > length:
-        out.append(node.entry)
+        out.append(node)
         node = node.parent
     out.reverse()
     return out

@@ -192,9 +192,9 @@ def _ended_seq(history: "History") -> int | None:
 
 def _games_in_log(con) -> Iterable[tuple[str, list[tuple[int, datetime, Any]]]]:
     """Every game's raw events, one game at a time, streamed in Arrow batches."""
-    reader = con.execute(
-        "SELECT game_id, seq, recorded_at, body FROM events ORDER BY game_id, seq"
-    ).fetch_record_batch(100_000)
+    reader = con.sql("SELECT game_id, seq, recorded_at, body FROM events ORDER BY game_id, seq").to_arrow_reader(
+        100_000
+    )
     decode = codec.decode
     current: str | None = None
     events: list[tuple[int, datetime, Any]] = []

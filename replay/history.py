@@ -7,7 +7,6 @@ after reading the log up to N — kept as a persistent chain so that undo to any
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from events import codec
@@ -16,28 +15,41 @@ from events.errors import HistoryEditRefused, MalformedEvent
 from events.lifecycle import Amended, GameCreated, Redone, Undone
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One event of the effective history: its raw seq, its body, and the amendment that set it."""
-
-    seq: int
-    body: Event
-    amended_by: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Node:
-    """A persistent chain of entries: ``parent`` holds everything before ``entry``."""
+    """One event of the effective history, linked to everything before it.
 
-    entry: Entry
-    parent: "Node | None"
-    length: int
+    ``seq`` is the event's raw seq in the log, ``amended_by`` the seq of the amendment that set
+    its body. A chain of nodes is persistent: extending or cutting it never copies. Two nodes
+    are equal when they stand for the same event (seq, body, amendment), whatever precedes them.
+    """
 
-    def entries(self) -> list[Entry]:
-        out: list[Entry] = []
+    __slots__ = ("seq", "body", "parent", "length", "amended_by")
+
+    def __init__(
+        self, seq: int, body: Event, parent: "Node | None", length: int, amended_by: int | None = None
+    ) -> None:
+        self.seq = seq
+        self.body = body
+        self.parent = parent
+        self.length = length
+        self.amended_by = amended_by
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Node):
+            return NotImplemented
+        return (self.seq, self.body, self.amended_by) == (other.seq, other.body, other.amended_by)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        amended = f", amended_by={self.amended_by}" if self.amended_by is not None else ""
+        return f"Node(seq={self.seq}, body={self.body!r}{amended})"
+
+    def entries(self) -> list["Node"]:
+        out: list[Node] = []
         node: Node | None = self
         while node is not None:
-            out.append(node.entry)
+            out.append(node)
             node = node.parent
         out.reverse()
         return out
@@ -50,8 +62,12 @@ class Node:
         return node
 
 
-def _extend(parent: Node | None, entry: Entry) -> Node:
-    return Node(entry, parent, (parent.length if parent else 0) + 1)
+#: an entry of the effective history is its node
+Entry = Node
+
+
+def _extend(parent: Node | None, seq: int, body: Event, amended_by: int | None = None) -> Node:
+    return Node(seq, body, parent, (parent.length if parent is not None else 0) + 1, amended_by)
 
 
 class History:
@@ -92,27 +108,31 @@ class History:
 
     def push(self, body: Event) -> None:
         """Read the next raw event of the log (seq = last_seq + 1); raises HistoryEditRefused."""
-        seq = self.last_seq + 1
-        head, redo = self.heads[-1], self._redo[-1]
-        if isinstance(body, Undone):
-            target = self._undo_target(body.to_seq, seq)
+        heads = self.heads
+        seq = len(heads)
+        cls = body.__class__
+        if cls not in _EDITS:
+            head = heads[-1]
+            if head is None and cls is not GameCreated:
+                raise HistoryEditRefused("a game's first event must be game.created", code="not-created")
+            heads.append(Node(seq, body, head, head.length + 1 if head is not None else 1))
+            self._redo.append(())
+            return
+        head, redo = heads[-1], self._redo[-1]
+        if cls is Undone:
+            target = self._undo_target(body.to_seq, seq)  # type: ignore[attr-defined]
             redo = (*redo, head)
-            head = self.heads[target]
-        elif isinstance(body, Redone):
+            head = heads[target]
+        elif cls is Redone:
             if not redo:
                 raise HistoryEditRefused(
                     "nothing to redo: no undo since the last new event", code="nothing-to-redo"
                 )
             head, redo = redo[-1], redo[:-1]
-        elif isinstance(body, Amended):
-            head = self._amend(head, body, seq)
-            redo = ()
         else:
-            if seq == 1 and not isinstance(body, GameCreated):
-                raise HistoryEditRefused("a game's first event must be game.created", code="not-created")
-            head = _extend(head, Entry(seq, body))
+            head = self._amend(head, body, seq)  # type: ignore[arg-type]
             redo = ()
-        self.heads.append(head)
+        heads.append(head)
         self._redo.append(redo)
 
     def _undo_target(self, to_seq: int, seq: int) -> int:
@@ -145,10 +165,13 @@ class History:
                 f"the amended body is not a valid event: {exc.message}", code="amend-malformed"
             ) from exc
         node = head.ancestor(index) if head is not None else None
-        node = _extend(node, Entry(entry.seq, body, seq))
+        node = _extend(node, entry.seq, body, seq)
         for later in entries[index + 1 :]:
-            node = _extend(node, later)
+            node = _extend(node, later.seq, later.body, later.amended_by)
         return node
+
+
+_EDITS = frozenset((Undone, Redone, Amended))
 
 
 def build(bodies: Iterable[Event]) -> History:
