@@ -7,10 +7,12 @@ of each game are cached in memory and every append is a single INSERT statement;
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from datetime import datetime
-from typing import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable, Iterator, Sequence
 
 import duckdb
 import pyarrow as pa
@@ -120,6 +122,65 @@ class _Pending:
         self.result: AppendResult | None = None
         self.error: Exception | None = None
         self.done = False
+
+
+def _chunks(games: list, size: int) -> Iterator[list]:
+    chunk, count = [], 0
+    for game in games:
+        chunk.append(game)
+        count += len(game[1])
+        if count >= size:
+            yield chunk
+            chunk, count = [], 0
+    if chunk:
+        yield chunk
+
+
+def _import_batch(games: list[tuple[str, Sequence[Event]]], at: datetime, actor: str) -> pa.Table:
+    """Rows of whole new games as one Arrow table: bodies encoded, hash chains computed."""
+    tail = micros(at).to_bytes(8, "big", signed=True) + actor.encode() + b"\x00"
+    encode, encode_json, sha256 = codec.encode, codec.encode_json, hashlib.sha256
+    tags: dict[type, str] = {}
+    game_col: list[str] = []
+    seq_col: list[int] = []
+    type_col: list[str] = []
+    body_col: list[bytes] = []
+    json_col: list[bytes] = []
+    prev_col: list[bytes] = []
+    hash_col: list[bytes] = []
+    for game_id, events in games:
+        bodies = [encode(event) for event in events]
+        prefix = game_id.encode() + b"\x00"
+        prev = GENESIS_HASH
+        for seq, body in enumerate(bodies, 1):
+            prev_col.append(prev)
+            # the bytes of chain_hash(), inlined: this loop is the import's hot path
+            prev = sha256(b"".join((prev, prefix, seq.to_bytes(8, "big"), tail, body))).digest()
+            hash_col.append(prev)
+        for event in events:
+            cls = event.__class__
+            tag = tags.get(cls)
+            if tag is None:
+                tag = tags[cls] = codec.tag_of(cls)
+            type_col.append(tag)
+        game_col.extend([game_id] * len(bodies))
+        seq_col.extend(range(1, len(bodies) + 1))
+        body_col.extend(bodies)
+        json_col.extend([encode_json(event) for event in events])
+    count = len(seq_col)
+    columns = {
+        "game_id": pa.array(game_col, pa.string()),
+        "seq": pa.array(seq_col, pa.int32()),
+        "recorded_at": pa.array([at] * count, pa.timestamp("us")),
+        "actor": pa.array([actor] * count, pa.string()),
+        "type": pa.array(type_col, pa.string()),
+        "body": pa.array(body_col, pa.binary()),
+        "body_json": pa.array(json_col, pa.binary()).cast(pa.string()),
+        "prev_hash": pa.array(prev_col, pa.binary()),
+        "hash": pa.array(hash_col, pa.binary()),
+        "idempotency_key": pa.nulls(count, pa.string()),
+    }
+    return pa.table([columns[name] for name in _COLUMNS], schema=_ARROW_SCHEMA)
 
 
 def connect(path: str = ":memory:") -> duckdb.DuckDBPyConnection:
@@ -334,51 +395,55 @@ class DuckDBEventLog:
             self._remember(game_id, head)
         request.done = True
 
-    def import_games(self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import") -> int:
-        """Bulk-append whole new games through one Arrow table and one INSERT."""
-        at = self._clock()
-        at_us = micros(at)
-        columns: dict[str, list] = {name: [] for name in _COLUMNS}
-        game_ids: list[str] = []
-        encode, encode_json, tag_of = codec.encode, codec.encode_json, codec.tag_of
-        for game_id, events in games:
-            game_ids.append(game_id)
-            prev = GENESIS_HASH
-            seq = 0
-            for event in events:
-                seq += 1
-                body = encode(event)
-                digest = chain_hash(prev, game_id, seq, at_us, actor, body)
-                columns["game_id"].append(game_id)
-                columns["seq"].append(seq)
-                columns["type"].append(tag_of(type(event)))
-                columns["body"].append(body)
-                columns["body_json"].append(encode_json(event).decode())
-                columns["prev_hash"].append(prev)
-                columns["hash"].append(digest)
-                prev = digest
-        count = len(columns["seq"])
-        columns["recorded_at"] = [at] * count
-        columns["actor"] = [actor] * count
-        columns["idempotency_key"] = [None] * count
+    def import_games(
+        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 100_000
+    ) -> int:
+        """Bulk-append whole new games: all or nothing, through Arrow, in one transaction.
+
+        Measured (see benchmarks): an Arrow insert runs near a million rows/s where
+        ``executemany`` manages thousands. Chunks are encoded and hashed here while DuckDB,
+        which releases the GIL, inserts the previous chunk on a second thread.
+        """
+        games = list(games)
+        game_ids = [game_id for game_id, _ in games]
         if len(set(game_ids)) != len(game_ids):
             raise GameExists("an import names the same game twice")
-        batch = pa.table({name: columns[name] for name in _COLUMNS}, schema=_ARROW_SCHEMA)
-        ids = pa.table({"game_id": pa.array(game_ids, pa.string())})
+        at = self._clock()
+        inserted = 0
         with self._lock:
-            self.con.register("_import_ids", ids)
-            self.con.register("_import_batch", batch)
+            self.con.register("_import_ids", pa.table({"game_id": pa.array(game_ids, pa.string())}))
             try:
                 clash = self.con.execute(
                     "SELECT e.game_id FROM events e JOIN _import_ids USING (game_id) LIMIT 1"
                 ).fetchall()
-                if clash:
-                    raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
-                self.con.execute("INSERT INTO events SELECT * FROM _import_batch")
             finally:
                 self.con.unregister("_import_ids")
-                self.con.unregister("_import_batch")
-        return count
+            if clash:
+                raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletape-import") as inserter:
+                self.con.execute("BEGIN")
+                try:
+                    pending = None
+                    for chunk in _chunks(games, chunk_events):
+                        batch = _import_batch(chunk, at, actor)
+                        if pending is not None:
+                            pending.result()
+                        pending = inserter.submit(self._insert_arrow, batch)
+                        inserted += batch.num_rows
+                    if pending is not None:
+                        pending.result()
+                    self.con.execute("COMMIT")
+                except BaseException:
+                    self.con.execute("ROLLBACK")
+                    raise
+        return inserted
+
+    def _insert_arrow(self, batch: pa.Table) -> None:
+        self.con.register("_import_batch", batch)
+        try:
+            self.con.execute("INSERT INTO events SELECT * FROM _import_batch")
+        finally:
+            self.con.unregister("_import_batch")
 
     # -- reading ---------------------------------------------------------------------------
 

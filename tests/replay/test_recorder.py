@@ -180,3 +180,18 @@ def test_concurrent_appends_to_many_games_lose_and_duplicate_nothing(tmp_path):
         assert [e.seq for e in log.read(gid)] == list(range(1, 122))
         assert log.verify(gid).ok
     log.close()
+
+
+def test_a_fact_that_contradicts_what_is_known_is_refused_and_writes_nothing(recorder, log):
+    from events.errors import ContradictsKnownFacts
+
+    gid, _ = recorder.create("lost-cities", PLAYERS, {"rounds": 1})
+    recorder.record_notation(gid, "deal")
+    recorder.record_notation(gid, "-R5")
+    recorder.record_notation(gid, "d")
+    before = rows(log, gid)
+    with pytest.raises(ContradictsKnownFacts) as caught:
+        recorder.record_notation(gid, "R5")  # seat 1 cannot hold R5: it lies on the red discard pile
+    assert caught.value.code == "lost-cities.card-not-in-hand"
+    assert "red discard pile" in caught.value.message
+    assert rows(log, gid) == before

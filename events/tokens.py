@@ -1,0 +1,119 @@
+"""Game tokens: one write token per game and one token per seat, stored only as sha256 hashes.
+
+A token is shown once, when it is issued; the store keeps its hash, so a copy of the database
+opens no game. Checks compare hashes with ``hmac.compare_digest`` and, when a game has no such
+token, against a dummy hash, so that timing tells nothing about which tokens exist.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from dataclasses import dataclass
+
+import duckdb
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_tokens (
+    game_id VARCHAR NOT NULL,
+    role VARCHAR NOT NULL,
+    seat INTEGER,
+    token_hash BLOB NOT NULL
+);
+"""
+
+WRITE = "write"
+SEAT = "seat"
+_NO_HASH = hashlib.sha256(b"no token").digest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedTokens:
+    """Tokens as handed out once: the write token and one token per seat (in seat order)."""
+
+    write: str
+    seats: tuple[str, ...]
+
+
+class TokenStore:
+    """The ``game_tokens`` table, with an in-memory cache of each game's hashes."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, cache_size: int = 50_000) -> None:
+        # a cursor of its own: a DuckDB connection object must not be shared across threads
+        self._con = con.cursor()
+        self._lock = threading.Lock()
+        self._cache: dict[str, dict[tuple[str, int | None], bytes]] = {}
+        self._cache_size = cache_size
+        with self._lock:
+            self._con.execute(SCHEMA)
+
+    def issue(self, game_id: str, seats: int) -> IssuedTokens:
+        """New tokens for a game; any earlier tokens of that game stop working."""
+        issued = IssuedTokens(new_token(), tuple(new_token() for _ in range(seats)))
+        rows = [(game_id, WRITE, None, token_hash(issued.write))]
+        rows += [(game_id, SEAT, seat, token_hash(token)) for seat, token in enumerate(issued.seats)]
+        self._replace(game_id, rows)
+        return issued
+
+    def inherit(self, parent_id: str, child_id: str) -> int:
+        """Give a fork the same tokens as its parent (the same people hold the same seats)."""
+        rows = [(child_id, role, seat, digest) for (role, seat), digest in self._hashes(parent_id).items()]
+        self._replace(child_id, rows)
+        return len(rows)
+
+    def revoke(self, game_id: str) -> None:
+        self._replace(game_id, [])
+
+    def has_tokens(self, game_id: str) -> bool:
+        return bool(self._hashes(game_id))
+
+    def check_write(self, game_id: str, token: str) -> bool:
+        return self._check(game_id, (WRITE, None), token)
+
+    def check_seat(self, game_id: str, seat: int, token: str) -> bool:
+        return self._check(game_id, (SEAT, seat), token)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _check(self, game_id: str, key: tuple[str, int | None], token: str) -> bool:
+        stored = self._hashes(game_id).get(key)
+        ok = hmac.compare_digest(stored if stored is not None else _NO_HASH, token_hash(token))
+        return ok and stored is not None
+
+    def _hashes(self, game_id: str) -> dict[tuple[str, int | None], bytes]:
+        with self._lock:
+            cached = self._cache.get(game_id)
+            if cached is not None:
+                return cached
+            rows = self._con.execute(
+                "SELECT role, seat, token_hash FROM game_tokens WHERE game_id = ?", [game_id]
+            ).fetchall()
+            hashes = {(role, seat): bytes(digest) for role, seat, digest in rows}
+            if len(self._cache) >= self._cache_size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[game_id] = hashes
+            return hashes
+
+    def _replace(self, game_id: str, rows: list[tuple[str, str, int | None, bytes]]) -> None:
+        with self._lock:
+            self._con.execute("BEGIN")
+            try:
+                self._con.execute("DELETE FROM game_tokens WHERE game_id = ?", [game_id])
+                if rows:
+                    self._con.executemany("INSERT INTO game_tokens VALUES (?, ?, ?, ?)", rows)
+                self._con.execute("COMMIT")
+            except BaseException:
+                self._con.execute("ROLLBACK")
+                raise
+            finally:
+                self._cache.pop(game_id, None)
