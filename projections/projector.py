@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import duckdb
@@ -22,9 +22,14 @@ from projections.fold import GameState, fold, start
 from projections.read_models import ReadModels
 from replay.history import History, Node
 
-#: Chosen by `python -m benchmarks` (see README): one snapshot read costs about as much as
-#: folding ~200 Lost Cities events, and writing one every 256 events adds little to appends.
-SNAPSHOT_EVERY = 256
+#: Chosen by measurement (`python -m benchmarks`, last table): reading one snapshot back from
+#: DuckDB costs ~1.5 ms, as much as folding ~1,000 Lost Cities events, so a stored snapshot only
+#: pays off for long histories; short seeks are served by the in-memory marks below.
+SNAPSHOT_EVERY = 1024
+
+#: In-memory marks for scrubbing a game that is in the cache: any seq is at most this many
+#: events of folding away from a mark.
+MARK_EVERY = 64
 
 SNAPSHOT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -43,6 +48,8 @@ class _Live:
     history: History
     #: the state after the whole effective history
     head_state: GameState
+    #: states after raw seqs that are multiples of MARK_EVERY (in memory, for scrubbing)
+    marks: dict[int, GameState] = field(default_factory=dict)
 
 
 def rules_version(game: GameState) -> str:
@@ -87,7 +94,33 @@ class Projector:
         if seq is None or seq >= history.last_seq:
             return live.head_state
         seq = max(seq, 1)
-        return self.project(game_id, history, history.at(seq), seq)
+        node = history.at(seq)
+        for mark in range(seq - seq % MARK_EVERY, 0, -MARK_EVERY)[:8]:
+            base = live.marks.get(mark)
+            base_node = history.at(mark)
+            if base is not None and base_node is not None and node is not None:
+                if node.ancestor(base_node.length) is base_node:
+                    return self._fold_marking(live, node, seq, base, base_node.length)
+        if node is not None and node.length == seq and seq < self.snapshot_every:
+            first = live.head_state
+            base = GameState(first.title, first.created, first.title.setup(first.players, first.created.options))
+            return self._fold_marking(live, node, seq, base, 1)
+        return self.project(game_id, history, node, seq)
+
+    def _fold_marking(self, live: _Live, node: Node, seq: int, base: GameState, base_length: int) -> GameState:
+        """Fold from ``base`` to ``node``, keeping marks on the way where raw seq == length."""
+        entries = _suffix(node, base_length)
+        game = base
+        if node.length != seq:  # edits in between: raw seqs and positions differ
+            return fold(game, (e.body for e in entries))
+        done = 0
+        next_mark = base_length - base_length % MARK_EVERY + MARK_EVERY
+        while next_mark <= seq:
+            upto = next_mark - base_length
+            game = fold(game, (e.body for e in entries[done:upto]))
+            live.marks.setdefault(next_mark, game)
+            done, next_mark = upto, next_mark + MARK_EVERY
+        return fold(game, (e.body for e in entries[done:]))
 
     def forget(self, game_id: str) -> None:
         with self._lock:
@@ -139,7 +172,9 @@ class Projector:
         for body in bodies:
             history.push(body)
         state = self.project(game_id, history, history.head, history.last_seq, before, before_node)
-        live = _Live(history, state)
+        if history.last_seq % MARK_EVERY == 0 and history.head is not None and history.head.length == history.last_seq:
+            live.marks[history.last_seq] = state
+        live = _Live(history, state, live.marks)
         self._remember(game_id, live)
         self._snapshot_new(game_id, history, first_new, state)
         if self.read_models is not None:
