@@ -17,7 +17,7 @@ from events.lifecycle import LIFECYCLE_EVENTS
 
 _lock = threading.Lock()
 _types: dict[str, type[Event]] = {}
-_decoders: tuple[msgspec.msgpack.Decoder, msgspec.json.Decoder, Any] | None = None
+_decoders: tuple[msgspec.msgpack.Decoder, msgspec.json.Decoder, Any, msgspec.msgpack.Decoder] | None = None
 
 _msgpack_encoder = msgspec.msgpack.Encoder()
 _json_encoder = msgspec.json.Encoder()
@@ -51,12 +51,17 @@ def registered() -> dict[str, type[Event]]:
     return dict(_types)
 
 
-def _build() -> tuple[msgspec.msgpack.Decoder, msgspec.json.Decoder, Any]:
+def _build() -> tuple[msgspec.msgpack.Decoder, msgspec.json.Decoder, Any, msgspec.msgpack.Decoder]:
     global _decoders
     with _lock:
         if _decoders is None:
             union = Union[tuple(_types.values())]  # type: ignore[valid-type]
-            _decoders = (msgspec.msgpack.Decoder(union), msgspec.json.Decoder(union), union)
+            _decoders = (
+                msgspec.msgpack.Decoder(union),
+                msgspec.json.Decoder(union),
+                union,
+                msgspec.msgpack.Decoder(list[union]),  # type: ignore[valid-type]
+            )
         return _decoders
 
 
@@ -92,6 +97,14 @@ def decode(data: bytes) -> Event:
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         _raise_decode_error(exc, "msgpack")
         raise  # unreachable
+
+
+def decode_many(bodies: list[bytes]) -> list[Event]:
+    """Decode many stored bodies in one call (framed as one msgpack array)."""
+    try:
+        return _build()[3].decode(b"\xdd" + len(bodies).to_bytes(4, "big") + b"".join(bodies))
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return [decode(body) for body in bodies]  # names the body at fault
 
 
 def decode_json(data: bytes | str) -> Event:
