@@ -82,7 +82,7 @@ class Recorder:
         created = GameCreated(title=title, players=tuple(players), options=dict(options or {}), seed=seed)
         game = start(created)  # validates the title, the players and the options
         game_id = game_id or new_game_id()
-        batch = [created, *self._chance_events(game, 1)]
+        batch = [created, *self._chance_events(game, 2)]
         with self._game_lock(game_id):
             result = self.log.append(game_id, batch, expected_seq=0, actor=actor)
             self.projector.appended(game_id, batch, result.first_seq)

@@ -1,0 +1,289 @@
+"""Replay frames for scrubbing: one frame per step of a game, with who moved, the move in the
+title's notation, and what the table looked like after it (a view, or a diff from the last frame).
+
+Frames fold incrementally: the state before a window comes from the projector (snapshots), then
+each step is one ``evolve``. A ``Perspective`` says whose eyes the views are for; a move's
+notation is shown only to those who may know it (before the end, a draw names the drawn card).
+Everything here works through the ``Title`` protocol, for every title.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import Any
+
+import msgspec
+
+from events import codec
+from events.base import Event
+from events.errors import HistoryEditRefused, TabletapeError
+from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameEnded, Redone, Undone
+from projections.fold import GameState, fold, start
+from projections.projector import Projector
+from replay.history import Entry, History, Node
+
+
+class Perspective(msgspec.Struct, frozen=True):
+    """Whose eyes: the public (no seat), one seat, or the full log (only once a game has ended).
+
+    ``all_moves``: every move's notation may be shown (the game has ended, nothing is secret).
+    """
+
+    seat: int | None = None
+    full: bool = False
+    all_moves: bool = False
+
+    @property
+    def name(self) -> str:
+        return "full" if self.full else "seat" if self.seat is not None else "public"
+
+    def see(self, game: GameState) -> dict[str, Any]:
+        if self.full:
+            return game.title.full_view(game.state)
+        return game.title.view(game.state, self.seat)
+
+    def shows(self, body: Event) -> bool:
+        """Whether this viewer may read the move itself (a seat always knows its own moves)."""
+        if self.full or self.all_moves:
+            return True
+        return self.seat is not None and getattr(body, "seat", None) == self.seat
+
+
+PUBLIC = Perspective()
+
+
+class Frame(msgspec.Struct, kw_only=True):
+    """One step. ``view`` holds the whole view, or ``diff`` the changes from the previous frame."""
+
+    #: position in the effective history (0: the game's creation)
+    index: int
+    #: the raw log seq of the event
+    seq: int
+    type: str
+    seat: int | None = None
+    player: str | None = None
+    #: the move in the title's notation; None for lifecycle events or when hidden from this viewer
+    move: str | None = None
+    amended_by: int | None = None
+    #: the title's one-line status after this step
+    status: str
+    to_move: int | None = None
+    ended: bool = False
+    view: dict[str, Any] | None = None
+    diff: list[dict[str, Any]] | None = None
+    #: raw frames only: what a history edit did (``to_seq`` of an undo, ``seq`` of an amendment)
+    edit: dict[str, Any] | None = None
+    #: raw frames only: the event body itself, when the viewer may see every move
+    body: dict[str, Any] | None = None
+
+
+# -- diffs ----------------------------------------------------------------------------------------
+
+
+def _pointer(key: str) -> str:
+    return "/" + str(key).replace("~", "~0").replace("/", "~1")
+
+
+def diff_views(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """JSON-patch operations on top-level keys that turn ``before`` into ``after``."""
+    ops: list[dict[str, Any]] = []
+    for key, value in after.items():
+        if key not in before:
+            ops.append({"op": "add", "path": _pointer(key), "value": value})
+        elif before[key] != value:
+            ops.append({"op": "replace", "path": _pointer(key), "value": value})
+    ops.extend({"op": "remove", "path": _pointer(key)} for key in before if key not in after)
+    return ops
+
+
+def apply_diff(view: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
+    """The view after applying ``diff_views`` operations (what a scrubbing client does)."""
+    out = dict(view)
+    for op in ops:
+        key = op["path"][1:].replace("~1", "/").replace("~0", "~")
+        if op["op"] == "remove":
+            out.pop(key, None)
+        else:
+            out[key] = op["value"]
+    return out
+
+
+# -- notation and who -------------------------------------------------------------------------
+
+
+def notation(game: GameState, body: Event) -> str | None:
+    """The move in the title's notation; None for events that are not the title's."""
+    if type(body) not in game.title.event_types:
+        return None
+    try:
+        return game.title.format_move(body)
+    except TabletapeError:
+        return None
+
+
+def _who(game: GameState, body: Event) -> tuple[int | None, str | None]:
+    seat = getattr(body, "seat", None)
+    if isinstance(seat, int) and 0 <= seat < len(game.players):
+        return seat, game.players[seat]
+    return None, None
+
+
+def _frame(game: GameState, index: int, seq: int, body: Event, perspective: Perspective) -> Frame:
+    seat, player = _who(game, body)
+    return Frame(
+        index=index,
+        seq=seq,
+        type=codec.tag_of(type(body)),
+        seat=seat,
+        player=player,
+        move=notation(game, body) if perspective.shows(body) else None,
+        status=game.title.status(game.state),
+        to_move=game.title.to_move(game.state),
+        ended=game.ended is not None,
+    )
+
+
+# -- frames of the effective history ----------------------------------------------------------
+
+
+def _window(entries: list[Entry], from_seq: int | None, to_seq: int | None) -> tuple[int, int]:
+    seqs = [e.seq for e in entries]
+    lo = 0 if from_seq is None else bisect_left(seqs, from_seq)
+    hi = len(seqs) if to_seq is None else bisect_right(seqs, to_seq)
+    return lo, hi
+
+
+def frames(
+    projector: Projector,
+    game_id: str,
+    *,
+    at: int | None = None,
+    from_seq: int | None = None,
+    to_seq: int | None = None,
+    perspective: Perspective = PUBLIC,
+    diff: bool = False,
+) -> list[Frame]:
+    """Frames of the effective history at raw seq ``at`` (default: now), for the steps whose raw
+    seq lies in ``from_seq..to_seq``. With ``diff`` only the first frame carries the whole view."""
+    history = projector.history(game_id)
+    at = history.last_seq if at is None else at
+    node = history.at(at)
+    if node is None:
+        return []
+    entries = node.entries()
+    lo, hi = _window(entries, from_seq, to_seq)
+    if lo >= hi:
+        return []
+    game = projector.project(game_id, history, node.ancestor(lo), at) if lo else None
+    out: list[Frame] = []
+    previous: dict[str, Any] | None = None
+    for index in range(lo, hi):
+        entry = entries[index]
+        game = start(entry.body) if game is None else fold(game, (entry.body,))
+        frame = _frame(game, index, entry.seq, entry.body, perspective)
+        frame.amended_by = entry.amended_by
+        view = perspective.see(game)
+        if diff and previous is not None:
+            frame.diff = diff_views(previous, view)
+        else:
+            frame.view = view
+        previous = view
+        out.append(frame)
+    return out
+
+
+# -- frames of the raw log (what a live stream sends) -------------------------------------------
+
+
+def _edit(body: Event) -> tuple[dict[str, Any] | None, Event | None]:
+    """What a history edit did, and for an amendment the new body."""
+    if isinstance(body, Undone):
+        return {"to_seq": body.to_seq}, None
+    if isinstance(body, Redone):
+        return {}, None
+    if isinstance(body, Amended):
+        return {"seq": body.seq}, codec.from_builtins(body.body)
+    return None, None
+
+
+def _state_after(
+    projector: Projector, game_id: str, history: History, seq: int, previous: tuple[Node | None, GameState | None]
+) -> GameState:
+    node = history.at(seq)
+    assert node is not None
+    before_node, before = previous
+    if before is not None and node.parent is before_node:
+        return fold(before, (node.entry.body,))
+    if node.length == 1:
+        return start(node.entry.body)
+    return projector.project(game_id, history, node, seq)
+
+
+def raw_frames(
+    projector: Projector, game_id: str, from_seq: int, to_seq: int, perspective: Perspective = PUBLIC
+) -> list[Frame]:
+    """One frame per raw log event in ``from_seq..to_seq`` (history edits included), each with the
+    whole view after it: what a spectator's live stream shows."""
+    history = projector.history(game_id)
+    from_seq, to_seq = max(from_seq, 1), min(to_seq, history.last_seq)
+    if from_seq > to_seq:
+        return []
+    bodies = projector.log.read_bodies(game_id, from_seq, to_seq)
+    previous_node = history.at(from_seq - 1)
+    previous: tuple[Node | None, GameState | None] = (
+        previous_node,
+        projector.project(game_id, history, previous_node, from_seq - 1) if previous_node is not None else None,
+    )
+    out: list[Frame] = []
+    for seq, body in zip(range(from_seq, to_seq + 1), bodies):
+        game = _state_after(projector, game_id, history, seq, previous)
+        node = history.at(seq)
+        previous = (node, game)
+        edit, amended = _edit(body)
+        frame = _frame(game, node.length - 1 if node else 0, seq, amended or body, perspective)
+        frame.type = codec.tag_of(type(body))
+        frame.edit = edit
+        frame.view = perspective.see(game)
+        if perspective.full or perspective.all_moves:
+            frame.body = codec.to_builtins(body)
+        out.append(frame)
+    return out
+
+
+# -- seeking helpers for the recorder's front ends ----------------------------------------------
+
+
+def state_before(projector: Projector, game_id: str, seq: int) -> GameState:
+    """The state just before the effective step recorded at raw ``seq`` (to read an amendment)."""
+    history = projector.history(game_id)
+    head = history.head
+    entries = head.entries() if head is not None else []
+    index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
+    if index is None:
+        raise HistoryEditRefused(
+            f"seq {seq} is not a move in the effective history", code="amend-not-effective", seq=seq
+        )
+    if index == 0:
+        raise HistoryEditRefused("the game's creation cannot be amended", code="amend-creation", seq=seq)
+    assert head is not None
+    return projector.project(game_id, history, head.ancestor(index), history.last_seq)
+
+
+def _automatic(body: Event, digital: bool) -> bool:
+    """Recorded by the recorder itself after a move: the end, and a digital game's chance."""
+    if isinstance(body, GameEnded):
+        return True
+    return digital and getattr(body, "seat", None) is None and type(body) not in LIFECYCLE_EVENTS
+
+
+def take_back_seq(entries: list[Entry], digital: bool) -> int | None:
+    """The seq to undo to so that the last move goes, with what was recorded automatically after
+    it (a digital shuffle, the end); None when there is no move to take back."""
+    for index in range(len(entries) - 1, 0, -1):
+        body = entries[index].body
+        if _automatic(body, digital):
+            continue
+        if isinstance(body, Forked):
+            return None
+        return entries[index - 1].seq
+    return None
