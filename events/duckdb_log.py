@@ -206,7 +206,11 @@ class DuckDBEventLog:
     ) -> None:
         self.con = connect(con) if isinstance(con, str) else con
         self._clock = clock
+        # `con` is the writer's connection, used under `_lock`; readers get a cursor per thread
+        # (a DuckDB connection object must not be used by two threads at once)
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._heads_lock = threading.Lock()
         self._heads: OrderedDict[str, _Head] = OrderedDict()
         self._commit_cv = threading.Condition(threading.Lock())
         self._queue: list[_Pending] = []
@@ -272,7 +276,7 @@ class DuckDBEventLog:
                     except duckdb.ConstraintException:
                         # another connection wrote one of these games: find which, one by one
                         for request, _ in accepted:
-                            self._heads.pop(request.game_id, None)
+                            self._forget_head(request.game_id)
                         self._commit_one_by_one([request for request, _ in accepted])
                         return
                     for request, head in accepted:
@@ -292,7 +296,7 @@ class DuckDBEventLog:
             try:
                 self._insert(request.rows)
             except duckdb.ConstraintException as exc:
-                self._heads.pop(request.game_id, None)
+                self._forget_head(request.game_id)
                 request.error = ConcurrencyConflict(
                     f"expected_seq {request.expected_seq} is stale: game {request.game_id} "
                     "was appended to concurrently",
@@ -390,11 +394,7 @@ class DuckDBEventLog:
 
     def _acknowledge(self, request: "_Pending", head: "_Head") -> None:
         """After the commit returned: the head becomes the log's, the writer is released."""
-        game_id = request.game_id
-        current = self._heads.get(game_id)
-        assert request.result is not None
-        if current is None or current.seq < request.result.last_seq:
-            self._remember(game_id, head)
+        self._remember(request.game_id, head)
         request.done = True
 
     def import_games(
@@ -449,18 +449,29 @@ class DuckDBEventLog:
 
     # -- reading ---------------------------------------------------------------------------
 
+    def reader(self) -> duckdb.DuckDBPyConnection:
+        """This thread's own cursor on the database, for reads (sees every committed append)."""
+        cursor = getattr(self._local, "cursor", None)
+        if cursor is None:
+            with self._lock:
+                cursor = self._local.cursor = self.con.cursor()
+        return cursor
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """A new cursor on the same database, for a layer that keeps its own tables."""
+        with self._lock:
+            return self.con.cursor()
+
     def replayed(self, game_id: str, idempotency_key: str) -> AppendResult | None:
         """The first result of an append made with this key, if there was one."""
-        with self._lock:
-            span = self._head(game_id).keys.get(idempotency_key)
+        span = self._head(game_id).keys.get(idempotency_key)
         return AppendResult(game_id, span[0], span[1], replayed=True) if span else None
 
     def exists(self, game_id: str) -> bool:
         return self.last_seq(game_id) > 0
 
     def last_seq(self, game_id: str) -> int:
-        with self._lock:
-            return self._head(game_id).seq
+        return self._head(game_id).seq
 
     def read(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
         rows = self.read_raw(game_id, from_seq, to_seq)
@@ -472,12 +483,11 @@ class DuckDBEventLog:
 
     def read_bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Event]:
         """Only the decoded bodies (the fast path for folding)."""
-        with self._lock:
-            # no ORDER BY: a game's rows come back in insertion order, checked below
-            rows = self.con.execute(
-                "SELECT seq, body FROM events WHERE game_id = ? AND seq >= ? AND seq <= ?",
-                [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
-            ).fetchall()
+        # no ORDER BY: a game's rows come back in insertion order, checked below
+        rows = self.reader().execute(
+            "SELECT seq, body FROM events WHERE game_id = ? AND seq >= ? AND seq <= ?",
+            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
+        ).fetchall()
         if not rows:
             if from_seq <= 1 and not self.exists(game_id):
                 raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
@@ -491,28 +501,25 @@ class DuckDBEventLog:
     def read_raw(
         self, game_id: str, from_seq: int = 1, to_seq: int | None = None
     ) -> list[tuple[int, datetime, str, bytes, bytes, bytes]]:
-        with self._lock:
-            rows = self.con.execute(
-                "SELECT seq, recorded_at, actor, body, prev_hash, hash FROM events "
-                "WHERE game_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
-                [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
-            ).fetchall()
-            if not rows and not self._head(game_id).seq:
-                raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+        rows = self.reader().execute(
+            "SELECT seq, recorded_at, actor, body, prev_hash, hash FROM events "
+            "WHERE game_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
+        ).fetchall()
+        if not rows and not self._head(game_id).seq:
+            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         return rows
 
     def game_ids(self) -> list[str]:
-        with self._lock:
-            return [r[0] for r in self.con.execute("SELECT DISTINCT game_id FROM events ORDER BY 1").fetchall()]
+        return [r[0] for r in self.reader().execute("SELECT DISTINCT game_id FROM events ORDER BY 1").fetchall()]
 
     def verify(self, game_id: str) -> VerifyReport:
         """Recompute the hash chain; name the first seq whose stored bytes do not match."""
-        with self._lock:
-            rows = self.con.execute(
-                "SELECT seq, recorded_at, actor, type, body, body_json, prev_hash, hash FROM events "
-                "WHERE game_id = ? ORDER BY seq",
-                [game_id],
-            ).fetchall()
+        rows = self.reader().execute(
+            "SELECT seq, recorded_at, actor, type, body, body_json, prev_hash, hash FROM events "
+            "WHERE game_id = ? ORDER BY seq",
+            [game_id],
+        ).fetchall()
         if not rows:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
         prev = GENESIS_HASH
@@ -544,12 +551,13 @@ class DuckDBEventLog:
     # -- internals -------------------------------------------------------------------------
 
     def _head(self, game_id: str) -> _Head:
-        head = self._heads.get(game_id)
-        if head is not None:
-            self._heads.move_to_end(game_id)
-            return head
+        with self._heads_lock:
+            head = self._heads.get(game_id)
+            if head is not None:
+                self._heads.move_to_end(game_id)
+                return head
         seq, last_hash, keys = 0, GENESIS_HASH, {}
-        for key, first, last, digest in self.con.execute(
+        for key, first, last, digest in self.reader().execute(
             "SELECT idempotency_key, min(seq), max(seq), arg_max(hash, seq) FROM events "
             "WHERE game_id = ? GROUP BY idempotency_key",
             [game_id],
@@ -559,18 +567,27 @@ class DuckDBEventLog:
             if last > seq:
                 seq, last_hash = last, bytes(digest)
         head = _Head(seq, last_hash, keys)
-        if seq:
-            self._remember(game_id, head)
-        return head
+        return self._remember(game_id, head) if seq else head
 
-    def _remember(self, game_id: str, head: _Head) -> None:
-        self._heads[game_id] = head
-        self._heads.move_to_end(game_id)
-        if len(self._heads) > self._head_cache_size:
-            self._heads.popitem(last=False)
+    def _remember(self, game_id: str, head: _Head) -> _Head:
+        """Cache a head unless a newer one is cached already (a reader may race a commit)."""
+        with self._heads_lock:
+            current = self._heads.get(game_id)
+            if current is not None and current.seq >= head.seq:
+                self._heads.move_to_end(game_id)
+                return current
+            self._heads[game_id] = head
+            self._heads.move_to_end(game_id)
+            if len(self._heads) > self._head_cache_size:
+                self._heads.popitem(last=False)
+            return head
+
+    def _forget_head(self, game_id: str) -> None:
+        with self._heads_lock:
+            self._heads.pop(game_id, None)
 
     def _stored_bodies(self, game_id: str, first: int, last: int) -> list[bytes]:
-        rows = self.con.execute(
+        rows = self.reader().execute(
             "SELECT body FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
             [game_id, first, last],
         ).fetchall()

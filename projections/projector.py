@@ -68,13 +68,16 @@ class Projector:
         read_models: bool = True,
     ) -> None:
         self.log = log
-        self.con: duckdb.DuckDBPyConnection = log.con
+        # our own connection for writing snapshots; reads go through the log's per-thread cursor
+        self.con: duckdb.DuckDBPyConnection = log.cursor()
+        self._db_lock = threading.Lock()
         self.snapshot_every = snapshot_every
-        self._lock = threading.RLock()
+        self._cache_lock = threading.Lock()
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._cache_size = cache_size
+        self._game_locks: dict[str, threading.RLock] = {}
         self._decoders: dict[type, msgspec.msgpack.Decoder] = {}
-        with self._lock:
+        with self._db_lock:
             self.con.execute(SNAPSHOT_SCHEMA)
         self.read_models = ReadModels(log) if read_models else None
 
@@ -123,13 +126,13 @@ class Projector:
         return fold(game, (e.body for e in entries[done:]))
 
     def forget(self, game_id: str) -> None:
-        with self._lock:
+        with self._cache_lock:
             self._live.pop(game_id, None)
 
     def appended(self, game_id: str, bodies: Sequence[Event] = (), first_seq: int | None = None) -> GameState:
         """Bring the live state up to date after an append (the appended bodies spare a read)."""
-        with self._lock:
-            live = self._live.get(game_id)
+        with self._game_lock(game_id):
+            live = self._cached(game_id)
             if live is None or first_seq is None or live.history.last_seq != first_seq - 1:
                 return self._refresh(game_id, created=first_seq == 1).head_state
             return self._advance(game_id, live, bodies).head_state
@@ -147,9 +150,26 @@ class Projector:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _refresh(self, game_id: str, created: bool = False) -> _Live:
-        with self._lock:
+    def _cached(self, game_id: str) -> _Live | None:
+        with self._cache_lock:
             live = self._live.get(game_id)
+            if live is not None:
+                self._live.move_to_end(game_id)
+            return live
+
+    def _game_lock(self, game_id: str) -> threading.RLock:
+        with self._cache_lock:
+            lock = self._game_locks.get(game_id)
+            if lock is None:
+                lock = self._game_locks[game_id] = threading.RLock()
+            return lock
+
+    def _refresh(self, game_id: str, created: bool = False) -> _Live:
+        live = self._cached(game_id)
+        if live is not None and self.log.last_seq(game_id) == live.history.last_seq:
+            return live  # the common case: no lock, no query
+        with self._game_lock(game_id):
+            live = self._cached(game_id)
             if live is None:
                 bodies = self.log.read_bodies(game_id)  # raises UnknownGame
                 history = History()
@@ -163,7 +183,6 @@ class Projector:
             last = self.log.last_seq(game_id)
             if last != live.history.last_seq:
                 live = self._advance(game_id, live, self.log.read_bodies(game_id, live.history.last_seq + 1))
-            self._live.move_to_end(game_id)
             return live
 
     def _advance(self, game_id: str, live: _Live, bodies: Sequence[Event]) -> _Live:
@@ -182,10 +201,12 @@ class Projector:
         return live
 
     def _remember(self, game_id: str, live: _Live) -> None:
-        self._live[game_id] = live
-        self._live.move_to_end(game_id)
-        if len(self._live) > self._cache_size:
-            self._live.popitem(last=False)
+        with self._cache_lock:
+            self._live[game_id] = live
+            self._live.move_to_end(game_id)
+            if len(self._live) > self._cache_size:
+                evicted, _ = self._live.popitem(last=False)
+                self._game_locks.pop(evicted, None)
 
     def _fold_to(
         self, game_id: str, history: History, node: Node | None, seq: int, capture: bool = False
@@ -203,7 +224,7 @@ class Projector:
         base, base_length = first, 1
         if seq >= every:  # no snapshot exists below the first multiple of `every`
             version = rules_version(first)
-            rows = self.con.execute(
+            rows = self.log.reader().execute(
                 "SELECT seq, length, state FROM snapshots WHERE game_id = ? AND rules_version = ? "
                 "AND seq <= ? ORDER BY seq DESC LIMIT 8",
                 [game_id, version, seq],
@@ -234,10 +255,11 @@ class Projector:
 
     def _write_snapshot(self, game_id: str, seq: int, game: GameState) -> None:
         blob = msgspec.msgpack.encode((game.state, game.ended, game.forked))
-        self.con.execute(
-            "INSERT OR IGNORE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-            [game_id, seq, rules_version(game), game.length, blob],
-        )
+        with self._db_lock:
+            self.con.execute(
+                "INSERT OR IGNORE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+                [game_id, seq, rules_version(game), game.length, blob],
+            )
 
     def _decode_snapshot(self, first: GameState, blob: bytes, length: int) -> GameState:
         from events.lifecycle import Forked

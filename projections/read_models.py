@@ -108,7 +108,7 @@ class ReadModels:
 
     def __init__(self, log: DuckDBEventLog) -> None:
         self.log = log
-        self.con = log.con
+        self.con = log.cursor()  # our own connection: the log's is the event writer's
         self._lock = threading.RLock()
         with self._lock:
             self.con.execute(SCHEMA)
@@ -119,7 +119,7 @@ class ReadModels:
             return
         ended_seq = _ended_seq(history)
         times = dict(
-            self.con.execute(
+            self.log.reader().execute(
                 "SELECT seq, recorded_at FROM events WHERE game_id = ? AND seq IN (1, ?)",
                 [game_id, ended_seq or 1],
             ).fetchall()
