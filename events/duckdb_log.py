@@ -372,7 +372,7 @@ class DuckDBEventLog:
                 )
                 prev = digest
             request.rows = rows
-            request.result = AppendResult(game_id, first, seq)
+            request.result = AppendResult(game_id, first, seq, types=tuple(row[4] for row in rows))
             head.seq, head.hash = seq, prev
             if key is not None:
                 head.keys[key] = (first, seq)

@@ -37,6 +37,8 @@ class AppendResult(msgspec.Struct, frozen=True):
     first_seq: int
     last_seq: int
     replayed: bool = False
+    #: the tags of the appended events, in seq order (empty for a replayed result)
+    types: tuple[str, ...] = ()
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
