@@ -1,32 +1,26 @@
-"""The FastAPI application."""
+"""The FastAPI application: ``create_app(settings)``."""
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 
+from api import errors, openapi
+from api.auth import Svc
+from api.models import HealthOut
+from api.routes import games, record, replay
+from api.services import Services
 from api.settings import Settings
-from events.duckdb_log import DuckDBEventLog
-from events.errors import TabletapeError
-from projections.projector import Projector
-from replay.recorder import Recorder
 from rules import titles
 
+DESCRIPTION = """Record board games played at a real table, move by move; replay, undo and scrub them.
 
-class Services:
-    """The layers one app instance works with, over one DuckDB database."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.log = DuckDBEventLog(settings.db_path)
-        self.projector = Projector(self.log)
-        self.recorder = Recorder(self.log, self.projector)
-
-    def close(self) -> None:
-        self.log.close()
+Every error is JSON `{code, message, ...}`. Writes need the game's write token
+(`Authorization: Bearer <token>`); a seat's view needs that seat's token; the full view and the
+raw log open once the game has ended."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -34,23 +28,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.services = Services(settings)
+        services = Services(settings)
+        services.hub.start(asyncio.get_running_loop(), services.recorder.subscribe)
+        app.state.services = services
         try:
             yield
         finally:
-            app.state.services.close()
+            services.close()
 
-    app = FastAPI(title="tabletape", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="tabletape", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    errors.install(app)
 
-    @app.exception_handler(TabletapeError)
-    async def tabletape_error(request: Request, exc: TabletapeError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status, content=exc.to_dict())
-
-    @app.get("/health", tags=["service"])
-    def health() -> dict[str, object]:
+    @app.get("/health", tags=["service"], response_model=HealthOut)
+    def health(svc: Svc) -> HealthOut:
         """Liveness: the service answers and its database is open."""
-        services: Services = app.state.services
-        services.log.con.cursor().execute("SELECT 1").fetchall()
-        return {"status": "ok", "titles": sorted(titles()), "database": settings.db_path}
+        svc.log.reader().execute("SELECT 1").fetchall()
+        return HealthOut(status="ok", titles=sorted(titles()), database=settings.db_path, log=svc.log.stats())
 
+    app.include_router(games.router)
+    app.include_router(record.router)
+    app.include_router(replay.router)
+    openapi.install(app)
     return app

@@ -1,45 +1,286 @@
-"""The ``tabletape`` command line."""
+"""The ``tabletape`` command line. Every command but ``serve`` works directly on the DuckDB file
+(``--db``); DuckDB lets one process write a file at a time, so stop the server first."""
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
 import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 app = typer.Typer(help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True)
+
+DB_HELP = "DuckDB database file"
+DEFAULT_DB = "data/tabletape.duckdb"
+Db = typer.Option(DEFAULT_DB, "--db", help=DB_HELP)
+
+
+def console(stderr: bool = False) -> Console:
+    # made per command, so that the current stdout (a terminal, a pipe, a test runner) is used;
+    # piped output is not squeezed to 80 columns
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else 160
+    return Console(highlight=False, soft_wrap=True, stderr=stderr, width=width)
+
+
+@dataclass
+class Layers:
+    log: Any
+    projector: Any
+    recorder: Any
+    tokens: Any
+
+
+@contextmanager
+def layers(db: str) -> Iterator[Layers]:
+    """The real layers over one database file, closed afterwards."""
+    import rules  # noqa: F401  (registers every title's events)
+    from events.duckdb_log import DuckDBEventLog
+    from events.tokens import TokenStore
+    from projections.projector import Projector
+    from replay.recorder import Recorder
+
+    log = DuckDBEventLog(db)
+    try:
+        projector = Projector(log)
+        yield Layers(log, projector, Recorder(log, projector), TokenStore(log.con))
+    finally:
+        log.close()
+
+
+def fail(message: str) -> None:
+    console().print(f"[red]{escape(message)}[/]")
+    raise typer.Exit(1)
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """A domain error ends the command with its code and message, not a traceback."""
+    from events.errors import TabletapeError
+
+    try:
+        yield
+    except TabletapeError as exc:
+        fail(f"{exc.code}: {exc.message}")
+
+
+def option_value(text: str) -> Any:
+    """``k=v`` option values: JSON when they parse (numbers, true, lists), else text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+# -- the service --------------------------------------------------------------------------------
 
 
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
-    db: str = typer.Option("data/tabletape.duckdb", help="DuckDB database file (':memory:' for none)"),
+    db: str = typer.Option(DEFAULT_DB, "--db", help="DuckDB database file (':memory:' for none)"),
 ) -> None:
     """Run the HTTP service on the embedded DuckDB database."""
-    import uvicorn
-
     from api.app import create_app
+    from api.server import run
     from api.settings import Settings
 
-    uvicorn.run(create_app(Settings(db_path=db, host=host, port=port)), host=host, port=port)
+    run(create_app(Settings(db_path=db, host=host, port=port)), host, port)
+
+
+# -- games --------------------------------------------------------------------------------------
+
+
+@app.command()
+def new(
+    title: str = typer.Argument(..., help="title id, e.g. lost-cities"),
+    players: list[str] = typer.Argument(..., help="player names in seat order"),
+    option: list[str] = typer.Option([], "--option", "-o", help="a title option as key=value (repeatable)"),
+    seed: Optional[int] = typer.Option(None, help="digital play: chance drawn from this seed"),
+    actor: str = typer.Option(os.environ.get("USER", "cli"), help="who records"),
+    db: str = Db,
+) -> None:
+    """Start a game; prints its id and its tokens (shown only now)."""
+    options: dict[str, Any] = {}
+    for pair in option:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            fail(f"--option takes key=value, not {pair!r}")
+        options[key] = option_value(value)
+    out = console()
+    with layers(db) as lay, reported():
+        from events.log import new_game_id
+
+        game_id = new_game_id()
+        issued = lay.tokens.issue(game_id, len(players))
+        try:
+            lay.recorder.create(title, players, options, seed=seed, actor=actor, game_id=game_id)
+        except BaseException:
+            lay.tokens.revoke(game_id)
+            raise
+        out.print(f"game {game_id}")
+        out.print(f"write token: {issued.write}")
+        for seat, (player, token) in enumerate(zip(players, issued.seats)):
+            out.print(f"seat {seat} ({escape(player)}) token: {token}")
+
+
+@app.command()
+def games(
+    title: Optional[str] = typer.Option(None, help="only this title"),
+    player: Optional[str] = typer.Option(None, help="only games with this player (any case)"),
+    status: Optional[str] = typer.Option(None, help="in-progress or ended"),
+    limit: int = typer.Option(50, help="at most this many"),
+    db: str = Db,
+) -> None:
+    """List games, newest first."""
+    from projections.catalog import GameFilter, list_games
+
+    with layers(db) as lay:
+        rows, total = list_games(lay.log.con, GameFilter(title, player, status), limit, 0)
+    table = Table(title=f"{len(rows)} of {total} games")
+    table.add_column("game", no_wrap=True, min_width=26)
+    for column in ("title", "players", "status", "created (UTC)", "fork of"):
+        table.add_column(column)
+    for row in rows:
+        fork = f"{row.parent_id} @{row.forked_at}" if row.parent_id else ""
+        created = row.created_at.strftime("%Y-%m-%d %H:%M")
+        table.add_row(row.game_id, row.title, ", ".join(row.players), row.status, created, fork)
+    console().print(table)
+
+
+@app.command()
+def tokens(game_id: str = typer.Argument(..., help="the game"), db: str = Db) -> None:
+    """Issue new tokens for a game (an imported game, or lost tokens); the old ones stop working."""
+    out = console()
+    with layers(db) as lay, reported():
+        game = lay.projector.state(game_id)
+        issued = lay.tokens.issue(game_id, len(game.players))
+        out.print(f"write token: {issued.write}")
+        for seat, (player, token) in enumerate(zip(game.players, issued.seats)):
+            out.print(f"seat {seat} ({escape(player)}) token: {token}")
+
+
+# -- recording and replay ------------------------------------------------------------------------
+
+
+@app.command()
+def record(
+    game_id: str = typer.Argument(..., help="the game"),
+    actor: str = typer.Option(os.environ.get("USER", "cli"), help="who records"),
+    db: str = Db,
+) -> None:
+    """Record a game at the table, interactively: moves in notation, undo, redo, quit."""
+    from api.recording import TableRecorder
+
+    out = console()
+    with layers(db) as lay, reported():
+        lay.projector.state(game_id)  # an unknown game ends here, with its message
+        TableRecorder(lay.recorder, game_id, out, actor).run(lambda: out.input("> "))
+
+
+@app.command()
+def replay(
+    game_id: str = typer.Argument(..., help="the game"),
+    at: Optional[int] = typer.Option(None, help="the table after this raw seq (default: now)"),
+    seat: Optional[int] = typer.Option(None, help="through this seat's eyes"),
+    full: bool = typer.Option(False, help="everything the log knows"),
+    db: str = Db,
+) -> None:
+    """Print the table at a point of the game: the title's view (public unless --seat / --full)."""
+    from api.console import view_tree
+    from replay.frames import Perspective
+
+    out = console()
+    with layers(db) as lay, reported():
+        last = lay.projector.history(game_id).last_seq
+        if at is not None and not 0 <= at <= last:
+            fail(f"--at {at} is outside the log (0..{last})")
+        game = lay.projector.state_at(game_id, at)
+        eyes = Perspective(seat=seat, full=full)
+        label = f"{game_id} after seq {last if at is None else at} ({eyes.name} view)"
+        out.print(view_tree(label, eyes.see(game)))
+        out.print(f"[bold]{escape(game.title.status(game.state))}[/]")
+
+
+@app.command("log")
+def show_log(game_id: str = typer.Argument(..., help="the game"), db: str = Db) -> None:
+    """Print every event of a game's log, marking what undo and amendments no longer count."""
+    from api.console import log_table
+
+    with layers(db) as lay, reported():
+        events = lay.log.read(game_id)
+        table = log_table(lay.projector.state(game_id), lay.projector.history(game_id), events)
+    console().print(table)
+
+
+# -- moving games between databases -----------------------------------------------------------
+
+
+@app.command("export")
+def export_games(
+    game_ids: Optional[list[str]] = typer.Argument(None, help="games to export (default: all)"),
+    out: str = typer.Option("-", "--out", "-o", help="JSONL file ('-': standard output)"),
+    db: str = Db,
+) -> None:
+    """Write whole games as JSON Lines, one event per line with its envelope."""
+    from api.jsonl import export_lines
+
+    with layers(db) as lay, reported():
+        ids = game_ids or lay.log.game_ids()
+        lines = export_lines(lay.log, ids)
+        if out == "-":
+            for line in lines:
+                sys.stdout.write(line + "\n")
+            return
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w", encoding="utf-8") as handle:
+            count = sum(1 for line in lines if handle.write(line + "\n"))
+    console(stderr=True).print(f"exported {count} events of {len(ids)} games to {escape(out)}")
+
+
+@app.command("import")
+def import_games(
+    path: str = typer.Argument(..., help="JSONL file ('-': standard input)"),
+    db: str = Db,
+) -> None:
+    """Add whole games from JSON Lines: each is checked by its rules, appended, and verified."""
+    from api import jsonl
+
+    with layers(db) as lay, reported():
+        if path == "-":
+            games_read = jsonl.read_games(sys.stdin)
+        else:
+            with open(path, encoding="utf-8") as handle:
+                games_read = jsonl.read_games(handle)
+        count = jsonl.import_games(lay.log, lay.projector, games_read)
+    console().print(f"imported {count} events of {len(games_read)} games; hash chains verified")
 
 
 @app.command()
 def verify(
     game_id: str = typer.Argument(None, help="one game; all games when omitted"),
-    db: str = typer.Option("data/tabletape.duckdb", help="DuckDB database file"),
+    db: str = Db,
 ) -> None:
     """Check the hash chains; exit 1 naming the first altered event."""
-    import rules  # noqa: F401  (registers every title's events)
-    from events.duckdb_log import DuckDBEventLog
-
-    log = DuckDBEventLog(db)
     bad = 0
-    for gid in [game_id] if game_id else log.game_ids():
-        report = log.verify(gid)
-        if report.ok:
-            typer.echo(f"{gid}: ok ({report.events} events)")
-        else:
-            bad += 1
-            typer.echo(f"{gid}: ALTERED at seq {report.first_bad_seq}: {report.reason}")
+    with layers(db) as lay, reported():
+        for gid in [game_id] if game_id else lay.log.game_ids():
+            report = lay.log.verify(gid)
+            if report.ok:
+                typer.echo(f"{gid}: ok ({report.events} events)")
+            else:
+                bad += 1
+                typer.echo(f"{gid}: ALTERED at seq {report.first_bad_seq}: {report.reason}")
     raise typer.Exit(1 if bad else 0)
 
 

@@ -13,3 +13,7 @@ class Settings(BaseModel):
     db_path: str = Field(default_factory=lambda: os.environ.get("TABLETAPE_DB", "data/tabletape.duckdb"))
     host: str = "127.0.0.1"
     port: int = 8000
+    #: seconds between keep-alive comments on an idle live stream
+    stream_ping_s: float = 15.0
+    #: most frames one read of the log turns into stream messages at once
+    stream_batch: int = 256

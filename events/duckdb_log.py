@@ -215,6 +215,7 @@ class DuckDBEventLog:
         self._commit_cv = threading.Condition(threading.Lock())
         self._queue: list[_Pending] = []
         self._committing = False
+        self._stats = {"appends": 0, "commits": 0, "events": 0}
         self._head_cache_size = head_cache_size
         with self._lock:
             self.con.execute(SCHEMA)
@@ -279,6 +280,7 @@ class DuckDBEventLog:
                             self._forget_head(request.game_id)
                         self._commit_one_by_one([request for request, _ in accepted])
                         return
+                    self._count(len(accepted), sum(len(r.rows) for r, _ in accepted))
                     for request, head in accepted:
                         self._acknowledge(request, head)
         except BaseException as exc:  # never leave a waiting writer hanging
@@ -306,6 +308,7 @@ class DuckDBEventLog:
                 request.error.__cause__ = exc
                 request.done = True
                 continue
+            self._count(1, len(request.rows))
             self._acknowledge(request, accepted[0][1])
 
     def _stage(self, batch: list["_Pending"]) -> list[tuple["_Pending", "_Head"]]:
@@ -380,8 +383,17 @@ class DuckDBEventLog:
             accepted.append((request, head))
         return accepted
 
+    def _count(self, appends: int, events: int) -> None:
+        self._stats["appends"] += appends
+        self._stats["commits"] += 1
+        self._stats["events"] += events
+
+    def stats(self) -> dict[str, int]:
+        """Appends, commits and events written by this process (appends / commits = group size)."""
+        return dict(self._stats)
+
     def _insert(self, rows: list[tuple]) -> None:
-        if len(rows) <= 64:
+        if len(rows) <= 16:  # measured: bound parameters beat an Arrow scan up to ~16 rows
             placeholders = ",".join(["(?,?,?,?,?,?,?,?,?,?)"] * len(rows))
             self.con.execute(f"INSERT INTO events VALUES {placeholders}", [v for row in rows for v in row])
             return

@@ -64,7 +64,7 @@ def _where(keep: GameFilter) -> tuple[str, list[Any]]:
         params.append(keep.title)
     if keep.player is not None:
         # players are matched whole, ignoring case: "ana" finds "Ana"
-        clauses.append("list_contains(list_transform(players, p -> lower(p)), lower(?))")
+        clauses.append("EXISTS (SELECT 1 FROM unnest(players) AS seat(name) WHERE lower(seat.name) = lower(?))")
         params.append(keep.player)
     if keep.status is not None:
         clauses.append("status = ?")

@@ -153,6 +153,20 @@ def _window(entries: list[Entry], from_seq: int | None, to_seq: int | None) -> t
     return lo, hi
 
 
+def _state_before_window(
+    projector: Projector, game_id: str, history: History, node: Node, entries: list[Entry], lo: int, at: int
+) -> GameState | None:
+    """The state after the step before the window (None when the window starts at the creation)."""
+    if lo == 0:
+        return None
+    prefix = node.ancestor(lo)
+    last = entries[lo - 1].seq
+    if history.at(last) is prefix:
+        # the chain was the head at that raw seq: the projector's seek (marks, snapshots) applies
+        return projector.state_at(game_id, last)
+    return projector.project(game_id, history, prefix, at)
+
+
 def frames(
     projector: Projector,
     game_id: str,
@@ -174,7 +188,7 @@ def frames(
     lo, hi = _window(entries, from_seq, to_seq)
     if lo >= hi:
         return []
-    game = projector.project(game_id, history, node.ancestor(lo), at) if lo else None
+    game = _state_before_window(projector, game_id, history, node, entries, lo, at)
     out: list[Frame] = []
     previous: dict[str, Any] | None = None
     for index in range(lo, hi):
@@ -209,14 +223,13 @@ def _edit(body: Event) -> tuple[dict[str, Any] | None, Event | None]:
 def _state_after(
     projector: Projector, game_id: str, history: History, seq: int, previous: tuple[Node | None, GameState | None]
 ) -> GameState:
+    """The state after raw ``seq``: one fold from the previous one when the event extended the
+    chain, else the projector's seek (an undo or an amendment changed the chain)."""
     node = history.at(seq)
-    assert node is not None
     before_node, before = previous
-    if before is not None and node.parent is before_node:
-        return fold(before, (node.entry.body,))
-    if node.length == 1:
-        return start(node.entry.body)
-    return projector.project(game_id, history, node, seq)
+    if before is not None and node is not None and node.parent is before_node:
+        return fold(before, (node.body,))
+    return projector.state_at(game_id, seq)
 
 
 def raw_frames(
@@ -232,7 +245,7 @@ def raw_frames(
     previous_node = history.at(from_seq - 1)
     previous: tuple[Node | None, GameState | None] = (
         previous_node,
-        projector.project(game_id, history, previous_node, from_seq - 1) if previous_node is not None else None,
+        projector.state_at(game_id, from_seq - 1) if previous_node is not None else None,
     )
     out: list[Frame] = []
     for seq, body in zip(range(from_seq, to_seq + 1), bodies):

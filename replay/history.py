@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused, MalformedEvent
-from events.lifecycle import Amended, GameCreated, Redone, Undone
+from events.lifecycle import Amended, Forked, GameCreated, Redone, Undone
 
 
 class Node:
@@ -142,8 +142,9 @@ class History:
                 code="undo-out-of-range",
                 to_seq=to_seq,
             )
-        # seq 1 creates the game; undoing "to before the first move" keeps it
-        return max(to_seq, 1)
+        # "before the first move" keeps the game's creation, and a fork's record of its parent
+        floor = 2 if len(self.heads) > 2 and isinstance(self.heads[2].body, Forked) else 1  # type: ignore[union-attr]
+        return max(to_seq, floor)
 
     def _amend(self, head: Node | None, amendment: Amended, seq: int) -> Node:
         entries = head.entries() if head is not None else []

@@ -14,7 +14,13 @@ from typing import Any, Callable, Sequence
 
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
-from events.errors import ConcurrencyConflict, HistoryEditRefused, IllegalMove, TabletapeError
+from events.errors import (
+    ConcurrencyConflict,
+    HistoryEditRefused,
+    IdempotencyKeyReused,
+    IllegalMove,
+    TabletapeError,
+)
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
 from events.log import AppendResult, new_game_id
 from projections.fold import GameState, fold, start
@@ -117,7 +123,7 @@ class Recorder:
     ) -> AppendResult:
         """Decide a move with the rules core and append its events (plus the end, plus chance)."""
         with self._game_lock(game_id):
-            replay = self._replayed(game_id, idempotency_key)
+            replay = self._replayed(game_id, idempotency_key, move)
             if replay is not None:
                 return replay
             game = self.projector.state(game_id)
@@ -163,7 +169,7 @@ class Recorder:
     ) -> AppendResult:
         """Replace event ``seq``; the whole effective history after it is re-checked first."""
         with self._game_lock(game_id):
-            replay = self._replayed(game_id, idempotency_key)
+            replay = self._replayed(game_id, idempotency_key, Amended(seq=seq, body=_builtins(body)))
             if replay is not None:
                 return replay
             history = self.projector.history(game_id)
@@ -235,7 +241,7 @@ class Recorder:
         self, game_id: str, batch: list[Event], expected_seq: int | None, idempotency_key: str | None, actor: str
     ) -> AppendResult:
         with self._game_lock(game_id):
-            replay = self._replayed(game_id, idempotency_key)
+            replay = self._replayed(game_id, idempotency_key, batch[0])
             if replay is not None:
                 return replay
             history = self.projector.history(game_id)
@@ -276,10 +282,23 @@ class Recorder:
             return [GameEnded(scores=outcome.scores, ranks=outcome.ranks, winners=outcome.winners)]
         return []
 
-    def _replayed(self, game_id: str, idempotency_key: str | None) -> AppendResult | None:
+    def _replayed(self, game_id: str, idempotency_key: str | None, request: Event) -> AppendResult | None:
+        """The first result of a retried request; a key reused for another request is refused."""
         if idempotency_key is None:
             return None
-        return self.log.replayed(game_id, idempotency_key)
+        result = self.log.replayed(game_id, idempotency_key)
+        if result is None:
+            return None
+        stored = self.log.read_bodies(game_id, result.first_seq, result.first_seq)[0]
+        if type(stored) is not type(request) or not _matches(_builtins(request), _builtins(stored)):
+            raise IdempotencyKeyReused(
+                f"idempotency key {idempotency_key!r} was already used for another request "
+                f"(seq {result.first_seq}..{result.last_seq})",
+                game_id=game_id,
+                first_seq=result.first_seq,
+                last_seq=result.last_seq,
+            )
+        return result
 
     def _check_expected(self, game_id: str, history: History, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != history.last_seq:
@@ -289,6 +308,15 @@ class Recorder:
                 expected_seq=expected_seq,
                 current_seq=history.last_seq,
             )
+
+
+def _matches(request: Any, stored: Any) -> bool:
+    """Whether a stored event is what the request asked for; a field left None was the rules' to fill."""
+    if isinstance(request, dict) and isinstance(stored, dict):
+        return all(value is None or (key in stored and _matches(value, stored[key])) for key, value in request.items())
+    if isinstance(request, list) and isinstance(stored, list):
+        return len(request) == len(stored) and all(_matches(a, b) for a, b in zip(request, stored))
+    return request == stored
 
 
 def _builtins(event: Event) -> dict[str, Any]:

@@ -208,3 +208,24 @@ def test_recording_a_simulated_digital_game_reproduces_it_exactly(recorder):
             continue  # the recorder draws and appends these itself
         recorder.record(gid, event)
     assert [e.body for e in recorder.log.read(gid)] == events
+
+
+def test_undo_to_zero_in_a_fork_keeps_its_parent(recorder):
+    gid, _ = recorder.create("lost-cities", PLAYERS, seed=8)
+    random_moves(recorder, gid, 6, seed=8)
+    child, _ = recorder.fork(gid, 5)
+    recorder.undo(child, 0)
+    game = recorder.projector.state(child)
+    assert game.forked is not None and game.forked.parent_id == gid
+    assert recorder.log.con.execute("SELECT parent_id FROM games WHERE game_id = ?", [child]).fetchall() == [(gid,)]
+
+
+def test_a_key_reused_for_another_move_is_refused(recorder):
+    from events.errors import IdempotencyKeyReused
+
+    gid, _ = recorder.create("lost-cities", PLAYERS, {"rounds": 1})
+    recorder.record_notation(gid, "deal")
+    recorder.record_notation(gid, "R7", idempotency_key="k")
+    assert recorder.record_notation(gid, "R7", idempotency_key="k").replayed
+    with pytest.raises(IdempotencyKeyReused):
+        recorder.record_notation(gid, "R8", idempotency_key="k")

@@ -1,0 +1,106 @@
+"""Errors of the HTTP edge and how every error becomes a JSON body ``{code, message, ...}``.
+
+Domain errors carry their own HTTP status (``TabletapeError.status``); the edge adds the ones
+only HTTP knows (tokens, malformed requests, unknown routes) and makes sure nothing leaves as
+an HTML page or a bare 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from events.errors import TabletapeError
+
+log = logging.getLogger("tabletape.api")
+
+
+class TokenMissing(TabletapeError):
+    """No ``Authorization: Bearer <token>`` header where one is needed."""
+
+    code = "token-missing"
+    status = 401
+
+
+class TokenWrong(TabletapeError):
+    """A token that does not open this game (or this seat)."""
+
+    code = "token-wrong"
+    status = 403
+
+
+class NotYetVisible(TabletapeError):
+    """Something only the end of the game makes public (the full view, the raw log)."""
+
+    code = "not-yet-visible"
+    status = 403
+
+
+class MalformedRequest(TabletapeError):
+    """Parameters that are well-typed but do not fit together or do not fit the game."""
+
+    code = "malformed-request"
+    status = 422
+
+
+_HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 406: "not-acceptable", 415: "unsupported-media-type"}
+
+
+def _jsonable(value: Any) -> Any:
+    """Validation error details may hold arbitrary input (bytes, exceptions); keep them printable."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return repr(value)
+
+
+def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+    keep = ("loc", "msg", "type")
+    return [_jsonable({k: e[k] for k in keep if k in e}) for e in exc.errors()]
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that give every error the same JSON shape."""
+
+    @app.exception_handler(TabletapeError)
+    async def tabletape_error(request: Request, exc: TabletapeError) -> JSONResponse:
+        return JSONResponse(status_code=exc.status, content=_jsonable(exc.to_dict()))
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = _validation_errors(exc)
+        in_body = any(e.get("loc", [None])[0] == "body" for e in errors)
+        code = "malformed-body" if in_body else "malformed-request"
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", []))
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
+        return JSONResponse(status_code=422, content={"code": code, "message": message, "errors": errors})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # FastAPI's "error parsing the body": bytes that are not JSON
+            message = f"the body is not valid JSON: {exc.detail}"
+            return JSONResponse(status_code=422, content={"code": "malformed-body", "message": message, "errors": []})
+        code = _HTTP_CODES.get(exc.status_code, f"http-{exc.status_code}")
+        message = exc.detail if isinstance(exc.detail, str) else code
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"no route {request.method} {request.url.path}"
+        return JSONResponse(
+            status_code=exc.status_code, content={"code": code, "message": message}, headers=exc.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # a bug, not bad input: logged with its traceback, answered without internals
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse(status_code=500, content={"code": "internal-error", "message": "internal error"})

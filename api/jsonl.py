@@ -1,0 +1,148 @@
+"""Whole games as JSON Lines: one event per line, with its envelope (seq, recorded_at, actor, hashes).
+
+Export writes what the log holds. Import reads whole games, checks each one (seqs from 1 without
+a gap, every body a known event, the effective history legal under its title's rules), appends
+them through the log in one batch, and verifies the new hash chains. The log stamps imported
+events anew (time, actor ``import``), so their hashes differ from the exported ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC
+from typing import Any
+
+from events import codec
+from events.base import Event
+from events.duckdb_log import DuckDBEventLog
+from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
+from events.lifecycle import Forked, GameEnded
+from events.log import StoredEvent
+from projections.fold import fold, start
+from projections.projector import Projector
+from replay.history import History
+
+
+class ImportRefused(TabletapeError):
+    code = "import-refused"
+    status = 422
+
+
+def event_line(event: StoredEvent) -> dict[str, Any]:
+    """One event with its envelope, as the API's log and the export show it."""
+    return {
+        "game_id": event.game_id,
+        "seq": event.seq,
+        "recorded_at": event.recorded_at.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z"),
+        "actor": event.actor,
+        "type": codec.tag_of(type(event.body)),
+        "body": codec.to_builtins(event.body),
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+
+
+def export_lines(log: DuckDBEventLog, game_ids: Iterable[str]) -> Iterator[str]:
+    for game_id in game_ids:
+        for event in log.read(game_id):
+            yield json.dumps(event_line(event), ensure_ascii=False, separators=(",", ":"))
+
+
+def _parse(number: int, line: str) -> tuple[str, int, Event]:
+    try:
+        record = json.loads(line)
+        game_id, seq, body = record["game_id"], record["seq"], record["body"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ImportRefused(f"line {number}: not an exported event ({exc})", line=number) from exc
+    if not isinstance(game_id, str) or not game_id or not isinstance(seq, int):
+        raise ImportRefused(f"line {number}: game_id must be text and seq a whole number", line=number)
+    try:
+        event = codec.from_builtins(body)
+    except MalformedEvent as exc:
+        raise ImportRefused(f"line {number}: {exc.message}", line=number) from exc
+    if "type" in record and record["type"] != codec.tag_of(type(event)):
+        raise ImportRefused(f"line {number}: type {record['type']!r} does not match its body", line=number)
+    return game_id, seq, event
+
+
+def read_games(lines: Iterable[str]) -> list[tuple[str, list[Event]]]:
+    """Whole games from JSONL lines (a game's lines in seq order, from 1 without a gap)."""
+    games: dict[str, list[Event]] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        game_id, seq, event = _parse(number, line)
+        events = games.setdefault(game_id, [])
+        if seq != len(events) + 1:
+            raise ImportRefused(
+                f"line {number}: game {game_id} jumps to seq {seq} after {len(events)}; export whole games",
+                line=number,
+                game_id=game_id,
+            )
+        events.append(event)
+    return list(games.items())
+
+
+@dataclass(frozen=True)
+class _Break:
+    seq: int
+    reason: str
+
+
+def _rules_break(events: list[Event]) -> _Break | None:
+    """The first effective event the rules would not have recorded, or None if all are legal."""
+    history = History()
+    for seq, body in enumerate(events, 1):
+        try:
+            history.push(body)
+        except HistoryEditRefused as exc:
+            return _Break(seq, exc.message)
+    entries = history.entries()
+    try:
+        game = start(entries[0].body)
+    except TabletapeError as exc:
+        return _Break(1, exc.message)
+    for entry in entries[1:]:
+        body = entry.body
+        if isinstance(body, Forked):
+            game = fold(game, (body,))
+            continue
+        if isinstance(body, GameEnded):
+            result = game.title.outcome(game.state)
+            if result is None or tuple(result.scores) != tuple(body.scores):
+                return _Break(entry.seq, "the recorded end does not match the rules' result")
+            game = fold(game, (body,))
+            continue
+        try:
+            again = game.title.decide(game.state, body)
+        except TabletapeError as exc:
+            return _Break(entry.seq, f"{exc.code}: {exc.message}")
+        if tuple(again) != (body,):
+            return _Break(entry.seq, "the rules would record something else here")
+        game = fold(game, again)
+    return None
+
+
+def check_games(games: list[tuple[str, list[Event]]]) -> None:
+    """Refuse the whole import if any game breaks its title's rules."""
+    for game_id, events in games:
+        broken = _rules_break(events)
+        if broken is not None:
+            raise ImportRefused(
+                f"game {game_id}: seq {broken.seq}: {broken.reason}", game_id=game_id, breaking_seq=broken.seq
+            )
+
+
+def import_games(log: DuckDBEventLog, projector: Projector, games: list[tuple[str, list[Event]]]) -> int:
+    """Check, append in one batch, verify the hash chains, bring the catalogue up to date."""
+    check_games(games)
+    count = log.import_games(games)
+    for game_id, _ in games:
+        report = log.verify(game_id)
+        if not report.ok:
+            raise ImportRefused(f"game {game_id}: the imported chain does not verify: {report.reason}", game_id=game_id)
+        if projector.read_models is not None:
+            projector.read_models.track(game_id, projector.history(game_id), projector.state(game_id), None)
+    return count

@@ -1,0 +1,321 @@
+"""Pydantic models of the HTTP edge: what requests may carry and what responses hold.
+
+They exist for validation and for a complete OpenAPI schema; inside, events are msgspec
+structs. Moves are either the title's notation or its structured JSON form (``{"type": ...}``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+MAX_SEQ = 2**31 - 1  # the log stores seqs as 32-bit integers
+MAX_SEED = 2**63 - 1  # msgpack integers
+
+
+def _no_surrogates(value: Any) -> Any:
+    """JSON may escape lone surrogates (``"\\ud800"``), which no storage can encode."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("text must be valid Unicode (no lone surrogates)") from None
+    return value
+
+
+def _storable(value: Any) -> Any:
+    """A JSON value the log can store as msgpack: valid text, integers within 64 bits."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**64:
+            raise ValueError("integers must fit in 64 bits")
+    elif isinstance(value, str):
+        _no_surrogates(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _no_surrogates(key)
+            _storable(item)
+    elif isinstance(value, list):
+        for item in value:
+            _storable(item)
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_surrogates)]
+Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
+PlayerName = Annotated[Text, Field(min_length=1, max_length=64)]
+Actor = Annotated[Text, Field(max_length=128, description="who entered this (free text, kept in the log)")]
+IdempotencyKey = Annotated[
+    Text,
+    Field(min_length=1, max_length=200, description="a retried request with the same key appends nothing twice"),
+]
+JsonObject = Annotated[dict[str, Any], AfterValidator(_storable)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+class ErrorOut(BaseModel):
+    """Every error: a stable machine-readable ``code``, a human ``message``, and details."""
+
+    model_config = ConfigDict(extra="allow")
+    code: str = Field(examples=["stale-expected-seq"])
+    message: str
+
+
+class ValidationErrorOut(ErrorOut):
+    errors: list[dict[str, Any]] = []
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+
+class TitleOut(BaseModel):
+    id: str
+    name: str
+
+
+class CreateGame(Strict):
+    title: Annotated[Text, Field(min_length=1, max_length=64, examples=["lost-cities"])]
+    players: Annotated[list[PlayerName], Field(min_length=1, max_length=16, examples=[["Ana", "Bea"]])]
+    options: JsonObject = Field(default_factory=dict, description='the title\'s options, e.g. {"rounds": 3}')
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = Field(
+        None, description="digital play: chance (shuffles, dice) is drawn from this seed by the server"
+    )
+    actor: Actor = ""
+
+
+class SeatToken(BaseModel):
+    seat: int
+    player: str
+    token: str
+
+
+class Tokens(BaseModel):
+    """Shown once. The write token records; a seat token opens that seat's view."""
+
+    write_token: str
+    seat_tokens: list[SeatToken]
+
+
+class GameCreatedOut(BaseModel):
+    game_id: str
+    title: str
+    players: list[str]
+    last_seq: int
+    tokens: Tokens
+
+
+class Outcome(BaseModel):
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+
+
+class GameSummary(BaseModel):
+    """A game as the catalogue lists it."""
+
+    game_id: str
+    title: str
+    players: list[str]
+    options: dict[str, Any]
+    status: Literal["in-progress", "ended"]
+    created_at: datetime
+    ended_at: datetime | None = None
+    duration_s: float | None = None
+    parent_id: str | None = None
+    forked_at: int | None = None
+
+
+class GameOut(GameSummary):
+    """One game now: the catalogue row plus where its log and its play stand."""
+
+    last_seq: int = Field(description="the last raw seq of the log")
+    steps: int = Field(description="events in the effective history (creation included)")
+    to_move: int | None = None
+    to_move_player: str | None = None
+    status_line: str = Field(description="the title's one-line status: whose turn, what is expected")
+    can_redo: bool
+    digital: bool = Field(description="chance is drawn by the server from a seed")
+    seed: int | None = Field(None, description="shown once the game has ended (it would reveal every shuffle)")
+    outcome: Outcome | None = None
+
+
+class GameListOut(BaseModel):
+    games: list[GameSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+# -- writes ---------------------------------------------------------------------------------------
+
+
+class MoveFields(Strict):
+    notation: Annotated[Text, Field(min_length=1, max_length=4000, examples=["R7"])] | None = Field(
+        None, description="the move in the title's notation"
+    )
+    move: JsonObject | None = Field(
+        None,
+        description="the move as an event of the title, tagged by `type`",
+        examples=[{"type": "lost-cities.card-played", "card": "R7"}],
+    )
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "MoveFields":
+        if (self.notation is None) == (self.move is None):
+            raise ValueError("give exactly one of `notation` and `move`")
+        return self
+
+
+class Write(Strict):
+    expected_seq: Seq = Field(description="the log's last seq as the writer knows it; a stale one is a 409")
+    idempotency_key: IdempotencyKey | None = None
+    actor: Actor = ""
+
+
+class MoveIn(MoveFields, Write):
+    """A move: ``{"notation": "R7"}`` or ``{"move": {"type": ..., ...}}``, with ``expected_seq``."""
+
+
+class UndoIn(Write):
+    to_seq: Seq | None = Field(
+        None,
+        description="back to the state after this raw seq (0: before the first move); omitted: take back the last move",
+    )
+
+
+class RedoIn(Write):
+    pass
+
+
+class AmendIn(MoveFields, Write):
+    seq: Annotated[int, Field(ge=1, le=MAX_SEQ, description="the raw seq of the effective event to replace")]
+
+
+class ForkIn(Strict):
+    at_seq: Seq | None = Field(None, description="the raw seq of the parent to fork after (default: its last)")
+    actor: Actor = ""
+
+
+class AppendedEvent(BaseModel):
+    seq: int
+    type: str
+
+
+class AppendOut(BaseModel):
+    """What a write appended; ``replayed`` when an idempotency key had already done it."""
+
+    game_id: str
+    first_seq: int
+    last_seq: int
+    replayed: bool
+    events: list[AppendedEvent]
+    status_line: str
+    to_move: int | None = None
+    ended: bool
+
+
+class ForkOut(BaseModel):
+    game_id: str
+    parent_id: str
+    at_seq: int
+    last_seq: int
+    tokens_inherited: bool = Field(
+        description="a fork of a game in progress keeps its parent's tokens; a fork of an ended game gets new ones"
+    )
+    tokens: Tokens | None = None
+
+
+# -- reads ----------------------------------------------------------------------------------------
+
+PerspectiveName = Literal["public", "seat", "full"]
+
+
+class StateOut(BaseModel):
+    game_id: str
+    at: int = Field(description="the raw seq this state is after")
+    last_seq: int
+    steps: int
+    perspective: PerspectiveName
+    seat: int | None = None
+    status_line: str
+    to_move: int | None = None
+    ended: bool
+    outcome: Outcome | None = None
+    view: dict[str, Any]
+
+
+class LegalMove(BaseModel):
+    notation: str | None
+    move: dict[str, Any]
+
+
+class LegalMovesOut(BaseModel):
+    game_id: str
+    at: int
+    to_move: int | None = None
+    status_line: str
+    moves: list[LegalMove]
+
+
+class FrameOut(BaseModel):
+    index: int = Field(description="position in the effective history (0: creation)")
+    seq: int = Field(description="the raw log seq of the event")
+    type: str
+    seat: int | None = None
+    player: str | None = None
+    move: str | None = Field(
+        None, description="the title's notation; hidden until the end unless it is your seat's move"
+    )
+    amended_by: int | None = None
+    status: str
+    to_move: int | None = None
+    ended: bool
+    view: dict[str, Any] | None = None
+    diff: list[dict[str, Any]] | None = Field(None, description="JSON-patch operations on the previous frame's view")
+    edit: dict[str, Any] | None = None
+    body: dict[str, Any] | None = None
+
+
+class FramesOut(BaseModel):
+    game_id: str
+    at: int
+    perspective: PerspectiveName
+    seat: int | None = None
+    mode: Literal["view", "diff"]
+    frames: list[FrameOut]
+
+
+class EventOut(BaseModel):
+    game_id: str
+    seq: int
+    recorded_at: datetime
+    actor: str
+    type: str
+    body: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+
+class EventsOut(BaseModel):
+    game_id: str
+    last_seq: int
+    events: list[EventOut]
+
+
+class HealthOut(BaseModel):
+    status: str
+    titles: list[str]
+    database: str
+    log: dict[str, int] = Field(
+        default_factory=dict,
+        description="appends, commits and events written since the service started (appends / commits: group commit size)",
+    )

@@ -1,0 +1,44 @@
+"""The OpenAPI schema, completed with the event types of every registered title.
+
+A move's structured form is one of the titles' events; pydantic only knows it as an object, so
+the schemas msgspec derives from the event structs are added as components and referenced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from rules import titles
+
+_REF = "#/components/schemas/{name}"
+
+
+def _title_events() -> list[type]:
+    return [event for title in titles().values() for event in title.event_types]
+
+
+def _move_schema(refs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "anyOf": [{"oneOf": refs}, {"type": "null"}],
+        "description": "the move as an event of the title, tagged by `type`",
+    }
+
+
+def install(app: FastAPI) -> None:
+    def schema() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            spec = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            refs, components = msgspec.json.schema_components(_title_events(), ref_template=_REF)
+            spec.setdefault("components", {}).setdefault("schemas", {}).update(components)
+            for name in ("MoveIn", "AmendIn"):
+                model = spec["components"]["schemas"].get(name)
+                if model is not None:
+                    model["properties"]["move"] = _move_schema(list(refs))
+            app.openapi_schema = spec
+        return app.openapi_schema
+
+    app.openapi = schema  # type: ignore[method-assign]

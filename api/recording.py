@@ -1,0 +1,123 @@
+"""The interactive recorder of ``tabletape record``: for a game being played at a real table.
+
+Each turn it shows whose turn it is and the legal moves in the title's notation, then reads one
+line: a move in notation, ``undo`` (take back the last move), ``undo N`` (back to the state after
+seq N), ``redo``, ``moves``, ``help`` or ``quit``. A typo or an illegal move is explained and
+nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.markup import escape
+
+from api.console import describe
+from events.errors import HistoryEditRefused, TabletapeError
+from replay.frames import notation, take_back_seq
+from replay.recorder import Recorder
+
+HELP = (
+    "Type a move in the title's notation, or: undo (take back the last move), undo N (back to the "
+    "state after seq N; 0 = before the first move), redo, moves (all legal moves), help, quit."
+)
+QUIT = {"quit", "q", "exit"}
+SHOWN_MOVES = 40
+
+
+class TableRecorder:
+    """One recording session over one game."""
+
+    def __init__(self, recorder: Recorder, game_id: str, console: Console, actor: str = "") -> None:
+        self.recorder = recorder
+        self.projector = recorder.projector
+        self.game_id = game_id
+        self.console = console
+        self.actor = actor
+
+    # -- showing ---------------------------------------------------------------------------
+
+    def legal(self) -> list[str]:
+        game = self.projector.state(self.game_id)
+        if game.ended is not None:
+            return []
+        moves = (notation(game, m) for m in game.title.legal_moves(game.state))
+        return list(dict.fromkeys(m for m in moves if m))
+
+    def show(self, all_moves: bool = False) -> None:
+        game = self.projector.state(self.game_id)
+        history = self.projector.history(self.game_id)
+        entries = history.entries()
+        last = entries[-1]
+        self.console.print(f"[dim]#{history.last_seq}[/] last: {escape(describe(game, last.body))}")
+        self.console.print(f"[bold]{escape(game.title.status(game.state))}[/]")
+        if game.ended is not None:
+            self.console.print("The game is over: undo, or quit.")
+            return
+        moves = self.legal()
+        if not moves:
+            self.console.print("No listed moves: enter the next fact in the title's notation.")
+            return
+        shown = moves if all_moves else moves[:SHOWN_MOVES]
+        more = f" … (+{len(moves) - len(shown)}, type moves)" if len(shown) < len(moves) else ""
+        self.console.print("moves: " + escape(" ".join(shown)) + more)
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def _expected(self) -> int:
+        return self.projector.history(self.game_id).last_seq
+
+    def _undo(self, argument: str) -> None:
+        if argument:
+            if not argument.isdigit():
+                self.console.print(f"[red]undo takes a seq (a whole number), not {escape(argument)!r}[/]")
+                return
+            to_seq: int | None = int(argument)
+        else:
+            game = self.projector.state(self.game_id)
+            to_seq = take_back_seq(self.projector.history(self.game_id).entries(), game.created.seed is not None)
+            if to_seq is None:
+                raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
+        self.recorder.undo(self.game_id, to_seq, self._expected(), actor=self.actor)
+
+    def handle(self, line: str) -> bool:
+        """Act on one line; False when the session ends."""
+        text = line.strip()
+        command, _, argument = text.partition(" ")
+        if not text:
+            return True
+        if text.lower() in QUIT:
+            return False
+        try:
+            if text.lower() in ("help", "?"):
+                self.console.print(HELP)
+                return True
+            if text.lower() == "moves":
+                self.show(all_moves=True)
+                return True
+            if command.lower() == "undo":
+                self._undo(argument.strip())
+            elif text.lower() == "redo":
+                self.recorder.redo(self.game_id, self._expected(), actor=self.actor)
+            else:
+                self.recorder.record_notation(self.game_id, text, self._expected(), actor=self.actor)
+        except TabletapeError as exc:
+            self.console.print(f"[red]{escape(exc.code)}[/]: {escape(exc.message)}")
+            self.console.print("Nothing was recorded; try again (help lists the commands).")
+            return True
+        self.show()
+        return True
+
+    def run(self, read_line: Callable[[], str]) -> None:
+        """Show the table, then read lines until ``quit`` or the end of input."""
+        self.console.print(HELP)
+        self.show()
+        while True:
+            try:
+                line = read_line()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                return
+            if not self.handle(line):
+                return

@@ -1,0 +1,20 @@
+"""The HTTP routes, one module per concern."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.models import ErrorOut
+
+_WHY = {
+    401: "no token where one is needed",
+    403: "a token that does not open this, or something only the end of the game makes public",
+    404: "unknown game",
+    409: "stale expected_seq, a reused idempotency key, or a refused history edit",
+    422: "malformed request or body, or an illegal move (the code names the rule)",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error statuses a route can answer, all with the error model."""
+    return {status: {"model": ErrorOut, "description": _WHY[status]} for status in statuses}

@@ -1,0 +1,180 @@
+"""Recording: moves, undo, redo, amendments, and the legal moves the recorder picks from.
+
+Every write names ``expected_seq`` (the log's last seq as the writer knows it) and may carry an
+idempotency key, in the body or as the ``Idempotency-Key`` header.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Response, status
+
+from api.auth import Credentials, Svc, require_ended_or_write, require_write
+from api.errors import MalformedRequest
+from api.models import (
+    AmendIn,
+    AppendedEvent,
+    AppendOut,
+    IdempotencyKey,
+    LegalMove,
+    LegalMovesOut,
+    MoveFields,
+    MoveIn,
+    RedoIn,
+    Seq,
+    UndoIn,
+    Write,
+)
+from api.routes import errors
+from api.services import Services
+from events import codec
+from events.base import Event
+from events.errors import HistoryEditRefused
+from events.log import AppendResult
+from projections.fold import GameState
+from replay.frames import notation, state_before, take_back_seq
+
+router = APIRouter(tags=["recording"])
+
+IdempotencyHeader = Annotated[IdempotencyKey | None, Header(alias="Idempotency-Key")]
+WRITE_ERRORS = {
+    200: {"model": AppendOut, "description": "replayed: the idempotency key had already done this"},
+    **errors(401, 403, 404, 409, 422),
+}
+
+
+def idempotency_key(body: Write, header: str | None) -> str | None:
+    if header is not None and body.idempotency_key is not None and header != body.idempotency_key:
+        raise MalformedRequest(
+            "the Idempotency-Key header and the body's idempotency_key differ", code="idempotency-key-mismatch"
+        )
+    return body.idempotency_key if body.idempotency_key is not None else header
+
+
+def check_seq(svc: Services, game_id: str, at: int | None) -> int:
+    """``at`` as a raw seq of this game's log (default: its last); 0 reads as the creation."""
+    last = svc.projector.history(game_id).last_seq
+    if at is None:
+        return last
+    if at > last:
+        raise MalformedRequest(f"seq {at} is past the end of the log (0..{last})", code="seq-out-of-range", at=at)
+    return at
+
+
+def written(svc: Services, game_id: str, result: AppendResult, response: Response) -> Response:
+    """What a write appended, and where the game stands now.
+
+    Encoded here rather than by FastAPI: the model was built from trusted values, and skipping
+    a second validation pass is measurable on the busiest route.
+    """
+    types = result.types or tuple(
+        codec.tag_of(type(b)) for b in svc.log.read_bodies(game_id, result.first_seq, result.last_seq)
+    )
+    game = svc.projector.state(game_id)
+    out = AppendOut(
+        game_id=game_id,
+        first_seq=result.first_seq,
+        last_seq=result.last_seq,
+        replayed=result.replayed,
+        events=[AppendedEvent(seq=s, type=t) for s, t in enumerate(types, result.first_seq)],
+        status_line=game.title.status(game.state),
+        to_move=game.title.to_move(game.state),
+        ended=game.ended is not None,
+    )
+    return Response(
+        content=out.model_dump_json(),
+        status_code=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,
+        media_type="application/json",
+    )
+
+
+def move_event(game: GameState, body: MoveFields) -> Event:
+    """The request's move as an event: parsed from notation against ``game``, or decoded."""
+    if body.notation is not None:
+        return game.title.parse_move(game.state, body.notation)
+    return codec.from_builtins(body.move)
+
+
+@router.post(
+    "/games/{game_id}/moves", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+def record_move(
+    game_id: str, body: MoveIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
+) -> AppendOut:
+    """Record a move; the rules decide it, and the end or a digital game's chance follow it."""
+    require_write(svc, game_id, creds)
+    move = move_event(svc.projector.state(game_id), body)
+    result = svc.recorder.record(
+        game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, response)
+
+
+@router.post(
+    "/games/{game_id}/undo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+def undo(
+    game_id: str, body: UndoIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
+) -> AppendOut:
+    """Back to the state after raw seq ``to_seq`` (any point down to 0), or take back the last move."""
+    require_write(svc, game_id, creds)
+    to_seq = body.to_seq
+    if to_seq is None:
+        game = svc.projector.state(game_id)
+        to_seq = take_back_seq(svc.projector.history(game_id).entries(), game.created.seed is not None)
+        if to_seq is None:
+            raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
+    result = svc.recorder.undo(
+        game_id, to_seq, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, response)
+
+
+@router.post(
+    "/games/{game_id}/redo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+def redo(
+    game_id: str, body: RedoIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
+) -> AppendOut:
+    """Re-apply what the last undo removed (while nothing new was recorded since)."""
+    require_write(svc, game_id, creds)
+    result = svc.recorder.redo(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
+    return written(svc, game_id, result, response)
+
+
+@router.post(
+    "/games/{game_id}/amend", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+def amend(
+    game_id: str, body: AmendIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
+) -> AppendOut:
+    """Replace the event at raw ``seq``; refused (409, with ``breaking_seq``) if a later event breaks."""
+    require_write(svc, game_id, creds)
+    move = move_event(state_before(svc.projector, game_id, body.seq), body)
+    result = svc.recorder.amend(
+        game_id, body.seq, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, response)
+
+
+def _legal(game: GameState, move: Event) -> LegalMove:
+    return LegalMove(notation=notation(game, move), move=codec.to_builtins(move))
+
+
+@router.get("/games/{game_id}/legal-moves", response_model=LegalMovesOut, responses=errors(401, 403, 404, 422))
+def legal_moves(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = None) -> LegalMovesOut:
+    """The moves the recorder may pick now, or after raw seq ``at``. They can show the hand of the
+    seat to move, so before the end they need the write token."""
+    game = svc.projector.state(game_id)
+    require_ended_or_write(svc, game_id, game, creds, "legal moves")
+    at = check_seq(svc, game_id, at)
+    then = svc.projector.state_at(game_id, at)
+    moves = [] if then.ended is not None else then.title.legal_moves(then.state)
+    return LegalMovesOut(
+        game_id=game_id,
+        at=at,
+        to_move=then.title.to_move(then.state),
+        status_line=then.title.status(then.state),
+        moves=[_legal(then, m) for m in moves],
+    )

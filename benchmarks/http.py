@@ -1,0 +1,247 @@
+"""HTTP benchmarks against a real uvicorn on 127.0.0.1: `python -m benchmarks.http`.
+
+Targets (issue 3): one append over HTTP, median <= 5 ms (p99 printed); state at a random seq of
+a 3-round match over HTTP, median <= 5 ms; sustained appends with 16 concurrent clients on
+different games >= 1,000/s, with no event lost or duplicated afterwards.
+
+Clients replay moves of seeded random games: a digital game's chance is drawn from (seed, seq),
+so the server deals exactly what the simulator dealt and every precomputed move is legal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import msgspec
+
+import rules  # noqa: F401
+from events import codec
+from events.lifecycle import GameCreated, GameEnded
+from replay.simulate import random_game
+from rules.lost_cities import DeckShuffled
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLAYERS = ["Ana", "Bea"]
+json = msgspec.json
+
+
+def row(name: str, figure: str, target: str, ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"  {name:<62} {figure:>16}   target {target}{mark}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection (a light client, so the server is what is measured)."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: object = None, token: str | None = None) -> tuple[int, object]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.conn.request(method, path, body=json.encode(body) if body is not None else None, headers=headers)
+        response = self.conn.getresponse()
+        return response.status, json.decode(response.read())
+
+
+class Game:
+    """A server-side game and the moves a simulator made in the same seeded game."""
+
+    def __init__(self, client: Client, seed: int) -> None:
+        events = random_game("lost-cities", PLAYERS, {"rounds": 3}, seed=seed)
+        self.moves = [
+            codec.to_builtins(e) for e in events[1:] if not isinstance(e, (DeckShuffled, GameEnded, GameCreated))
+        ]
+        status, body = client.call(
+            "POST", "/games", {"title": "lost-cities", "players": PLAYERS, "options": {"rounds": 3}, "seed": seed}
+        )
+        assert status == 201, body
+        self.id = body["game_id"]
+        self.token = body["tokens"]["write_token"]
+        self.seq = body["last_seq"]
+        self.next = 0
+        self.acknowledged: list[dict] = []
+
+    def append(self, client: Client, key: str | None = None) -> bool:
+        if self.next >= len(self.moves):
+            return False
+        move = self.moves[self.next]
+        payload = {"move": move, "expected_seq": self.seq}
+        if key:
+            payload["idempotency_key"] = key
+        status, body = client.call("POST", f"/games/{self.id}/moves", payload, self.token)
+        assert status == 201, (status, body)
+        self.seq = body["last_seq"]
+        self.next += 1
+        self.acknowledged.append(move)
+        return True
+
+
+class Server:
+    def __init__(self, db: str) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", db],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                status, _ = Client(self.port).call("GET", "/health")
+                if status == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far (Linux /proc)."""
+        fields = open(f"/proc/{self.proc.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+def bench_latency(server: Server) -> None:
+    client = Client(server.port)
+    samples = []
+    seed = 1000
+    while len(samples) < 1500:
+        game = Game(client, seed)
+        seed += 1
+        while len(samples) < 1500:
+            t0 = time.perf_counter()
+            if not game.append(client):
+                break
+            samples.append(time.perf_counter() - t0)
+    samples.sort()
+    median = statistics.median(samples) * 1000
+    p99 = samples[int(len(samples) * 0.99)] * 1000
+    row("one append over HTTP, 1 client (median)", f"{median:.2f} ms", "<= 5 ms", median <= 5)
+    row("  same, 99th percentile", f"{p99:.2f} ms", "(info)")
+
+
+def bench_state_over_http(server: Server) -> None:
+    client = Client(server.port)
+    games = []
+    for seed in range(2000, 2010):
+        game = Game(client, seed)
+        while game.append(client):
+            pass
+        games.append(game)
+    rng = random.Random(5)
+    samples = []
+    for _ in range(1000):
+        game = rng.choice(games)
+        at = rng.randrange(1, game.seq)
+        t0 = time.perf_counter()
+        status, body = client.call("GET", f"/games/{game.id}/state?at={at}")
+        samples.append(time.perf_counter() - t0)
+        assert status == 200, body
+    median = statistics.median(samples) * 1000
+    row("state at a random seq of a 3-round match over HTTP (median)", f"{median:.2f} ms", "<= 5 ms", median <= 5)
+
+
+def bench_sustained(server: Server, db: str, clients: int, seconds: float) -> list[Game]:
+    setup = Client(server.port)
+    games = [Game(setup, 3000 + n) for n in range(clients * 4)]
+    stop = threading.Event()
+    counts = [0] * clients
+    errors: list[BaseException] = []
+
+    def worker(n: int) -> None:
+        client = Client(server.port)
+        mine = games[n::clients]
+        try:
+            while not stop.is_set():
+                if not any(g.append(client, key=f"{g.id}:{g.next}") for g in mine[:1]):
+                    mine = mine[1:]
+                    if not mine:
+                        return
+                    continue
+                counts[n] += 1
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(clients)]
+    cpu0 = server.cpu_seconds()
+    stats0 = Client(server.port).call("GET", "/health")[1]["log"]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - t0
+    cpu = server.cpu_seconds() - cpu0
+    stats1 = Client(server.port).call("GET", "/health")[1]["log"]
+    commits = stats1["commits"] - stats0["commits"]
+    appends = stats1["appends"] - stats0["appends"]
+    rate = sum(counts) / elapsed
+    if errors:
+        raise errors[0]
+    row(f"sustained appends over HTTP, {clients} clients on different games", f"{rate:,.0f}/s", ">= 1,000/s", rate >= 1000)
+    row("  server CPU time per append (all threads)", f"{cpu / max(1, sum(counts)) * 1000:.2f} ms", "(info)")
+    row("  appends per commit (group commit)", f"{appends / max(1, commits):.1f}", "(info)")
+    return games
+
+
+def check_nothing_lost(db: str, games: list[Game]) -> None:
+    """After the server stopped: every acknowledged move is in the log once, in order; chains verify."""
+    from events.duckdb_log import DuckDBEventLog
+
+    log = DuckDBEventLog(db)
+    lost = duplicated = 0
+    skip = (GameCreated, DeckShuffled, GameEnded)
+    for game in games:
+        recorded = [codec.to_builtins(e) for e in log.read_bodies(game.id) if not isinstance(e, skip)]
+        lost += max(0, len(game.acknowledged) - len(recorded))
+        duplicated += max(0, len(recorded) - len(game.acknowledged))
+        assert recorded[: len(game.acknowledged)] == game.acknowledged, f"game {game.id} differs"
+        assert log.verify(game.id).ok
+    log.close()
+    row("  acknowledged moves lost / duplicated afterwards", f"{lost} / {duplicated}", "0 / 0", lost == duplicated == 0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    print(f"tabletape HTTP benchmarks on {os.cpu_count()} cores (uvicorn on 127.0.0.1, DuckDB file)")
+    folder = tempfile.mkdtemp(prefix="tabletape-http-")
+    db = os.path.join(folder, "bench.duckdb")
+    server = Server(db)
+    try:
+        bench_latency(server)
+        bench_state_over_http(server)
+        games = bench_sustained(server, db, args.clients, args.seconds)
+    finally:
+        server.stop()
+    check_nothing_lost(db, games)
+
+
+if __name__ == "__main__":
+    main()
