@@ -10,8 +10,9 @@ from events import codec
 from events.errors import UnknownTitle
 from rules.base import Chance, Outcome, Title
 from rules.lost_cities import LostCities
+from rules.marco_polo import MarcoPolo
 
-_TITLES: dict[str, Title] = {t.id: t for t in (LostCities(),)}
+_TITLES: dict[str, Title] = {t.id: t for t in (LostCities(), MarcoPolo())}
 
 for _title in _TITLES.values():
     codec.register(*_title.event_types)

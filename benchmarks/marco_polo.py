@@ -1,0 +1,105 @@
+"""Marco Polo benchmarks (issue 4, §8): `python -m benchmarks.marco_polo [--games N]`. Prints its figures.
+
+* fold: validated Marco Polo events folded per second by ``evolve`` (target >= 50,000/s);
+* legal_moves for a mid-game 4-player state (rounds 2-4, a seat about to take its main action),
+  median (target <= 1 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import rules  # noqa: F401  (registers the titles' events)
+from projections.fold import start
+from replay.simulate import random_game
+
+TITLE = "marco-polo"
+
+
+def table_like(moves: list, rng: random.Random):
+    """Like people at a table: complete contracts, travel and take contracts often, rarely fiddle."""
+    names = [type(m).__name__ for m in moves]
+    for name, p in (("ContractCompleted", 0.8), ("Travelled", 0.35), ("ContractsTaken", 0.3), ("CityCardUsed", 0.5)):
+        options = [m for m, n in zip(moves, names) if n == name]
+        if options and rng.random() < p:
+            return rng.choice(options)
+    ends = [m for m, n in zip(moves, names) if n == "TurnEnded"]
+    if ends and rng.random() < 0.85:
+        return ends[0]
+    return moves[rng.randrange(len(moves))]
+
+
+def row(name: str, figure: str, target: str, ok: bool) -> None:
+    print(f"  {name:<62} {figure:>14}   target {target}  {'ok' if ok else 'MISSED'}")
+
+
+def games(count: int, players: int, first_seed: int = 0) -> list[list]:
+    out = []
+    for seed in range(first_seed, first_seed + count):
+        options = {"characters": "chosen"} if seed % 2 else {}
+        out.append(random_game(TITLE, tuple("ABCD"[:players]), options, seed=seed, policy=table_like))
+    return out
+
+
+def bench_fold(played: list[list]) -> float:
+    evolve = start(played[0][0]).title.evolve
+    bodies = [(start(g[0]).state, g[1:-1]) for g in played]
+    count = sum(len(b) for _, b in bodies)
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for state, events in bodies:
+            for event in events:
+                state = evolve(state, event)
+        best = min(best, time.perf_counter() - t0)
+    rate = count / best
+    row(f"fold: validated Marco Polo events folded per second ({count} events)", f"{rate:,.0f}/s", ">= 50,000/s", rate >= 50_000)
+    return rate
+
+
+def bench_legal_moves(played: list[list]) -> float:
+    game = start(played[0][0])
+    title = game.title
+    samples = []
+    for g in played:
+        state = start(g[0]).state
+        for event in g[1:-1]:
+            state = title.evolve(state, event)
+            if 2 <= state.round <= 4 and title.to_move(state) is not None and not state.pending and not state.main_done:
+                samples.append(state)
+    times = []
+    sizes = []
+    for state in samples:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            moves = title.legal_moves(state)
+            best = min(best, time.perf_counter() - t0)
+        times.append(best)
+        sizes.append(len(moves))
+    median = statistics.median(times) * 1000
+    row(
+        f"legal_moves, mid-game 4-player states ({len(samples)}; median {statistics.median(sizes):.0f} moves)",
+        f"{median:.3f} ms",
+        "<= 1 ms median",
+        median <= 1.0,
+    )
+    print(f"  {'   (p90 / max)':<62} {statistics.quantiles(times, n=10)[-1] * 1000:.3f} / {max(times) * 1000:.3f} ms")
+    return median
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=40, help="random 4-player games to fold and sample")
+    args = parser.parse_args(argv)
+    print(f"Marco Polo benchmarks ({args.games} random 4-player games)")
+    played = games(args.games, 4)
+    bench_fold(played)
+    bench_legal_moves(played)
+
+
+if __name__ == "__main__":
+    main()
