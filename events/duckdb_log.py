@@ -173,8 +173,8 @@ def _import_batch(games: list[tuple[str, Sequence[Event]]], at: datetime, actor:
     columns = {
         "game_id": pa.array(game_col, pa.string()),
         "seq": pa.array(seq_col, pa.int32()),
-        "recorded_at": pa.array([at] * count, pa.timestamp("us")),
-        "actor": pa.array([actor] * count, pa.string()),
+        "recorded_at": pa.repeat(pa.scalar(at, pa.timestamp("us")), count),
+        "actor": pa.repeat(pa.scalar(actor, pa.string()), count),
         "type": pa.array(type_col, pa.string()),
         "body": pa.array(body_col, pa.binary()),
         "body_json": pa.array(json_col, pa.binary()).cast(pa.string()),

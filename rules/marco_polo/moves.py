@@ -9,8 +9,9 @@ with each distinct set of dice, then the bonus actions (each active contract tha
 
 To keep the list finite and short, equivalent moves are listed once: travel lists, per set of dice,
 number of steps and end (per figure), the cheapest walk (Wilhelm von Rubruk: per set of cities
-passed); Raschid's dice in one action share one value; two different goods are listed in the order
-pepper < silk < gold. ``decide`` accepts the unlisted equivalents too.
+passed; Niccolo & Marco Polo's split moves: per pair of ends and split of the steps, the cheapest
+pair of walks); Raschid's dice in one action share one value; two different goods are listed in the
+order pepper < silk < gold. ``decide`` accepts the unlisted equivalents too.
 Every listed move is accepted by ``decide``: each is checked by the strict transition.
 """
 
@@ -191,6 +192,43 @@ def _route_totals(p: PlayerState, path: tuple[str, ...], fig: int) -> tuple[int,
     return coins, camels
 
 
+def _split_walks(state: MarcoPoloState, p: PlayerState, per_fig: list) -> list:
+    """Niccolo's walks per figure, as (steps, path, coins, camels, needs a choice) (MP-21)."""
+    out = []
+    for fig, ws in enumerate(per_fig):
+        rows = []
+        for path in ws:
+            coins, camels = _route_totals(p, path, fig)
+            rows.append((len(path), path, coins, camels, _arrival_needs_choice(state, p, path[-1])))
+        rows.sort(key=lambda r: r[0])
+        out.append(rows)
+    return out
+
+
+def _split_travels(state: MarcoPoloState, p: PlayerState, dice: tuple[str, ...], m: int, fee: int, split: list) -> list:
+    """Niccolo & Marco Polo's travels that move both figures (MP-21): per pair of ends and split of
+    the steps, the cheapest pair of walks (the total steps set the cost)."""
+    seat = state.turn
+    out: list = []
+    first, second = split
+    for k1, path, c1, m1, x1 in first:
+        if k1 >= m:
+            break
+        for k2, path2, c2, m2, x2 in second:
+            if k1 + k2 > m:
+                break
+            if c1 + c2 + fee + TRAVEL_COST[k1 + k2] > p.coins or m1 + m2 > p.camels:
+                continue
+            if x1 or x2:
+                out += expand(
+                    state,
+                    lambda ch, a=path, b=path2: Travelled(dice=dice, path=a, path2=b, choices=ch, seat=seat),
+                )
+            else:
+                out.append(Travelled(dice=dice, path=path, path2=path2, seat=seat))
+    return out
+
+
 def _turn_moves(state: MarcoPoloState) -> list[Event]:
     seat = state.turn
     p = state.seats[seat]
@@ -248,6 +286,7 @@ def _turn_moves(state: MarcoPoloState) -> list[Event]:
             top = max(low(d) for d in pairs)
             per_fig = [walks(state, p, fig, top) for fig in range(len(p.figures))]
             wilhelm = p.character == "wilhelm"
+            split = _split_walks(state, p, per_fig) if len(per_fig) == 2 else None
             for dice in pairs:
                 m = low(dice)
                 fee = _placeable(state, p, TRAVEL, dice, occupied)
@@ -270,6 +309,8 @@ def _turn_moves(state: MarcoPoloState) -> list[Event]:
                                 dice=d, path=() if fig else path, path2=path if fig else (), choices=ch, seat=seat
                             ),
                         )
+                if split:
+                    moves += _split_travels(state, p, dice, m, fee, split)
         used = {x[0] for x in state.board}
         for i, space in enumerate(CITY_CARD_SPACES):
             if SPACE_CITY[space] not in p.posts or "card:" + space in used or SPACE_CITY[space] in state.turn_posts:
