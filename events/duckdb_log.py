@@ -7,11 +7,13 @@ of each game are cached in memory and every append is a single INSERT statement;
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import threading
+from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
 from collections import OrderedDict
 from datetime import datetime
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, Sequence
 
 import duckdb
@@ -124,6 +126,19 @@ class _Pending:
         self.done = False
 
 
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cycle collector: a bulk import allocates millions of acyclic objects, and with
+    a large heap of live events every collection rescans them (measured: ~170k -> ~215k ev/s)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _chunks(games: list, size: int) -> Iterator[list]:
     chunk, count = [], 0
     for game in games:
@@ -159,11 +174,14 @@ def _import_batch(games: list[tuple[str, Sequence[Event]]], at: datetime, actor:
             seq_bytes = tuple(i.to_bytes(8, "big") for i in range(n + 1))
         prefix = game_id.encode() + b"\x00"
         prev = GENESIS_HASH
-        for seq in range(1, n + 1):
-            prev_col.append(prev)
+        hashes = []
+        for seq_b, body in zip(seq_bytes[1 : n + 1], bodies):
             # the bytes of chain_hash(), inlined: this loop is the import's hot path
-            prev = sha256(b"".join((prev, prefix, seq_bytes[seq], tail, bodies[seq - 1]))).digest()
-            hash_col.append(prev)
+            prev = sha256(b"".join((prev, prefix, seq_b, tail, body))).digest()
+            hashes.append(prev)
+        prev_col.append(GENESIS_HASH)
+        prev_col.extend(hashes[:-1])
+        hash_col.extend(hashes)
         type_col.extend([tags[event.__class__] for event in events])
         game_col.extend([game_id] * n)
         seq_col.extend(range(1, n + 1))
@@ -410,13 +428,12 @@ class DuckDBEventLog:
         request.done = True
 
     def import_games(
-        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 100_000
+        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 250_000
     ) -> int:
         """Bulk-append whole new games: all or nothing, through Arrow, in one transaction.
 
         Measured (see benchmarks): an Arrow insert runs near a million rows/s where
-        ``executemany`` manages thousands. Chunks are encoded and hashed here while DuckDB,
-        which releases the GIL, inserts the previous chunk on a second thread.
+        ``executemany`` manages thousands; encoding and hashing in Python is the larger cost.
         """
         games = list(games)
         game_ids = [game_id for game_id, _ in games]
@@ -434,7 +451,9 @@ class DuckDBEventLog:
                 self.con.unregister("_import_ids")
             if clash:
                 raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
-            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletape-import") as inserter:
+            # DuckDB releases the GIL while it inserts a chunk, so the next one is encoded and
+            # hashed meanwhile (measured on 2 cores: ~240k events/s against ~190k one after another)
+            with _no_cyclic_gc(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletape-import") as inserter:
                 self.con.execute("BEGIN")
                 try:
                     pending = None
