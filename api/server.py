@@ -6,7 +6,6 @@ by itself; so the exit signal first closes every stream, then uvicorn stops as u
 
 from __future__ import annotations
 
-import sys
 from types import FrameType
 
 import uvicorn
@@ -25,14 +24,8 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-#: Requests run on worker threads that hand the GIL back and forth with the event loop; with
-#: the default 5 ms switch interval a woken thread can wait that long for it. Measured with
-#: `python -m benchmarks.http` (16 clients): a 0.5 ms interval raised sustained appends a lot.
-SWITCH_INTERVAL_S = 0.0005
-
-
 def run(app: FastAPI, host: str, port: int, log_level: str = "info", access_log: bool = False) -> None:
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    # no access log by default: one log line per request costs more than recording the move
     # the grace period bounds a shutdown that a stuck client would otherwise hold up
     config = uvicorn.Config(
         app, host=host, port=port, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5
