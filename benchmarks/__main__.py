@@ -12,7 +12,6 @@ import argparse
 import multiprocessing
 import os
 import random
-import statistics
 import tempfile
 import time
 from typing import Callable
@@ -27,6 +26,8 @@ from projections.projector import Projector
 from replay.history import History
 from replay.recorder import Recorder
 from replay.simulate import random_game
+
+from benchmarks.common import fold_rate, median_ms, row
 
 TITLE = "lost-cities"
 PLAYERS = ("Ana", "Bea")
@@ -50,28 +51,8 @@ def generate(matches: int, first_seed: int = 0) -> list[list]:
         return pool.map(_match, range(first_seed, first_seed + matches), chunksize=64)
 
 
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
-
-
-def row(name: str, figure: str, target: str, ok: bool | None = None) -> None:
-    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"  {name:<58} {figure:>18}   target {target}{mark}")
-
-
 def bench_fold(games: list[list]) -> None:
-    title = start(games[0][0]).title
-    evolve = title.evolve
-    bodies = [(start(g[0]).state, g[1:-1]) for g in games]
-    count = sum(len(b) for _, b in bodies)
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for state, events in bodies:
-            for event in events:
-                state = evolve(state, event)
-        best = min(best, time.perf_counter() - t0)
-    rate = count / best
+    _, rate = fold_rate(games)
     row("fold: validated Lost Cities events folded per second", f"{rate:,.0f}/s", ">= 200,000/s", rate >= 200_000)
 
 

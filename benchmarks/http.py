@@ -30,14 +30,11 @@ from events.lifecycle import GameCreated, GameEnded
 from replay.simulate import random_game
 from rules.lost_cities import DeckShuffled
 
+from benchmarks.common import row
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAYERS = ["Ana", "Bea"]
 json = msgspec.json
-
-
-def row(name: str, figure: str, target: str, ok: bool | None = None) -> None:
-    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
-    print(f"  {name:<62} {figure:>16}   target {target}{mark}")
 
 
 def free_port() -> int:

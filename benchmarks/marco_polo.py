@@ -16,6 +16,8 @@ import rules  # noqa: F401  (registers the titles' events)
 from projections.fold import start
 from replay.simulate import random_game
 
+from benchmarks.common import fold_rate, row
+
 TITLE = "marco-polo"
 
 
@@ -32,10 +34,6 @@ def table_like(moves: list, rng: random.Random):
     return moves[rng.randrange(len(moves))]
 
 
-def row(name: str, figure: str, target: str, ok: bool) -> None:
-    print(f"  {name:<62} {figure:>14}   target {target}  {'ok' if ok else 'MISSED'}")
-
-
 def games(count: int, players: int, first_seed: int = 0) -> list[list]:
     out = []
     for seed in range(first_seed, first_seed + count):
@@ -45,17 +43,7 @@ def games(count: int, players: int, first_seed: int = 0) -> list[list]:
 
 
 def bench_fold(played: list[list]) -> float:
-    evolve = start(played[0][0]).title.evolve
-    bodies = [(start(g[0]).state, g[1:-1]) for g in played]
-    count = sum(len(b) for _, b in bodies)
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for state, events in bodies:
-            for event in events:
-                state = evolve(state, event)
-        best = min(best, time.perf_counter() - t0)
-    rate = count / best
+    count, rate = fold_rate(played)
     row(f"fold: validated Marco Polo events folded per second ({count} events)", f"{rate:,.0f}/s", ">= 50,000/s", rate >= 50_000)
     return rate
 
