@@ -25,6 +25,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks.marco_polo
 	$(BIN)/python -m benchmarks.http
 
 clean:
