@@ -488,6 +488,10 @@ class DuckDBEventLog:
                 cursor = self._local.cursor = self.con.cursor()
         return cursor
 
+    def ping(self) -> None:
+        """Raise if the database does not answer."""
+        self.reader().execute("SELECT 1").fetchall()
+
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """A new cursor on the same database, for a layer that keeps its own tables."""
         with self._lock:
