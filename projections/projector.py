@@ -19,6 +19,7 @@ from events.duckdb_log import DuckDBEventLog
 from events.errors import UnknownGame
 from events.lifecycle import GameEnded
 from projections.fold import GameState, fold, start
+from projections.locks import KeyedLocks
 from projections.read_models import ReadModels
 from replay.history import History, Node
 
@@ -75,7 +76,7 @@ class Projector:
         self._cache_lock = threading.Lock()
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._cache_size = cache_size
-        self._game_locks: dict[str, threading.RLock] = {}
+        self._game_lock = KeyedLocks()
         self._decoders: dict[type, msgspec.msgpack.Decoder] = {}
         with self._db_lock:
             self.con.execute(SNAPSHOT_SCHEMA)
@@ -157,13 +158,6 @@ class Projector:
                 self._live.move_to_end(game_id)
             return live
 
-    def _game_lock(self, game_id: str) -> threading.RLock:
-        with self._cache_lock:
-            lock = self._game_locks.get(game_id)
-            if lock is None:
-                lock = self._game_locks[game_id] = threading.RLock()
-            return lock
-
     def _refresh(self, game_id: str, created: bool = False) -> _Live:
         live = self._cached(game_id)
         if live is not None and self.log.last_seq(game_id) == live.history.last_seq:
@@ -206,7 +200,7 @@ class Projector:
             self._live.move_to_end(game_id)
             if len(self._live) > self._cache_size:
                 evicted, _ = self._live.popitem(last=False)
-                self._game_locks.pop(evicted, None)
+                self._game_lock.discard(evicted)
 
     def _fold_to(
         self, game_id: str, history: History, node: Node | None, seq: int, capture: bool = False

@@ -9,7 +9,6 @@ generator seeded by the game's seed and the seq, and record the outcome as an ev
 from __future__ import annotations
 
 import random
-import threading
 from typing import Any, Callable, Sequence
 
 from events.base import Event
@@ -24,6 +23,7 @@ from events.errors import (
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
 from events.log import AppendResult, new_game_id
 from projections.fold import GameState, fold, start
+from projections.locks import KeyedLocks
 from projections.projector import Projector
 from replay.history import History
 from rules import get_title
@@ -52,21 +52,13 @@ class Recorder:
         self.log = log
         self.projector = projector or Projector(log)
         # one lock per game: different games record concurrently (their commits can share one)
-        self._locks: dict[str, threading.RLock] = {}
-        self._locks_guard = threading.Lock()
+        self._game_lock = KeyedLocks()
         self._listeners: list[Callable[[str, AppendResult], None]] = []
 
     def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
         """Call ``listener(game_id, result)`` after every append; returns an unsubscribe function."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
-
-    def _game_lock(self, game_id: str) -> threading.RLock:
-        with self._locks_guard:
-            lock = self._locks.get(game_id)
-            if lock is None:
-                lock = self._locks[game_id] = threading.RLock()
-            return lock
 
     def _notify(self, game_id: str, result: AppendResult) -> None:
         for listener in list(self._listeners):

@@ -95,23 +95,16 @@ def read_stream(
     client: httpx.Client, game_id: str, until_seq: int, headers: dict | None = None, **params
 ) -> list[dict]:
     """SSE messages of a game's live stream, read until the one with id ``until_seq``."""
-    import json
+    from sse import sse_messages
 
     messages: list[dict] = []
     with client.stream("GET", f"/games/{game_id}/stream", params=params, headers=headers or {}) as response:
         assert response.status_code == 200, response.read()
         assert response.headers["content-type"].startswith("text/event-stream")
-        current: dict = {}
-        for line in response.iter_lines():
-            if line.startswith("id: "):
-                current["id"] = int(line[4:])
-            elif line.startswith("data: "):
-                current["data"] = json.loads(line[6:])
-            elif line == "" and current:
-                messages.append(current)
-                if current.get("id") == until_seq:
-                    break
-                current = {}
+        for message in sse_messages(response.iter_lines()):
+            messages.append(message)
+            if message.get("id") == until_seq:
+                break
     return messages
 
 

@@ -7,6 +7,7 @@ import json
 import threading
 
 from apiplay import finish, last_seq, new_game, play, read_stream
+from sse import sse_messages
 
 
 def test_new_events_arrive_as_they_are_appended(client, svc):
@@ -16,17 +17,10 @@ def test_new_events_arrive_as_they_are_appended(client, svc):
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         play(client, game, 2)
-        current: dict = {}
-        for line in response.iter_lines():
-            if line.startswith("id: "):
-                current["id"] = int(line[4:])
-            elif line.startswith("data: "):
-                current["data"] = json.loads(line[6:])
-            elif line == "" and current:
-                messages.append(current)
-                current = {}
-                if messages[-1]["id"] == 4:
-                    break
+        for message in sse_messages(response.iter_lines()):
+            messages.append(message)
+            if message["id"] == 4:
+                break
     assert [m["id"] for m in messages] == [3, 4]
     first = messages[0]["data"]
     assert first["seq"] == 3 and first["type"].startswith("lost-cities.") and first["seat"] == 0

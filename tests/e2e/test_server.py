@@ -5,7 +5,6 @@ and the stream ends cleanly."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sse import sse_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,15 +81,8 @@ class Spectator(threading.Thread):
             with httpx.stream("GET", self.url, params={"since": 0}, timeout=httpx.Timeout(5, read=60)) as response:
                 assert response.status_code == 200
                 self.opened.set()
-                current: dict = {}
-                for line in response.iter_lines():
-                    if line.startswith("id: "):
-                        current["id"] = int(line[4:])
-                    elif line.startswith("data: "):
-                        current["data"] = json.loads(line[6:])
-                    elif line == "" and current:
-                        self.messages.append(current)
-                        current = {}
+                for message in sse_messages(response.iter_lines()):
+                    self.messages.append(message)
         except BaseException as exc:  # noqa: BLE001 - reported by the test
             self.error = exc
 
