@@ -36,7 +36,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             services.close()
 
-    app = FastAPI(title="tabletape", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    telemetry = None if settings.telemetry else {"tracing": False, "metrics": False, "logs": False}
+    app = FastAPI(title="tabletape", version="0.1.0", description=DESCRIPTION, lifespan=lifespan, telemetry=telemetry)
     errors.install(app)
 
     @app.get("/health", tags=["service"], response_model=HealthOut)

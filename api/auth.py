@@ -31,7 +31,8 @@ bearer = HTTPBearer(
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def services(request: Request) -> Services:
+async def services(request: Request) -> Services:
+    # async, so FastAPI runs it on the event loop instead of handing it to a worker thread
     return request.app.state.services
 
 

@@ -17,3 +17,6 @@ class Settings(BaseModel):
     stream_ping_s: float = 15.0
     #: most frames one read of the log turns into stream messages at once
     stream_batch: int = 256
+    #: FastAPI's OpenTelemetry spans and metrics (``TABLETAPE_OTEL=1``); off by default because
+    #: checking for a configured provider on every request costs ~5% of an append
+    telemetry: bool = Field(default_factory=lambda: os.environ.get("TABLETAPE_OTEL") == "1")

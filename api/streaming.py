@@ -38,7 +38,7 @@ class Hub:
         self._unsubscribe = subscribe(self.appended)
 
     def appended(self, game_id: str, result: AppendResult) -> None:
-        """The recorder's listener: runs in the writing thread."""
+        """The recorder's listener: runs in the writing thread, or on the loop for an async write."""
         loop = self._loop
         if loop is None or game_id not in self._subs:  # most games have no spectators
             return

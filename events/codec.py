@@ -117,8 +117,11 @@ def decode_json(data: bytes | str) -> Event:
 
 def from_builtins(obj: Any) -> Event:
     """Convert a JSON-like dict (``{"type": ..., ...}``) into a typed event."""
+    # converting to the one tagged class is ~10x cheaper than to the union (whose type info
+    # msgspec rebuilds on every call); the union still names what is wrong with a bad tag
+    event_type = _types.get(obj.get("type")) if isinstance(obj, dict) and isinstance(obj.get("type"), str) else None
     try:
-        return msgspec.convert(obj, _build()[2])
+        return msgspec.convert(obj, event_type or _build()[2])
     except msgspec.ValidationError as exc:
         _raise_decode_error(exc, "body")
         raise

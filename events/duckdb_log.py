@@ -7,6 +7,7 @@ of each game are cached in memory and every append is a single INSERT statement;
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import threading
@@ -102,7 +103,7 @@ class _Pending:
 
     __slots__ = (
         "game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor",
-        "rows", "result", "error", "done",
+        "rows", "result", "error", "done", "on_done",
     )
 
     def __init__(
@@ -113,6 +114,7 @@ class _Pending:
         expected_seq: int,
         idempotency_key: str | None,
         actor: str,
+        on_done: Callable[[], None] | None = None,
     ) -> None:
         self.game_id = game_id
         self.events = events
@@ -124,6 +126,13 @@ class _Pending:
         self.result: AppendResult | None = None
         self.error: Exception | None = None
         self.done = False
+        self.on_done = on_done
+
+    def outcome(self) -> AppendResult:
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
 
 
 @contextmanager
@@ -233,6 +242,8 @@ class DuckDBEventLog:
         self._commit_cv = threading.Condition(threading.Lock())
         self._queue: list[_Pending] = []
         self._committing = False
+        self._committer: threading.Thread | None = None
+        self._closing = False
         self._stats = {"appends": 0, "commits": 0, "events": 0}
         self._head_cache_size = head_cache_size
         with self._lock:
@@ -254,35 +265,95 @@ class DuckDBEventLog:
         one statement (group commit): one fsync serves them all, and none of them is acknowledged
         before that commit has returned.
         """
-        if not events:
-            raise MalformedEvent("an append needs at least one event")
-        request = _Pending(
-            game_id,
-            list(events),
-            [codec.encode(event) for event in events],
-            expected_seq,
-            idempotency_key,
-            actor,
-        )
+        request = self._request(game_id, events, expected_seq, idempotency_key, actor)
         with self._commit_cv:
             self._queue.append(request)
             while not request.done:
                 if self._committing:
                     self._commit_cv.wait()
                     continue
-                self._committing = True
-                batch, self._queue = self._queue, []
-                self._commit_cv.release()
+                self._lead()
+        return request.outcome()
+
+    async def append_async(
+        self,
+        game_id: str,
+        events: Sequence[Event],
+        expected_seq: int,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """``append`` for an event loop: the loop never blocks on DuckDB.
+
+        A committer thread takes everything queued (from threads and loops alike) into one
+        statement; the awaiting task resumes only after that commit has returned.
+        """
+        loop = asyncio.get_running_loop()
+        settled = loop.create_future()
+
+        def wake() -> None:
+            try:
+                loop.call_soon_threadsafe(_settle, settled)
+            except RuntimeError:  # the loop has closed: nobody is waiting any more
+                pass
+
+        request = self._request(game_id, events, expected_seq, idempotency_key, actor, wake)
+        with self._commit_cv:
+            if self._committer is None:
+                self._committer = threading.Thread(target=self._commit_forever, name="tabletape-committer", daemon=True)
+                self._committer.start()
+            self._queue.append(request)
+            self._commit_cv.notify_all()
+        # shielded: a client that hangs up must not leave an unsettled future behind a commit
+        await asyncio.shield(settled)
+        return request.outcome()
+
+    def _request(
+        self,
+        game_id: str,
+        events: Sequence[Event],
+        expected_seq: int,
+        idempotency_key: str | None,
+        actor: str,
+        on_done: Callable[[], None] | None = None,
+    ) -> "_Pending":
+        if not events:
+            raise MalformedEvent("an append needs at least one event")
+        return _Pending(
+            game_id,
+            list(events),
+            [codec.encode(event) for event in events],
+            expected_seq,
+            idempotency_key,
+            actor,
+            on_done,
+        )
+
+    def _lead(self) -> None:
+        """Commit everything queued; called holding ``_commit_cv``, returns holding it."""
+        self._committing = True
+        batch, self._queue = self._queue, []
+        self._commit_cv.release()
+        try:
+            self._commit(batch)
+        finally:
+            self._commit_cv.acquire()
+            self._committing = False
+            self._commit_cv.notify_all()
+            for request in batch:
+                if request.on_done is not None:
+                    request.on_done()
+
+    def _commit_forever(self) -> None:
+        with self._commit_cv:
+            while not self._closing:
+                if self._committing or not self._queue:
+                    self._commit_cv.wait()
+                    continue
                 try:
-                    self._commit(batch)
-                finally:
-                    self._commit_cv.acquire()
-                    self._committing = False
-                    self._commit_cv.notify_all()
-        if request.error is not None:
-            raise request.error
-        assert request.result is not None
-        return request.result
+                    self._lead()
+                except Exception:  # noqa: BLE001 - every request of the batch already carries it
+                    continue
 
     def _commit(self, batch: list["_Pending"]) -> None:
         """Check each request against the heads, insert every accepted one in one statement."""
@@ -505,6 +576,11 @@ class DuckDBEventLog:
     def exists(self, game_id: str) -> bool:
         return self.last_seq(game_id) > 0
 
+    def cached_seq(self, game_id: str) -> int | None:
+        """The last seq if this process remembers it, else None (no query)."""
+        head = self._heads.get(game_id)
+        return None if head is None else head.seq
+
     def last_seq(self, game_id: str) -> int:
         return self._head(game_id).seq
 
@@ -580,6 +656,12 @@ class DuckDBEventLog:
         return VerifyReport(game_id, len(rows), True)
 
     def close(self) -> None:
+        with self._commit_cv:
+            self._closing = True
+            self._commit_cv.notify_all()
+            committer = self._committer
+        if committer is not None:
+            committer.join(timeout=30)
         with self._lock:
             self.con.close()
 
@@ -627,6 +709,11 @@ class DuckDBEventLog:
             [game_id, first, last],
         ).fetchall()
         return [bytes(r[0]) for r in rows]
+
+
+def _settle(future: "asyncio.Future[None]") -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _json_bytes(value: object) -> bytes:

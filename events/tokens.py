@@ -74,6 +74,10 @@ class TokenStore:
     def revoke(self, game_id: str) -> None:
         self._replace(game_id, [])
 
+    def cached(self, game_id: str) -> bool:
+        """Whether checking this game's tokens needs no query."""
+        return game_id in self._cache
+
     def has_tokens(self, game_id: str) -> bool:
         return bool(self._hashes(game_id))
 

@@ -84,6 +84,11 @@ class Projector:
 
     # -- live state ------------------------------------------------------------------------
 
+    def cached(self, game_id: str) -> bool:
+        """Whether the live game is in memory and current (reading it needs no query)."""
+        live = self._live.get(game_id)
+        return live is not None and self.log.cached_seq(game_id) == live.history.last_seq
+
     def history(self, game_id: str) -> History:
         return self._refresh(game_id).history
 

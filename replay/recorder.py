@@ -8,8 +8,9 @@ generator seeded by the game's seed and the seq, and record the outcome as an ev
 
 from __future__ import annotations
 
+import asyncio
 import random
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence, Union
 
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
@@ -23,7 +24,7 @@ from events.errors import (
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
 from events.log import AppendResult, new_game_id
 from projections.fold import GameState, fold, start
-from projections.locks import KeyedLocks
+from projections.locks import AsyncKeyedLocks, KeyedLocks, acquire_from_loop
 from projections.projector import Projector
 from replay.history import History
 from rules import get_title
@@ -52,7 +53,10 @@ class Recorder:
         self.log = log
         self.projector = projector or Projector(log)
         # one lock per game: different games record concurrently (their commits can share one)
-        self._game_lock = KeyedLocks()
+        # plain (not re-entrant) locks: an async writer may take one in a worker thread and
+        # release it on the event loop
+        self._game_lock = KeyedLocks(reentrant=False)
+        self._game_turns = AsyncKeyedLocks()
         self._listeners: list[Callable[[str, AppendResult], None]] = []
 
     def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
@@ -114,24 +118,42 @@ class Recorder:
         actor: str = "",
     ) -> AppendResult:
         """Decide a move with the rules core and append its events (plus the end, plus chance)."""
-        with self._game_lock(game_id):
-            replay = self._replayed(game_id, idempotency_key, move)
-            if replay is not None:
-                return replay
-            game = self.projector.state(game_id)
-            history = self.projector.history(game_id)
-            self._check_expected(game_id, history, expected_seq)
-            if type(move) not in game.title.event_types:
-                raise IllegalMove(
-                    f"{type(move).__name__} is not a {game.title.name} move; history edits have their own commands",
-                    code="not-a-move",
-                )
-            if game.ended is not None:
-                raise IllegalMove("the game is over; undo or fork to go on", code="game-over")
-            events = list(game.title.decide(game.state, move))
-            after = fold(game, events)
-            events += self._closing_events(after)
-            return self._append(game_id, events, history.last_seq, idempotency_key, actor)
+        return self._run(game_id, lambda: self._plan_record(game_id, move, expected_seq, idempotency_key, actor))
+
+    async def record_async(
+        self,
+        game_id: str,
+        move: Event,
+        expected_seq: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """``record`` for an event loop (the loop never waits on the commit)."""
+        return await self._run_async(
+            game_id, lambda: self._plan_record(game_id, move, expected_seq, idempotency_key, actor)
+        )
+
+    def _plan_record(
+        self, game_id: str, move: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
+    ) -> "_Planned":
+        replay = self._replayed(game_id, idempotency_key, move)
+        if replay is not None:
+            return replay
+        game = self.projector.state(game_id)
+        history = self.projector.history(game_id)
+        self._check_expected(game_id, history, expected_seq)
+        if type(move) not in game.title.event_types:
+            raise IllegalMove(
+                f"{type(move).__name__} is not a {game.title.name} move; history edits have their own commands",
+                code="not-a-move",
+            )
+        if game.ended is not None:
+            raise IllegalMove("the game is over; undo or fork to go on", code="game-over")
+        events = list(game.title.decide(game.state, move))
+        after = fold(game, events)
+        events += self._closing_events(after)
+        return self._plan_append(game_id, events, history.last_seq, idempotency_key, actor)
 
     def record_notation(self, game_id: str, text: str, expected_seq: int | None = None, **kw: Any) -> AppendResult:
         game = self.projector.state(game_id)
@@ -142,12 +164,26 @@ class Recorder:
     def undo(
         self, game_id: str, to_seq: int, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
     ) -> AppendResult:
-        return self._edit(game_id, [Undone(to_seq=to_seq)], expected_seq, idempotency_key, actor)
+        return self._run(game_id, lambda: self._plan_edit(game_id, Undone(to_seq=to_seq), expected_seq, idempotency_key, actor))
+
+    async def undo_async(
+        self, game_id: str, to_seq: int, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
+    ) -> AppendResult:
+        return await self._run_async(
+            game_id, lambda: self._plan_edit(game_id, Undone(to_seq=to_seq), expected_seq, idempotency_key, actor)
+        )
 
     def redo(
         self, game_id: str, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
     ) -> AppendResult:
-        return self._edit(game_id, [Redone()], expected_seq, idempotency_key, actor)
+        return self._run(game_id, lambda: self._plan_edit(game_id, Redone(), expected_seq, idempotency_key, actor))
+
+    async def redo_async(
+        self, game_id: str, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
+    ) -> AppendResult:
+        return await self._run_async(
+            game_id, lambda: self._plan_edit(game_id, Redone(), expected_seq, idempotency_key, actor)
+        )
 
     def amend(
         self,
@@ -160,90 +196,107 @@ class Recorder:
         actor: str = "",
     ) -> AppendResult:
         """Replace event ``seq``; the whole effective history after it is re-checked first."""
-        with self._game_lock(game_id):
-            replay = self._replayed(game_id, idempotency_key, Amended(seq=seq, body=_builtins(body)))
-            if replay is not None:
-                return replay
-            history = self.projector.history(game_id)
-            self._check_expected(game_id, history, expected_seq)
-            entries = history.entries()
-            index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
-            if index is None or index == 0:
-                raise HistoryEditRefused(
-                    f"seq {seq} is not a move in the effective history", code="amend-not-effective", seq=seq
-                )
-            game = fold(start(entries[0].body), (e.body for e in entries[1:index]))
-            if type(body) not in game.title.event_types:
-                raise HistoryEditRefused(
-                    f"{type(body).__name__} is not a {game.title.name} event", code="amend-not-a-move", seq=seq
-                )
-            amended: list[Event] = []
-            try:
-                decided = game.title.decide(game.state, body)
-            except TabletapeError as exc:
-                raise HistoryEditRefused(
-                    f"the amended event at seq {seq} is illegal: {exc.message}",
-                    code="amendment-illegal",
-                    breaking_seq=seq,
-                    rule=exc.code,
-                ) from exc
-            if len(decided) != 1:
-                raise HistoryEditRefused("an amendment must stand for exactly one event", code="amend-shape")
-            amended.append(Amended(seq=seq, body=_builtins(decided[0])))
-            game = fold(game, decided)
-            for later in entries[index + 1 :]:
-                body_later = later.body
-                if isinstance(body_later, GameEnded):
-                    outcome = game.title.outcome(game.state)
-                    if outcome is None:
-                        raise HistoryEditRefused(
-                            f"after the amendment the game would not be over at seq {later.seq}",
-                            code="amendment-breaks-history",
-                            breaking_seq=later.seq,
-                        )
-                    fixed = GameEnded(scores=outcome.scores, ranks=outcome.ranks, winners=outcome.winners)
-                    if fixed != body_later:
-                        amended.append(Amended(seq=later.seq, body=_builtins(fixed)))
-                    game = fold(game, [fixed])
-                    continue
-                if isinstance(body_later, Forked):
-                    game = fold(game, [body_later])
-                    continue
-                try:
-                    again = game.title.decide(game.state, body_later)
-                except TabletapeError as exc:
+        return self._run(game_id, lambda: self._plan_amend(game_id, seq, body, expected_seq, idempotency_key, actor))
+
+    async def amend_async(
+        self,
+        game_id: str,
+        seq: int,
+        body: Event,
+        expected_seq: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        return await self._run_async(
+            game_id, lambda: self._plan_amend(game_id, seq, body, expected_seq, idempotency_key, actor)
+        )
+
+    def _plan_amend(
+        self, game_id: str, seq: int, body: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
+    ) -> "_Planned":
+        replay = self._replayed(game_id, idempotency_key, Amended(seq=seq, body=_builtins(body)))
+        if replay is not None:
+            return replay
+        history = self.projector.history(game_id)
+        self._check_expected(game_id, history, expected_seq)
+        entries = history.entries()
+        index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
+        if index is None or index == 0:
+            raise HistoryEditRefused(
+                f"seq {seq} is not a move in the effective history", code="amend-not-effective", seq=seq
+            )
+        game = fold(start(entries[0].body), (e.body for e in entries[1:index]))
+        if type(body) not in game.title.event_types:
+            raise HistoryEditRefused(
+                f"{type(body).__name__} is not a {game.title.name} event", code="amend-not-a-move", seq=seq
+            )
+        amended: list[Event] = []
+        try:
+            decided = game.title.decide(game.state, body)
+        except TabletapeError as exc:
+            raise HistoryEditRefused(
+                f"the amended event at seq {seq} is illegal: {exc.message}",
+                code="amendment-illegal",
+                breaking_seq=seq,
+                rule=exc.code,
+            ) from exc
+        if len(decided) != 1:
+            raise HistoryEditRefused("an amendment must stand for exactly one event", code="amend-shape")
+        amended.append(Amended(seq=seq, body=_builtins(decided[0])))
+        game = fold(game, decided)
+        for later in entries[index + 1 :]:
+            body_later = later.body
+            if isinstance(body_later, GameEnded):
+                outcome = game.title.outcome(game.state)
+                if outcome is None:
                     raise HistoryEditRefused(
-                        f"the amendment makes seq {later.seq} illegal: {exc.message}",
-                        code="amendment-breaks-history",
-                        breaking_seq=later.seq,
-                        rule=exc.code,
-                    ) from exc
-                if tuple(again) != (body_later,):
-                    raise HistoryEditRefused(
-                        f"the amendment changes what seq {later.seq} recorded",
+                        f"after the amendment the game would not be over at seq {later.seq}",
                         code="amendment-breaks-history",
                         breaking_seq=later.seq,
                     )
-                game = fold(game, again)
-            return self._append(game_id, amended, history.last_seq, idempotency_key, actor)
+                fixed = GameEnded(scores=outcome.scores, ranks=outcome.ranks, winners=outcome.winners)
+                if fixed != body_later:
+                    amended.append(Amended(seq=later.seq, body=_builtins(fixed)))
+                game = fold(game, [fixed])
+                continue
+            if isinstance(body_later, Forked):
+                game = fold(game, [body_later])
+                continue
+            try:
+                again = game.title.decide(game.state, body_later)
+            except TabletapeError as exc:
+                raise HistoryEditRefused(
+                    f"the amendment makes seq {later.seq} illegal: {exc.message}",
+                    code="amendment-breaks-history",
+                    breaking_seq=later.seq,
+                    rule=exc.code,
+                ) from exc
+            if tuple(again) != (body_later,):
+                raise HistoryEditRefused(
+                    f"the amendment changes what seq {later.seq} recorded",
+                    code="amendment-breaks-history",
+                    breaking_seq=later.seq,
+                )
+            game = fold(game, again)
+        return self._plan_append(game_id, amended, history.last_seq, idempotency_key, actor)
 
     # -- internals -------------------------------------------------------------------------
 
-    def _edit(
-        self, game_id: str, batch: list[Event], expected_seq: int | None, idempotency_key: str | None, actor: str
-    ) -> AppendResult:
-        with self._game_lock(game_id):
-            replay = self._replayed(game_id, idempotency_key, batch[0])
-            if replay is not None:
-                return replay
-            history = self.projector.history(game_id)
-            self._check_expected(game_id, history, expected_seq)
-            return self._append(game_id, batch, history.last_seq, idempotency_key, actor)
+    def _plan_edit(
+        self, game_id: str, edit: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
+    ) -> "_Planned":
+        replay = self._replayed(game_id, idempotency_key, edit)
+        if replay is not None:
+            return replay
+        history = self.projector.history(game_id)
+        self._check_expected(game_id, history, expected_seq)
+        return self._plan_append(game_id, [edit], history.last_seq, idempotency_key, actor)
 
-    def _append(
+    def _plan_append(
         self, game_id: str, batch: list[Event], last_seq: int, idempotency_key: str | None, actor: str
-    ) -> AppendResult:
-        """Simulate the batch on a copy of the history (it must be accepted), add chance, append."""
+    ) -> "_Append":
+        """Simulate the batch on a copy of the history (it must be accepted) and add chance."""
         history = self.projector.history(game_id)
         live = self.projector.state(game_id)
         trial = history.copy()
@@ -254,10 +307,48 @@ class Recorder:
             game = self.projector.project(game_id, trial, trial.head, trial.last_seq, live, history.head)
             if game.ended is None:
                 chance = self._chance_events(game, trial.last_seq + 1)
-        events = [*batch, *chance]
-        result = self.log.append(game_id, events, last_seq, idempotency_key, actor)
-        self.projector.appended(game_id, events, result.first_seq)
-        self._notify(game_id, result)
+        return _Append(game_id, [*batch, *chance], last_seq, idempotency_key, actor)
+
+    def _run(self, game_id: str, plan: Callable[[], "_Planned"]) -> AppendResult:
+        """Plan and append under the game's lock, so the plan sees the state it appends to."""
+        with self._game_lock(game_id):
+            planned = plan()
+            if isinstance(planned, AppendResult):
+                return planned
+            result = self.log.append(
+                game_id, planned.events, planned.expected_seq, planned.idempotency_key, planned.actor
+            )
+            return self._applied(planned, result)
+
+    async def _run_async(self, game_id: str, plan: Callable[[], "_Planned"]) -> AppendResult:
+        """``_run`` for an event loop.
+
+        Shielded: a writer that stops waiting (a client hung up) does not stop the write half way,
+        so what was decided is appended, folded and announced in order all the same.
+        """
+        return await asyncio.shield(self._run_locked(game_id, plan))
+
+    async def _run_locked(self, game_id: str, plan: Callable[[], "_Planned"]) -> AppendResult:
+        """The game's lock is held across the awaited commit. Tasks queue on an asyncio lock
+        first, so at most one of them per game waits for the thread lock (held only by a
+        synchronous writer in another thread, if any)."""
+        async with self._game_turns(game_id):
+            lock = self._game_lock(game_id)
+            await acquire_from_loop(lock)
+            try:
+                planned = plan()
+                if isinstance(planned, AppendResult):
+                    return planned
+                result = await self.log.append_async(
+                    game_id, planned.events, planned.expected_seq, planned.idempotency_key, planned.actor
+                )
+                return self._applied(planned, result)
+            finally:
+                lock.release()
+
+    def _applied(self, planned: "_Append", result: AppendResult) -> AppendResult:
+        self.projector.appended(planned.game_id, planned.events, result.first_seq)
+        self._notify(planned.game_id, result)
         return result
 
     def _chance_events(self, game: GameState, seq: int) -> list[Event]:
@@ -300,6 +391,19 @@ class Recorder:
                 expected_seq=expected_seq,
                 current_seq=history.last_seq,
             )
+
+
+class _Append(NamedTuple):
+    """An append decided under the game's lock, not yet written."""
+
+    game_id: str
+    events: list[Event]
+    expected_seq: int
+    idempotency_key: str | None
+    actor: str
+
+
+_Planned = Union[AppendResult, _Append]  # a retried request's first result, or what to append
 
 
 def _matches(request: Any, stored: Any) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Response, status
+from starlette.concurrency import run_in_threadpool
 
 from api.auth import Credentials, Svc, require_ended_or_write, require_write
 from api.errors import MalformedRequest
@@ -89,6 +90,21 @@ def written(svc: Services, game_id: str, result: AppendResult, response: Respons
     )
 
 
+async def loaded(svc: Services, game_id: str) -> None:
+    """Bring the game and its tokens into memory off the event loop, unless they are there.
+
+    The write routes run on the event loop (a worker-thread hop per request was a large part of
+    an append's cost); this keeps a cold game's first read from stalling every other request.
+    """
+    if not (svc.projector.cached(game_id) and svc.tokens.cached(game_id)):
+        await run_in_threadpool(_load, svc, game_id)
+
+
+def _load(svc: Services, game_id: str) -> None:
+    svc.projector.history(game_id)  # raises UnknownGame
+    svc.tokens.has_tokens(game_id)
+
+
 def move_event(game: GameState, body: MoveFields) -> Event:
     """The request's move as an event: parsed from notation against ``game``, or decoded."""
     if body.notation is not None:
@@ -99,13 +115,14 @@ def move_event(game: GameState, body: MoveFields) -> Event:
 @router.post(
     "/games/{game_id}/moves", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
-def record_move(
+async def record_move(
     game_id: str, body: MoveIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
 ) -> AppendOut:
     """Record a move; the rules decide it, and the end or a digital game's chance follow it."""
+    await loaded(svc, game_id)
     require_write(svc, game_id, creds)
     move = move_event(svc.projector.state(game_id), body)
-    result = svc.recorder.record(
+    result = await svc.recorder.record_async(
         game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
     return written(svc, game_id, result, response)
@@ -114,10 +131,11 @@ def record_move(
 @router.post(
     "/games/{game_id}/undo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
-def undo(
+async def undo(
     game_id: str, body: UndoIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
 ) -> AppendOut:
     """Back to the state after raw seq ``to_seq`` (any point down to 0), or take back the last move."""
+    await loaded(svc, game_id)
     require_write(svc, game_id, creds)
     to_seq = body.to_seq
     if to_seq is None:
@@ -125,7 +143,7 @@ def undo(
         to_seq = take_back_seq(svc.projector.history(game_id).entries(), game.created.seed is not None)
         if to_seq is None:
             raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
-    result = svc.recorder.undo(
+    result = await svc.recorder.undo_async(
         game_id, to_seq, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
     return written(svc, game_id, result, response)
@@ -134,12 +152,13 @@ def undo(
 @router.post(
     "/games/{game_id}/redo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
-def redo(
+async def redo(
     game_id: str, body: RedoIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
 ) -> AppendOut:
     """Re-apply what the last undo removed (while nothing new was recorded since)."""
+    await loaded(svc, game_id)
     require_write(svc, game_id, creds)
-    result = svc.recorder.redo(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
+    result = await svc.recorder.redo_async(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
     return written(svc, game_id, result, response)
 
 
