@@ -75,6 +75,9 @@ class Frame(msgspec.Struct, kw_only=True):
     edit: dict[str, Any] | None = None
     #: raw frames only: the event body itself, when the viewer may see every move
     body: dict[str, Any] | None = None
+    #: components this step describes or uses although the game's content pack lacks them
+    #: ("kind:id"), for titles that implement ``described(state, event)``; None: the pack alone
+    described: list[str] | None = None
 
 
 # -- diffs ----------------------------------------------------------------------------------------
@@ -128,6 +131,15 @@ def _who(game: GameState, body: Event) -> tuple[int | None, str | None]:
     return None, None
 
 
+def described(game: GameState, body: Event) -> list[str] | None:
+    """The components the step rests on without the content pack (an optional ``Title.described``
+    hook, given the state after the step)."""
+    hook = getattr(game.title, "described", None)
+    if hook is None or type(body) not in game.title.event_types:
+        return None
+    return list(hook(game.state, body)) or None
+
+
 def _frame(game: GameState, index: int, seq: int, body: Event, perspective: Perspective) -> Frame:
     seat, player = _who(game, body)
     return Frame(
@@ -140,6 +152,7 @@ def _frame(game: GameState, index: int, seq: int, body: Event, perspective: Pers
         status=game.title.status(game.state),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
+        described=described(game, body),
     )
 
 

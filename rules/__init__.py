@@ -11,8 +11,9 @@ from events.errors import UnknownTitle
 from rules.base import Chance, Outcome, Title
 from rules.lost_cities import LostCities
 from rules.marco_polo import MarcoPolo
+from rules.marco_polo_2 import MarcoPolo2
 
-_TITLES: dict[str, Title] = {t.id: t for t in (LostCities(), MarcoPolo())}
+_TITLES: dict[str, Title] = {t.id: t for t in (LostCities(), MarcoPolo(), MarcoPolo2())}
 
 for _title in _TITLES.values():
     codec.register(*_title.event_types)

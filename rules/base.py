@@ -86,3 +86,7 @@ class Title(Protocol, Generic[S]):
 
     def format_move(self, event: Event) -> str:
         """A move or event in the title's human notation (round-trips with parse_move)."""
+
+    # Optional: ``described(state, event) -> tuple[str, ...]``, the components (``"kind:id"``) the
+    # step that led to ``state`` rests on although the game's content pack lacks them (described
+    # by the events instead). Replay frames mark such steps; titles without packs leave it out.

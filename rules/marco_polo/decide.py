@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from events.base import Event
 from rules.marco_polo import codes, engine
+from rules.marco_polo_common import compensation
 from rules.marco_polo.content import (
     CHARACTER_IDS,
     CITY_BONUS_IDS,
@@ -425,7 +426,7 @@ def _apply_rolled(w: Work, e: DiceRolled) -> None:
         colour = values[:DICE]
         d["dice"] = tuple(sorted(colour))
         d["white"] = tuple(values[DICE:])
-        d["compensation"] = max(0, engine.MAX_COMPENSATION - sum(colour))
+        d["compensation"] = compensation(colour, engine.MAX_COMPENSATION)
     engine.after_roll(w)
 
 

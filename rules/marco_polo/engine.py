@@ -26,6 +26,7 @@ from msgspec.structs import asdict, replace
 
 from events.errors import IllegalMove
 from rules.marco_polo import codes
+from rules.marco_polo_common import turns
 from rules.marco_polo.content import (
     ADJACENT,
     BAZAAR,
@@ -700,7 +701,7 @@ def adjust(w: Work, seat: int, die: str, delta: int) -> None:
             codes.illegal(codes.RASCHID_SETS_DICE, "Raschid does not roll his dice: he sets their values when placing them")
         if delta not in (1, -1):
             codes.illegal(codes.BAD_CHOICE, f"a die turns by +1 or -1, not {delta!r}")
-        if not 1 <= value + delta <= 6:
+        if not turns(value, delta):
             codes.illegal(
                 codes.NO_WRAP,
                 f"a {value} cannot turn to {value + delta}: \"subir o bajar en uno el valor de un dado —sin pasar "

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.base import Outcome
+from rules.marco_polo_common import ranked_by_camels
 from rules.marco_polo.content import BEIJING, BEIJING_VP, OBJECTIVE_TABLE, OBJECTIVES, PACK
 from rules.marco_polo.state import OVER, MarcoPoloState, PlayerState
 
@@ -82,10 +83,4 @@ def outcome(state: MarcoPoloState) -> Outcome | None:
     """Ranks by (total, camels), dense; equal on both share the rank and the victory."""
     if state.phase != OVER:
         return None
-    rows = breakdown(state)
-    scores = tuple(r["total"] for r in rows)
-    keys = [(scores[s], state.seats[s].camels) for s in range(state.n)]
-    distinct = sorted(set(keys), reverse=True)
-    ranks = tuple(distinct.index(k) + 1 for k in keys)
-    winners = tuple(s for s, r in enumerate(ranks) if r == 1)
-    return Outcome(scores=scores, ranks=ranks, winners=winners)
+    return ranked_by_camels([r["total"] for r in breakdown(state)], [p.camels for p in state.seats])

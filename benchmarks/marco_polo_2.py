@@ -1,0 +1,104 @@
+"""Marco Polo II benchmarks (issue 5): `python -m benchmarks.marco_polo_2 [--games N]`. Prints its figures.
+
+Games are random legal 4-player games with the INVENTED synthetic pack (the public pack cannot lay
+out a digital game), half of them with the caravan expansion.
+
+* fold: validated Marco Polo II events folded per second by ``evolve`` (target >= 50,000/s);
+* legal_moves for mid-game 4-player states (rounds 2-4, a seat about to take its main action),
+  median (target <= 1 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import rules  # noqa: F401  (registers the titles' events)
+from projections.fold import start
+from replay.simulate import random_game
+from rules.marco_polo_2.content import SYNTHETIC
+
+from benchmarks.common import fold_rate, row
+
+TITLE = "marco-polo-2"
+FAVOURED = (("ContractCompleted", 0.8), ("SealImproved", 0.6), ("CaravanConquered", 0.9), ("Travelled", 0.4),
+            ("ContractsTaken", 0.3), ("CityCardUsed", 0.5), ("CaravanStarted", 0.3), ("SpecialCityUsed", 0.5))
+
+
+def table_like(moves: list, rng: random.Random):
+    """Like people at a table: complete contracts, improve seals, travel, rarely fiddle with dice."""
+    names = [type(m).__name__.removeprefix("MarcoPolo2") for m in moves]
+    for name, p in FAVOURED:
+        options = [m for m, n in zip(moves, names) if n == name]
+        if options and rng.random() < p:
+            return rng.choice(options)
+    ends = [m for m, n in zip(moves, names) if n == "TurnEnded"]
+    if ends and rng.random() < 0.8:
+        return ends[0]
+    calm = [m for m, n in zip(moves, names) if n not in ("DieRerolled", "DieAdjusted")]
+    return rng.choice(calm or moves)
+
+
+def games(count: int, players: int, first_seed: int = 0) -> list[list]:
+    out = []
+    for seed in range(first_seed, first_seed + count):
+        options = {"content": SYNTHETIC.ref, "caravans": bool(seed % 2), "characters": "all" if seed % 3 else "offer"}
+        out.append(random_game(TITLE, tuple("ABCD"[:players]), options, seed=seed, policy=table_like))
+    return out
+
+
+def bench_fold(played: list[list]) -> float:
+    count, rate = fold_rate(played)
+    row(f"fold: validated Marco Polo II events folded per second ({count} events)", f"{rate:,.0f}/s", ">= 50,000/s", rate >= 50_000)
+    return rate
+
+
+def mid_game_states(played: list[list]) -> list:
+    title = start(played[0][0]).title
+    samples = []
+    for g in played:
+        state = start(g[0]).state
+        for event in g[1:-1]:
+            state = title.evolve(state, event)
+            if 2 <= state.round <= 4 and title.to_move(state) is not None and not state.pending and not state.main_done:
+                samples.append(state)
+    return samples
+
+
+def bench_legal_moves(played: list[list]) -> float:
+    title = start(played[0][0]).title
+    samples = mid_game_states(played)
+    times, sizes = [], []
+    for state in samples:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            moves = title.legal_moves(state)
+            best = min(best, time.perf_counter() - t0)
+        times.append(best)
+        sizes.append(len(moves))
+    median = statistics.median(times) * 1000
+    row(
+        f"legal_moves, mid-game 4-player states ({len(samples)}; median {statistics.median(sizes):.0f} moves)",
+        f"{median:.3f} ms",
+        "<= 1 ms median",
+        median <= 1.0,
+    )
+    print(f"  {'   (p90 / max)':<62} {statistics.quantiles(times, n=10)[-1] * 1000:.3f} / {max(times) * 1000:.3f} ms")
+    return median
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20, help="random 4-player games to fold and sample")
+    args = parser.parse_args(argv)
+    print(f"Marco Polo II benchmarks ({args.games} random 4-player games, the invented synthetic pack)")
+    played = games(args.games, 4)
+    bench_fold(played)
+    bench_legal_moves(played)
+
+
+if __name__ == "__main__":
+    main()

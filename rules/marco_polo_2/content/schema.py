@@ -1,0 +1,316 @@
+"""The Marco Polo II content-pack format and its validation (the format is documented in
+``README.md`` next to this file).
+
+``validate_pack(data)`` checks a whole pack and returns it; ``validate_component(kind, spec)``
+checks one component, as a pack lists it or as an event describes it at the table. Both raise
+``PackError`` naming the bad field (``map.routes[3].coins: ...``); the callers turn it into the
+title's error (``marco-polo-2.bad-content-pack`` on load, ``marco-polo-2.bad-description`` in a move).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+RESOURCES: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "jade", "vp")
+GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
+GUILDS: tuple[str, ...] = ("farmer", "spicer", "tailor", "jeweler")
+SPECIAL_CITIES: tuple[str, ...] = ("baghdad", "balkh", "hormuz")
+CARD_KINDS: tuple[str, ...] = ("exchange", "per_contract", "per_post")
+#: every kind of component a pack lists or an event describes
+KINDS: tuple[str, ...] = (
+    "node", "route", "contract", "city_card", "city_bonus", "outpost", "goal", "offer", "book", "seal",
+    "special", "route_tile",
+)
+
+
+class PackError(ValueError):
+    """A bad field: ``path`` names it, the message says what is wrong."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+def _need(d: Any, path: str) -> dict:
+    if not isinstance(d, dict):
+        raise PackError(path, f"must be an object, not {type(d).__name__}")
+    return d
+
+
+def _field(d: dict, key: str, path: str) -> Any:
+    if key not in d:
+        raise PackError(f"{path}.{key}", "is missing")
+    return d[key]
+
+
+def _int(v: Any, path: str, lo: int = 0, hi: int | None = None) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise PackError(path, f"must be an integer {rng}, not {v!r}")
+    return v
+
+
+def _str(v: Any, path: str, choices: tuple[str, ...] | None = None) -> str:
+    if not isinstance(v, str) or not v:
+        raise PackError(path, f"must be a non-empty string, not {v!r}")
+    if choices is not None and v not in choices:
+        raise PackError(path, f"must be one of {', '.join(choices)}, not {v!r}")
+    return v
+
+
+def _only(d: dict, keys: tuple[str, ...], path: str) -> None:
+    extra = sorted(set(d) - set(keys))
+    if extra:
+        raise PackError(f"{path}.{extra[0]}", f"unknown field (known: {', '.join(keys)})")
+
+
+def bundle(v: Any, path: str, allowed: tuple[str, ...] = RESOURCES) -> dict[str, int]:
+    """A resource bundle: ``{"coins": 2, "vp": 1}`` (a cost or a gain)."""
+    d = _need(v, path)
+    for k, n in d.items():
+        _str(k, f"{path}.{k}", allowed)
+        _int(n, f"{path}.{k}")
+    return d
+
+
+def _node(s: dict, p: str) -> None:
+    _only(s, ("id", "name", "kind", "shield", "special", "slots"), p)
+    _str(_field(s, "kind", p), f"{p}.kind", ("city", "oasis", "start"))
+    if s["kind"] == "city":
+        _str(_field(s, "shield", p), f"{p}.shield")
+    if s.get("special") is not None:
+        _str(s["special"], f"{p}.special", SPECIAL_CITIES)
+    for i, slot in enumerate(s.get("slots", ())):
+        _str(slot, f"{p}.slots[{i}]", ("bonus", "outpost", "contracts", "card"))
+
+
+def _route(s: dict, p: str) -> None:
+    _only(s, ("id", "ends", "coins", "camels", "jade", "guild"), p)
+    ends = _field(s, "ends", p)
+    if not isinstance(ends, list | tuple) or len(ends) != 2 or ends[0] == ends[1]:
+        raise PackError(f"{p}.ends", f"must be two different node ids, not {ends!r}")
+    for i, e in enumerate(ends):
+        _str(e, f"{p}.ends[{i}]")
+    for k in ("coins", "camels", "jade"):
+        _int(s.get(k, 0), f"{p}.{k}")
+    if s.get("guild") is not None:
+        _str(s["guild"], f"{p}.guild", GUILDS)
+
+
+def _contract(s: dict, p: str) -> None:
+    _only(s, ("id", "cost", "reward", "starting"), p)
+    bundle(_field(s, "cost", p), f"{p}.cost", ("camels", "pepper", "silk", "gold", "jade", "coins"))
+    bundle(_field(s, "reward", p), f"{p}.reward")
+    if not isinstance(s.get("starting", False), bool):
+        raise PackError(f"{p}.starting", "must be true or false")
+
+
+def _city_card(s: dict, p: str) -> None:
+    _only(s, ("id", "kind", "pay", "gain", "text"), p)
+    _str(_field(s, "kind", p), f"{p}.kind", CARD_KINDS)
+    bundle(s.get("pay", {}), f"{p}.pay")
+    gain = bundle(_field(s, "gain", p), f"{p}.gain")
+    if not gain:
+        raise PackError(f"{p}.gain", "a city card gains something")
+
+
+def _gain_only(s: dict, p: str) -> None:
+    _only(s, ("id", "gain", "text"), p)
+    bundle(_field(s, "gain", p), f"{p}.gain")
+
+
+def _goal(s: dict, p: str) -> None:
+    _only(s, ("id", "guilds", "shields"), p)
+    for g, vp in _need(s.get("guilds", {}), f"{p}.guilds").items():
+        _str(g, f"{p}.guilds.{g}", GUILDS)
+        _int(vp, f"{p}.guilds.{g}")
+    shields = s.get("shields", [])
+    if not isinstance(shields, list | tuple):
+        raise PackError(f"{p}.shields", "must be a list of shields")
+    for i, sh in enumerate(shields):
+        _str(sh, f"{p}.shields[{i}]")
+
+
+def _offer(s: dict, p: str) -> None:
+    _only(s, ("id", "book", "jade1", "jade2"), p)
+    _int(_field(s, "book", p), f"{p}.book", 1, 3)
+    bundle(_field(s, "jade1", p), f"{p}.jade1")
+    bundle(_field(s, "jade2", p), f"{p}.jade2")
+
+
+def _book(s: dict, p: str) -> None:
+    _only(s, ("id", "min_die", "fixed"), p)
+    fixed = _field(s, "fixed", p)
+    if not isinstance(fixed, list | tuple) or len(fixed) != 2:
+        raise PackError(f"{p}.fixed", "must list the book's two free options")
+    for i, b in enumerate(fixed):
+        bundle(b, f"{p}.fixed[{i}]")
+
+
+def _seal(s: dict, p: str) -> None:
+    _only(s, ("id", "improve", "bonus", "plus_one"), p)
+    bundle(_field(s, "improve", p), f"{p}.improve")
+    bundle(_field(s, "bonus", p), f"{p}.bonus")
+    if not isinstance(s.get("plus_one", False), bool):
+        raise PackError(f"{p}.plus_one", "must be true or false")
+
+
+def _special(s: dict, p: str) -> None:
+    _only(s, ("id", "reward", "guild", "twice_at"), p)
+    bundle(_field(s, "reward", p), f"{p}.reward")
+    _str(_field(s, "guild", p), f"{p}.guild", GUILDS)
+    _int(_field(s, "twice_at", p), f"{p}.twice_at", 1, 6)
+
+
+def _route_tile(s: dict, p: str) -> None:
+    _only(s, ("id", "shields"), p)
+    sh = _field(s, "shields", p)
+    if not isinstance(sh, list | tuple) or len(sh) != 2:
+        raise PackError(f"{p}.shields", "a route tile shows two shields")
+    for i, x in enumerate(sh):
+        _str(x, f"{p}.shields[{i}]")
+
+
+CHECK = {
+    "node": _node, "route": _route, "contract": _contract, "city_card": _city_card, "city_bonus": _gain_only,
+    "outpost": _gain_only, "goal": _goal, "offer": _offer, "book": _book, "seal": _seal, "special": _special,
+    "route_tile": _route_tile,
+}
+
+
+def validate_component(kind: str, spec: Any, path: str | None = None) -> dict:
+    """One component's spec (without checking its id against anything)."""
+    path = path or kind
+    if kind not in CHECK:
+        raise PackError(path, f"unknown component kind {kind!r} (known: {', '.join(KINDS)})")
+    d = _need(spec, path)
+    CHECK[kind](d, path)
+    return d
+
+
+#: pack section -> component kind (each section a list of components with unique ``id``)
+SECTIONS: dict[str, str] = {
+    "contracts": "contract", "city_cards": "city_card", "city_bonuses": "city_bonus", "outposts": "outpost",
+    "goals": "goal", "offers": "offer", "route_tiles": "route_tile",
+}
+TOP: tuple[str, ...] = (
+    "id", "title", "invented", "note", "rounds", "dice_per_player", "start", "posts", "post_vp",
+    "compensation_total", "shield_vp", "travel", "books", "jade_prices", "khan", "contracts_action", "guilds",
+    "money_bag", "bonus_costs", "black_dice", "neutral", "most_contracts_vp", "goods_per_vp", "coins_per_vp",
+    "caravan", "characters", "caravan_characters", "start_city", "contract_pile", "map", "specials", "seals", "layout",
+    *SECTIONS,
+)
+
+
+def _unique(items: list, path: str, kind: str) -> None:
+    seen = set()
+    for i, item in enumerate(items):
+        p = f"{path}[{i}]"
+        _need(item, p)
+        cid = _str(_field(item, "id", p), f"{p}.id")
+        if cid in seen:
+            raise PackError(f"{p}.id", f"{cid!r} appears twice")
+        seen.add(cid)
+        validate_component(kind, item, p)
+
+
+def validate_pack(data: Any) -> dict:
+    """Checks every field of a pack; returns it unchanged. Raises ``PackError`` naming the first bad field."""
+    d = _need(data, "pack")
+    _only(d, TOP, "pack")
+    _str(_field(d, "id", "pack"), "pack.id")
+    _int(_field(d, "rounds", "pack"), "pack.rounds", 1)
+    _int(_field(d, "dice_per_player", "pack"), "pack.dice_per_player", 1)
+    bundle(_field(d, "start", "pack"), "pack.start")
+    _int(_field(d, "posts", "pack"), "pack.posts", 1)
+    for k, v in _need(_field(d, "post_vp", "pack"), "pack.post_vp").items():
+        _int(int(k) if str(k).isdigit() else -1, f"pack.post_vp.{k}", 1)
+        _int(v, f"pack.post_vp.{k}")
+    _int(_field(d, "compensation_total", "pack"), "pack.compensation_total")
+    shield = _field(d, "shield_vp", "pack")
+    if not isinstance(shield, list) or not shield:
+        raise PackError("pack.shield_vp", "must list the VP for 1, 2, ... shields")
+    for i, v in enumerate(shield):
+        _int(v, f"pack.shield_vp[{i}]")
+    travel = _need(_field(d, "travel", "pack"), "pack.travel")
+    for row in ("1", "2", "3"):
+        t = _need(_field(travel, row, "pack.travel"), f"pack.travel.{row}")
+        _int(_field(t, "dice", f"pack.travel.{row}"), f"pack.travel.{row}.dice", 1)
+        if t.get("max") is not None:
+            _int(t["max"], f"pack.travel.{row}.max", 1)
+        _int(t.get("coins", 0), f"pack.travel.{row}.coins")
+    books = _field(d, "books", "pack")
+    if not isinstance(books, list) or len(books) != 3:
+        raise PackError("pack.books", "must list the three books")
+    for i, b in enumerate(books):
+        p = f"pack.books[{i}]"
+        _int(_field(_need(b, p), "min_die", p), f"{p}.min_die", 1, 6)
+        if b.get("fixed") is not None:
+            _book({"id": str(i + 1), **b}, p)
+    jp = _field(d, "jade_prices", "pack")
+    if not isinstance(jp, list) or len(jp) != 2:
+        raise PackError("pack.jade_prices", "must give the jade price of the two lower options")
+    for i, v in enumerate(jp):
+        _int(v, f"pack.jade_prices[{i}]")
+    khan = _need(_field(d, "khan", "pack"), "pack.khan")
+    _int(_field(khan, "slots", "pack.khan"), "pack.khan.slots", 1)
+    bundle(_field(khan, "reward", "pack.khan"), "pack.khan.reward")
+    ca = _need(_field(d, "contracts_action", "pack"), "pack.contracts_action")
+    for k in ("coins", "take", "hold"):
+        _int(_field(ca, k, "pack.contracts_action"), f"pack.contracts_action.{k}")
+    guilds = _need(_field(d, "guilds", "pack"), "pack.guilds")
+    for g in GUILDS:
+        gd = _need(_field(guilds, g, "pack.guilds"), f"pack.guilds.{g}")
+        _int(_field(gd, "min_die", f"pack.guilds.{g}"), f"pack.guilds.{g}.min_die", 1, 6)
+        _int(_field(gd, "jade", f"pack.guilds.{g}"), f"pack.guilds.{g}.jade")
+    bag = _field(d, "money_bag", "pack")
+    if not isinstance(bag, list) or not bag:
+        raise PackError("pack.money_bag", "must list the money bag's options")
+    for i, b in enumerate(bag):
+        bundle(b, f"pack.money_bag[{i}]")
+    bc = _need(_field(d, "bonus_costs", "pack"), "pack.bonus_costs")
+    for k in ("reroll", "adjust", "black"):
+        _int(_field(bc, k, "pack.bonus_costs"), f"pack.bonus_costs.{k}")
+    for k, v in _need(_field(d, "black_dice", "pack"), "pack.black_dice").items():
+        _int(v, f"pack.black_dice.{k}")
+    mc = _field(d, "most_contracts_vp", "pack")
+    if not isinstance(mc, list) or len(mc) != 2:
+        raise PackError("pack.most_contracts_vp", "must give first and second place VP")
+    _int(_field(d, "goods_per_vp", "pack"), "pack.goods_per_vp", 1)
+    _int(_field(d, "coins_per_vp", "pack"), "pack.coins_per_vp", 1)
+    car = _need(_field(d, "caravan", "pack"), "pack.caravan")
+    bundle(_field(car, "sell_vp", "pack.caravan"), "pack.caravan.sell_vp", GOODS)
+    bundle(_field(car, "end_vp", "pack.caravan"), "pack.caravan.end_vp", GOODS)
+    for i, v in enumerate(_field(car, "steps", "pack.caravan")):
+        _int(v, f"pack.caravan.steps[{i}]", 1)
+    for key in ("characters", "caravan_characters"):
+        chars = _field(d, key, "pack")
+        if not isinstance(chars, list) or not chars:
+            raise PackError(f"pack.{key}", "must list character ids")
+        for i, c in enumerate(chars):
+            _str(c, f"pack.{key}[{i}]")
+    _int(_field(d, "contract_pile", "pack"), "pack.contract_pile")
+    start = _str(_field(d, "start_city", "pack"), "pack.start_city")
+    m = _need(_field(d, "map", "pack"), "pack.map")
+    _unique(_field(m, "nodes", "pack.map"), "pack.map.nodes", "node")
+    node_ids = {n["id"] for n in m["nodes"]}
+    if start not in node_ids:
+        raise PackError("pack.start_city", f"{start!r} is not a node of pack.map.nodes")
+    for i, r in enumerate(_field(m, "routes", "pack.map")):
+        p = f"pack.map.routes[{i}]"
+        validate_component("route", r, p)
+        for j, e in enumerate(r["ends"]):
+            if e not in node_ids:
+                raise PackError(f"{p}.ends[{j}]", f"{e!r} is not a node of pack.map.nodes")
+    for city, s in _need(d.get("specials", {}), "pack.specials").items():
+        _str(city, f"pack.specials.{city}", SPECIAL_CITIES)
+        validate_component("special", {"id": city, **_need(s, f"pack.specials.{city}")}, f"pack.specials.{city}")
+    for g, s in _need(d.get("seals", {}), "pack.seals").items():
+        _str(g, f"pack.seals.{g}", GUILDS)
+        validate_component("seal", {"id": g, **_need(s, f"pack.seals.{g}")}, f"pack.seals.{g}")
+    for section, kind in SECTIONS.items():
+        items = d.get(section, [])
+        if not isinstance(items, list):
+            raise PackError(f"pack.{section}", "must be a list")
+        _unique(items, f"pack.{section}", kind)
+    return d

@@ -1,0 +1,979 @@
+"""The one place where events take effect. ``Work`` is a scratch copy of the state; each action
+function runs with ``strict=True`` for ``decide`` (every rule checked, the first violation raises,
+the state is never touched) and ``strict=False`` for ``evolve`` (the event is trusted).
+
+Components come from the pinned pack or, when it lacks them, from descriptions recorded in the log
+(``component``). Payments of coins or camels fall back on jade for the shortfall ("翡翠をいつでも
+ラクダかコインとして代用できます", ruling MP2-6).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import msgspec
+from msgspec.structs import asdict, replace
+
+from events.errors import IllegalMove
+from rules.marco_polo_common import turns
+from rules.marco_polo_2 import codes
+from rules.marco_polo_2.content import GOODS, GUILDS, PACKS, Pack, route_id
+from rules.marco_polo_2.content.schema import PackError, validate_component
+from rules.marco_polo_2.state import (
+    BAG,
+    BOOK_SPACE,
+    COLOURS,
+    CONTRACTS_SPACE,
+    GUILD,
+    INCOME,
+    KHAN,
+    OVER,
+    PLAY,
+    REFILL,
+    REVEAL,
+    ROLL_DIE,
+    ROUND,
+    SHOW,
+    TRAVEL_SPACE,
+    MP2State,
+    PlayerState,
+)
+
+Q_COLOUR = '"各アクションマスは、プレイヤーの色について各１回しか使用出来ません。"'
+Q_FEE = '"埋まっているアクションマスを使う場合には、お金を支払わなければいけません（重要）。" "支払うお金は置いたダイスの最も小さい目と同額となります。"'
+Q_NO_STACK = '"このアクションはダイスを重ねて置くことはできません。"'
+Q_KHAN = '"次にこのアクションを行うプレイヤーは、その次のマスに置かねばなりません。さらに、ダイス目が同じかそれ以上でなければならず"'
+Q_HOLD = '"依頼タイルは２枚まで保持でき、過剰取得した場合いずれかを破棄します。"'
+Q_GUILD_ROUTE = '"ギルドマークがある場合そのギルドマーカーを所持していないと通行不可。（未アップグレードのままでもよい）"'
+Q_POST_NEEDED = '"その都市に自分の交易所が置かれていなければなりません。"'
+
+DIE_TOKENS: dict[str, tuple[str, int]] = {f"{k}{v}": (k or "c", v) for k in ("", "b") for v in range(1, 7)}
+DIE_TOKENS.update({f"p{c}": ("p", 6) for c in "BRYG"})
+PAYABLE = ("coins", "camels", "pepper", "silk", "gold", "jade", "vp")
+ISABELLA = {1: "coins", 6: "coins", 2: "vp", 5: "vp", 3: "camels", 4: "camels"}
+ISABELLA_N = {"coins": 2, "vp": 1, "camels": 1}
+ISABELLA_PAIR = {1: "jade", 6: "jade", 2: "silk", 5: "silk", 3: "gold", 4: "gold"}
+UPGRADE = {"pepper": "silk", "silk": "gold"}
+
+
+@lru_cache(maxsize=256)
+def _described_map(described: tuple[tuple[str, str, str], ...]) -> dict[tuple[str, str], dict]:
+    return {(k, i): msgspec.json.decode(s) for k, i, s in described}
+
+
+def canonical(spec: dict) -> str:
+    return msgspec.json.encode(spec, order="sorted").decode()
+
+
+class Work:
+    """A scratch copy of the state: seats copied on first touch, fields overridden, then frozen."""
+
+    __slots__ = ("s", "strict", "pl", "f", "pack", "tokens", "ti", "resting")
+
+    def __init__(self, state: MP2State, strict: bool, tokens: tuple[str, ...] = ()) -> None:
+        self.s = state
+        self.strict = strict
+        self.pl: dict[int, dict] = {}
+        self.f: dict[str, object] = {}
+        self.pack: Pack = PACKS[state.pack]
+        self.tokens = tokens
+        self.ti = 0
+        #: components this step takes from the log's descriptions (not the pack)
+        self.resting: set[str] = set()
+
+    def get(self, name: str):
+        f = self.f
+        return f[name] if name in f else getattr(self.s, name)
+
+    def p(self, seat: int) -> dict:
+        d = self.pl.get(seat)
+        if d is None:
+            d = self.pl[seat] = asdict(self.s.seats[seat])
+        return d
+
+    def who(self, seat: int) -> str:
+        return self.s.players[seat] if 0 <= seat < len(self.s.players) else f"seat {seat}"
+
+    def token(self, what: str, cands: tuple[str, ...]) -> str:
+        if self.ti >= len(self.tokens):
+            if self.strict:
+                raise IllegalMove(f"the move must say {what}", code=codes.MISSING_CHOICE, candidates=cands)
+            return cands[0] if cands else ""
+        t = self.tokens[self.ti]
+        self.ti += 1
+        if self.strict and t not in cands:
+            codes.illegal(codes.BAD_CHOICE, f"{t!r} is not a choice for {what} ({', '.join(cands)})")
+        return t
+
+    def done_tokens(self) -> None:
+        if self.strict and self.ti < len(self.tokens):
+            codes.illegal(codes.EXTRA_CHOICE, f"the move lists choices the rules do not ask for: {list(self.tokens[self.ti:])}")
+
+    def finish(self) -> MP2State:
+        if self.resting or self.s.resting:
+            self.f["resting"] = tuple(sorted(self.resting))
+        if self.pl:
+            seats = list(self.s.seats)
+            for seat, d in self.pl.items():
+                seats[seat] = PlayerState(*d.values())  # asdict keeps the field order
+            self.f["seats"] = tuple(seats)
+        return replace(self.s, **self.f) if self.f else self.s
+
+    def push(self, item: tuple[str, int, str], front: bool = False) -> None:
+        pending = self.get("pending")
+        self.f["pending"] = (item,) + pending if front else pending + (item,)
+
+
+# --- components --------------------------------------------------------------------------------
+
+
+def component(w: Work, kind: str, cid: str, what: str = "") -> dict:
+    """A component from the pack, else from the log's descriptions; refuses an unknown one."""
+    spec = w.pack.components[kind].get(cid)
+    if spec is not None:
+        return spec
+    described = w.get("described")
+    spec = _described_map(described).get((kind, cid)) if described else None
+    if spec is not None:
+        w.resting.add(f"{kind}:{cid}")
+        return spec
+    codes.illegal(
+        codes.UNDESCRIBED,
+        f"{kind} {cid!r} is not in content pack {w.pack.id}; describe it in the event that brings it to the "
+        f"table (describe=[{{kind: {kind!r}, id: {cid!r}, spec: ...}}]){' ' + what if what else ''}",
+        kind=kind,
+        id=cid,
+    )
+
+
+def known(w: Work, kind: str, cid: str) -> dict | None:
+    spec = w.pack.components[kind].get(cid)
+    if spec is not None:
+        return spec
+    described = w.get("described")
+    spec = _described_map(described).get((kind, cid)) if described else None
+    if spec is not None:
+        w.resting.add(f"{kind}:{cid}")
+    return spec
+
+
+def _same(pack_spec: dict, spec: dict) -> bool:
+    return all(pack_spec.get(k, 0 if isinstance(v, int) else None) == v for k, v in spec.items() if k != "id")
+
+
+def apply_descriptions(w: Work, describe) -> None:
+    """Checks and records the components an event describes (before the event takes effect)."""
+    if not describe:
+        return
+    known_map = _described_map(w.get("described"))
+    added: list[tuple[str, str, str]] = []
+    for c in describe:
+        w.resting.add(f"{c.kind}:{c.id}")
+        spec = msgspec.json.decode(msgspec.json.encode(c.spec))
+        if w.strict:
+            try:
+                validate_component(c.kind, spec, f"describe[{c.kind}:{c.id}]")
+            except PackError as exc:
+                codes.illegal(codes.BAD_DESCRIPTION, f"bad description: {exc}")
+            if c.kind == "route" and route_id(*spec["ends"]) != c.id:
+                codes.illegal(codes.BAD_DESCRIPTION, f"route {c.id!r}: its id is its sorted ends joined by '-', {route_id(*spec['ends'])!r}")
+            in_pack = w.pack.get(c.kind, c.id)
+            if in_pack is not None and not _same(in_pack, spec):
+                codes.contradiction(codes.DESCRIPTION_MISMATCH, f"{c.kind} {c.id}: the pinned pack says {in_pack}, not {spec}")
+            old = known_map.get((c.kind, c.id))
+            if old is not None and old != spec:
+                codes.contradiction(codes.DESCRIPTION_MISMATCH, f"{c.kind} {c.id} was described as {old}, not {spec}")
+        if w.pack.get(c.kind, c.id) is None and (c.kind, c.id) not in known_map:
+            added.append((c.kind, c.id, canonical(spec)))
+    if added:
+        w.f["described"] = w.get("described") + tuple(added)
+
+
+# --- resources ----------------------------------------------------------------------------------
+
+
+def gain(w: Work, seat: int, res: str, n: int) -> None:
+    if n <= 0:
+        return
+    d = w.p(seat)
+    d[res] += n
+    if res == "jade" and d["character"] == "abha":
+        d["vp"] += n  # "いかなる方法でも１翡翠獲得するごとに１ポイント獲得"
+
+
+def gain_bundle(w: Work, seat: int, bundle: dict) -> None:
+    for res, n in bundle.items():
+        gain(w, seat, res, n)
+
+
+def can_pay(d: dict, cost: dict) -> bool:
+    jade = d["jade"] - cost.get("jade", 0)
+    if jade < 0:
+        return False
+    for res, n in cost.items():
+        if res in ("coins", "camels"):
+            short = n - d[res]
+            if short > 0:
+                jade -= short
+                if jade < 0:
+                    return False
+        elif res != "jade" and d[res] < n:
+            return False
+    return True
+
+
+def pay(w: Work, seat: int, cost: dict, why: str, code: str = codes.CANNOT_AFFORD) -> None:
+    """Pays a bundle; coins and camels short are paid in jade (ruling MP2-6)."""
+    d = w.p(seat)
+    if w.strict and not can_pay(d, cost):
+        have = {k: d[k] for k in cost if k in d}
+        codes.illegal(code, f"{w.who(seat)} cannot pay {dict(cost)} {why} (has {have}, jade {d['jade']}; jade may stand in for coins or camels)")
+    if cost.get("jade"):
+        d["jade"] -= cost["jade"]
+    for res, n in cost.items():
+        if res == "jade" or n == 0:
+            continue
+        if res in ("coins", "camels") and d[res] < n:
+            d["jade"] -= n - d[res]
+            d[res] = 0
+        else:
+            d[res] -= n
+
+
+# --- dice ---------------------------------------------------------------------------------------
+
+
+def parse_die(token: object) -> tuple[str, int]:
+    parsed = DIE_TOKENS.get(token) if isinstance(token, str) else None
+    if parsed is None:
+        codes.illegal(codes.BAD_DIE, f"{token!r} is not a die: write 1-6 (your colour), b4 (a black die showing 4) or pR (Donata's red piece)")
+    return parsed
+
+
+def take_die(w: Work, seat: int, token: str) -> tuple[str, int]:
+    kind, value = parse_die(token) if w.strict else DIE_TOKENS[token]
+    d = w.p(seat)
+    if kind == "p":
+        colour = {"B": "blue", "R": "red", "Y": "yellow", "G": "green"}[token[1]]
+        if colour not in d["pieces"]:
+            if w.strict:
+                codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} has no {colour} piece (Donata Badoer's pieces: {list(d['pieces'])})")
+            return kind, value
+        i = d["pieces"].index(colour)
+        d["pieces"] = d["pieces"][:i] + d["pieces"][i + 1 :]
+        return kind, value
+    key = "dice" if kind == "c" else "black"
+    held = d[key]
+    if value not in held:
+        if w.strict:
+            codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} holds no {'colour' if kind == 'c' else 'black'} die showing {value} (colour {list(d['dice'])}, black {list(d['black'])})")
+        return kind, value
+    i = held.index(value)
+    d[key] = held[:i] + held[i + 1 :]
+    return kind, value
+
+
+def add_die(w: Work, seat: int, kind: str, value: int) -> None:
+    d = w.p(seat)
+    key = "dice" if kind == "c" else "black"
+    d[key] = tuple(sorted(d[key] + (value,)))
+
+
+def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, what: str) -> int:
+    """Dice on an action space: count, possession, the colour rule, Donata's pieces, stacking and the
+    occupation fee (``mode``: "shared" pays the fee, "single" takes no die on top, "free" neither).
+    Returns the lowest value placed."""
+    if w.strict and len(tokens) != count:
+        codes.illegal(codes.DICE_COUNT, f"{what} takes exactly {count} {'die' if count == 1 else 'dice'}, not {len(tokens)}: \"ボードに描かれているマスの数のダイスを置かなければいけません。\"")
+    board = w.get("board")
+    occupied = any(p[0] == space for p in board)
+    if w.strict and mode == "single" and occupied:
+        codes.illegal(codes.NO_STACKING, f"{what} already holds a die this round: {Q_NO_STACK}")
+    placed = []
+    colour = piece = False
+    for t in tokens:
+        kind, value = take_die(w, seat, t)
+        placed.append((space, value, seat, kind))
+        colour = colour or kind == "c"
+        piece = piece or kind == "p"
+    d = w.p(seat)
+    if w.strict and piece and occupied:
+        codes.illegal(codes.PIECE_RULE, f"Donata Badoer's pieces go only on a space without dice: \"フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。\" ({what})")
+    if colour and space != BAG:
+        if w.strict and space in d["used"]:
+            codes.illegal(codes.COLOUR_ONCE_PER_SPACE, f"{w.who(seat)}'s colour already used {what} this round: {Q_COLOUR}")
+        d["used"] = d["used"] + (space,)
+    w.f["board"] = board + tuple(placed)
+    low = min(p[1] for p in placed) if placed else 0
+    if mode == "shared" and occupied:
+        pay(w, seat, {"coins": low}, f"for the occupied space {what}: {Q_FEE}", codes.OCCUPIED_FEE)
+    if colour and occupied and mode != "free" and d["character"] == "donata":
+        gain(w, seat, "camels", 2)  # "既にダイスが置かれているスペースのアクションを行った場合、２ラクダを獲得する。"
+    return low
+
+
+# --- trading posts -------------------------------------------------------------------------------
+
+
+def node(w: Work, nid: str) -> dict:
+    return component(w, "node", nid)
+
+
+def is_city(w: Work, nid: str) -> bool:
+    return node(w, nid)["kind"] == "city"
+
+
+def at(pairs: tuple[tuple[str, str], ...], city: str) -> list[str]:
+    return [i for c, i in pairs if c == city]
+
+
+def seat_of(w: Work, character: str) -> int:
+    """The seat playing ``character`` (-1: nobody); characters never change once picked."""
+    for i, p in enumerate(w.s.seats):
+        if p.character == character:
+            return i
+    return -1
+
+
+def place_post(w: Work, seat: int, city: str) -> bool:
+    """A trading post in ``city`` (a city without the seat's post): the 9th/10th/11th post VP, the
+    first-post outpost tile, the «!» bonus at once. Returns whether a post was placed."""
+    d = w.p(seat)
+    if city in d["posts"] or d["posts_left"] <= 0 or not is_city(w, city):
+        return False
+    d["posts"] = d["posts"] + (city,)
+    d["posts_left"] -= 1
+    d["vp"] += w.pack.post_vp.get(len(d["posts"]), 0)
+    w.f["turn_posts"] = w.get("turn_posts") + (city,)
+    outposts = w.get("outposts")
+    for i, (c, tile) in enumerate(outposts):
+        if c == city:
+            w.f["outposts"] = outposts[:i] + outposts[i + 1 :]
+            filippo = seat_of(w, "filippo")
+            if d["character"] == "filippo":
+                d["tiles"] = d["tiles"] + (tile,)  # kept, cashed later as a bonus action
+            else:
+                gain_bundle(w, seat, component(w, "outpost", tile)["gain"])
+                if filippo >= 0:
+                    f = w.p(filippo)
+                    f["tiles"] = f["tiles"] + (tile,)
+            break
+    for marker in at(w.get("bonuses"), city):
+        gain_bundle(w, seat, component(w, "city_bonus", marker)["gain"])
+    return True
+
+
+def pile_left(w: Work) -> int:
+    """Contracts still in the pile (``seen`` holds the pile's contracts only), less the refills already promised."""
+    return w.pack.contract_pile - len(w.get("seen")) - sum(1 for p in w.get("pending") if p[0] == REFILL)
+
+
+def take_contracts(w: Work, seat: int, taken: tuple[str, ...], discard: tuple[str, ...], where: set[str], why: str) -> None:
+    """Contracts taken from the spaces of cities in ``where``; ``discard`` keeps the seat at the limit."""
+    d = w.p(seat)
+    here = list(w.get("city_contracts"))
+    hold = w.pack.contracts_action["hold"]
+    for k in taken:
+        spot = next((i for i, (c, kk) in enumerate(here) if kk == k and c in where), None)
+        if spot is None:
+            if w.strict:
+                codes.illegal(codes.CONTRACT_NOT_THERE, f"contract {k!r} is not on a contract space of {sorted(where) or 'a city with your post'} {why}")
+            continue
+        city = here.pop(spot)[0]
+        d["contracts"] = d["contracts"] + (k,)
+        if pile_left(w) > 0:  # "その後補充されます" (an empty pile refills nothing)
+            w.push((REFILL, seat, city))
+    w.f["city_contracts"] = tuple(here)
+    if w.strict:
+        if len(set(discard)) != len(discard) or any(k not in d["contracts"] for k in discard):
+            codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"discard {list(discard)}: only contracts {w.who(seat)} holds ({list(d['contracts'])})")
+        if len(d["contracts"]) - len(discard) > hold or (discard and len(d["contracts"]) - len(discard) < hold):
+            codes.illegal(codes.CONTRACT_LIMIT, f"{w.who(seat)} would hold {len(d['contracts']) - len(discard)} contracts: {Q_HOLD}")
+    d["contracts"] = tuple(k for k in d["contracts"] if k not in discard)
+
+
+# --- main actions -------------------------------------------------------------------------------
+
+
+def main_action(w: Work) -> None:
+    w.f["main_done"] = True
+
+
+def steps_of(w: Work, seat: int, path: tuple[str, ...]) -> tuple[int, list[str]]:
+    """(steps counted, oases Möngke Khan skipped): "オアシスをないものとして飛ばして移動できる"."""
+    if w.p(seat)["character"] != "mongke":
+        return len(path), []
+    skipped = [x for x in path[:-1] if node(w, x)["kind"] == "oasis"]
+    return len(path) - len(skipped), skipped
+
+
+def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool, why: str) -> None:
+    """Steps along routes: each must exist, its guild seal be owned, its costs be paid."""
+    d = w.p(seat)
+    here = start
+    gantulga = d["character"] == "gantulga"
+    for there in path:
+        r = known(w, "route", route_id(here, there)) if isinstance(there, str) else None
+        if r is None:
+            if w.strict:
+                if not isinstance(there, str) or w.pack.components["route"]:
+                    codes.illegal(codes.NOT_ADJACENT, f"no route leads from {here} to {there!r} {why}")
+                component(w, "route", route_id(here, there), "(the pack has no map: describe the route and its end)")
+            here = there
+            continue
+        if w.strict:
+            node(w, there)
+        g = r.get("guild")
+        if w.strict and g and g not in d["seals"]:
+            codes.illegal(codes.GUILD_ROUTE, f"the route {here}-{there} needs the {g} guild seal: {Q_GUILD_ROUTE}")
+        if pay_costs:
+            if gantulga:  # "通行コストのラクダとコインを支払わなくてもよい"
+                cost = {"jade": r.get("jade", 0)}
+            else:
+                cost = {"coins": r.get("coins", 0), "camels": r.get("camels", 0), "jade": r.get("jade", 0)}
+            pay(w, seat, cost, f"for the route {here}-{there}" if w.strict else "")
+        here = there
+
+
+def travel(w: Work, seat: int, row: int, dice, path, extra, take, discard, figure: int) -> None:
+    d = w.p(seat)
+    spec = w.pack.travel.get(row) if isinstance(row, int) else None
+    if spec is None:
+        codes.illegal(codes.TRAVEL_ROW, f"travel row {row!r}: 1 (lower), 2 (middle) or 3 (upper)")
+    if w.strict and d["character"] == "gantulga" and row != 1:
+        codes.illegal(codes.GANTULGA_LOWER_ROW, 'Gantulga Od: "移動アクションの下段しか選択できなくなる"')
+    low = place_dice(w, seat, TRAVEL_SPACE[row], dice, spec["dice"], "shared", f"travel row {row}")
+    if spec.get("coins"):
+        pay(w, seat, {"coins": spec["coins"]}, f"for the lower travel row: \"下段：アクションマスにダイスを１つ置き２コインを払います。\"")
+    if w.strict:
+        if figure not in (0, 1) or figure >= len(d["figures"]):
+            codes.illegal(codes.SECOND_FIGURE, f"figure {figure!r}: only Mailin & Tian Chin move a second figure (1)")
+        if not path:
+            codes.illegal(codes.TRAVEL_STEPS, "a travel moves at least one step")
+    start = d["figures"][figure] if figure < len(d["figures"]) else d["figures"][0]
+    steps, skipped = steps_of(w, seat, tuple(path))
+    limit = min(low, spec.get("max") or 6)
+    if w.strict and not 1 <= steps <= limit:
+        codes.illegal(codes.TRAVEL_STEPS, f"{steps} step(s) on travel row {row} with a lowest die of {low}: at most {limit}")
+    walk(w, seat, start, tuple(path), True, f"(travel row {row})")
+    end = path[-1] if path else start
+    figs = d["figures"]
+    d["figures"] = figs[:figure] + (end,) + figs[figure + 1 :]
+    for _ in skipped:  # "飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する"
+        d["vp"] += 3
+        t = w.token("2 coins or 1 camel for a skipped oasis", ("coins", "camels"))
+        gain(w, seat, t, 2 if t == "coins" else 1)
+    placed: set[str] = set()
+    if extra is not None:
+        if w.strict:
+            if row != 3:
+                codes.illegal(codes.EXTRA_POST, 'only the upper row places an extra post: "上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。"')
+            if extra not in path[:-1] or extra in d["posts"] or not is_city(w, extra):
+                codes.illegal(codes.EXTRA_POST, f"{extra!r} is not a city passed without {w.who(seat)}'s post")
+        if place_post(w, seat, extra):
+            placed.add(extra)
+    if is_city(w, end) and place_post(w, seat, end):
+        placed.add(end)
+    if w.strict and len(take) > len(placed):
+        codes.illegal(codes.CONTRACT_NOT_THERE, f"one contract per new post in a contract city, not {len(take)}")
+    take_contracts(w, seat, tuple(take), tuple(discard), placed, "where the post was placed")
+    if w.strict and len({c for c, k in w.s.city_contracts if k in take}) != len(take):
+        codes.illegal(codes.CONTRACT_NOT_THERE, "one contract from each city where a post was placed")
+    claim = w.get("start_claim")
+    if row >= claim[0]:  # "「移動」のアクションをより上段で最後に行ったプレイヤー"
+        w.f["start_claim"] = (row, seat)
+
+
+def move_caravans(w: Work, seat: int, book: int, paths) -> None:
+    d = w.p(seat)
+    if not paths:
+        return
+    if w.strict:
+        if not w.s.options.caravans:
+            codes.illegal(codes.CARAVANS_OFF, "caravans move only with the caravan expansion (option caravans)")
+        if len(paths) > len(d["caravans"]):
+            codes.illegal(codes.CARAVAN_STEPS, f"{w.who(seat)} has {len(d['caravans'])} caravan(s), not {len(paths)}")
+        if len([p for p in paths if p]) > 1 and d["character"] != "piedro":
+            codes.illegal(codes.CARAVAN_STEPS, "only Piedro Tartarino moves two caravans after one market action")
+    limit = w.pack.caravan["steps"][book - 1] + (2 if d["character"] == "tebaldo" else 0)
+    cars = list(d["caravans"])
+    for i, path in enumerate(paths):
+        if not path:
+            continue
+        tile, loc, goods = cars[i]
+        if w.strict:
+            if not loc:
+                codes.illegal(codes.CARAVAN_STEPS, f"caravan {i} is not on a route: start it first")
+            if len(path) > limit:
+                codes.illegal(codes.CARAVAN_STEPS, f"the caravan moves at most {limit} step(s) after book {book}: \"左：１歩・中央：最大２歩・右：最大３歩\"")
+        walk(w, seat, loc, tuple(path), False, "(caravan: no route costs, guild seals still needed)")
+        cars[i] = (tile, path[-1], goods)
+    d["caravans"] = tuple(cars)
+
+
+def book_action(w: Work, seat: int, book: int, die: str, option: int, caravans) -> None:
+    if w.strict and book not in (1, 2, 3):
+        codes.illegal(codes.BOOK_OPTION, f"book {book!r}: 1, 2 or 3")
+    low = place_dice(w, seat, BOOK_SPACE[book], (die,), 1, "shared", f"book {book}")
+    need = w.pack.book_min[book - 1]
+    if w.strict and low < need:
+        codes.illegal(codes.BOOK_DIE, f"book {book} needs a die of {need} or more, not {low}: \"左：ダイス目１以上・中央：ダイス目３以上・右：ダイス目５以上。\"")
+    if w.strict and option not in (1, 2, 3, 4):
+        codes.illegal(codes.BOOK_OPTION, f"option {option!r}: 1, 2 (free), 3 (1 jade) or 4 (2 jade)")
+    if option in (1, 2):
+        items = component(w, "book", str(book), "(the book's free options)")["fixed"][option - 1]
+    else:
+        offers = w.get("offers")
+        tile = offers[book - 1] if len(offers) >= book else None
+        if tile is None:
+            codes.illegal(codes.NOT_EXPECTED, f"book {book} has no offer tile this round")
+        price = w.pack.jade_prices[option - 3]
+        pay(w, seat, {"jade": price}, f"for the lower {'left' if option == 3 else 'right'} option of book {book}: \"左下：翡翠１つを支払い ... 右下：翡翠２つを支払い\"")
+        items = component(w, "offer", tile)["jade1" if option == 3 else "jade2"]
+    gain_bundle(w, seat, items)
+    move_caravans(w, seat, book, caravans)
+
+
+def khans_favor(w: Work, seat: int, die: str) -> None:
+    slots = [p for p in w.get("board") if p[0] == KHAN]
+    if w.strict:
+        if len(slots) >= w.pack.khan["slots"]:
+            codes.illegal(codes.KHANS_FAVOR_FULL, "the Khan's favor's four slots are full this round")
+        kind, value = parse_die(die)
+        if slots and value < slots[-1][1]:
+            codes.illegal(codes.KHANS_FAVOR_ASCENDING, f"a {value} cannot follow the {slots[-1][1]} on the Khan's favor: {Q_KHAN}")
+    place_dice(w, seat, KHAN, (die,), 1, "free", "the Khan's favor")
+    gain_bundle(w, seat, w.pack.khan["reward"])
+
+
+def contracts_action(w: Work, seat: int, die: str, taken, discard) -> None:
+    place_dice(w, seat, CONTRACTS_SPACE, (die,), 1, "shared", "the contracts action")
+    ca = w.pack.contracts_action
+    gain(w, seat, "coins", ca["coins"])  # "まず４コインを獲得します。"
+    d = w.p(seat)
+    limit = 1 if d["character"] == "vidal" else ca["take"]
+    if w.strict and len(taken) > limit:
+        codes.illegal(codes.CONTRACT_LIMIT, f"take at most {limit} contract(s): \"自分の交易所が置かれている都市から最大２枚依頼タイルを獲得\"" + (" (Vidal Badoer: 1)" if limit == 1 else ""))
+    take_contracts(w, seat, tuple(taken), tuple(discard), set(d["posts"]), "(cities with your trading post)")
+
+
+def guild_action(w: Work, seat: int, dice, guild: str) -> None:
+    d = w.p(seat)
+    count = 1 if d["character"] == "dewu" else 2
+    low = place_dice(w, seat, GUILD, dice, count, "shared", "the guild action")
+    spec = w.pack.guilds.get(guild)
+    if w.strict:
+        if spec is None:
+            codes.illegal(codes.UNKNOWN_ID, f"{guild!r} is not a guild ({', '.join(GUILDS)})")
+        if low < spec["min_die"]:
+            codes.illegal(codes.GUILD_DIE, f"the {guild} seal needs a lowest die of {spec['min_die']}, not {low}: \"それより小さい場合は選択できません\"")
+        if guild in d["seals"]:
+            codes.illegal(codes.ONE_SEAL_PER_GUILD, f"{w.who(seat)} owns a {guild} seal: \"プレイヤーは４つのギルドマーカーは各１つしか所持できません。\"")
+    d["seals"] = d["seals"] + (guild,)
+    gain(w, seat, "jade", spec["jade"])
+
+
+def special_node(w: Work, seat: int, name: str) -> str | None:
+    for city in w.p(seat)["posts"]:
+        if node(w, city).get("special") == name:
+            return city
+    return None
+
+
+def special_city(w: Work, seat: int, name: str, die: str) -> None:
+    if w.strict:
+        if name not in ("baghdad", "balkh", "hormuz"):
+            codes.illegal(codes.UNKNOWN_ID, f"{name!r} is not a special city (baghdad, balkh, hormuz)")
+        if special_node(w, seat, name) is None:
+            codes.illegal(codes.NEEDS_POST, f"{w.who(seat)} has no trading post in {name}: {Q_POST_NEEDED}")
+        if sum(1 for p in w.get("board") if p[0] == f"special:{name}") >= 2:
+            codes.illegal(codes.SPECIAL_FULL, f"both action spaces of {name} hold a die this round: {Q_NO_STACK}")
+    value = place_dice(w, seat, f"special:{name}", (die,), 1, "free", name)
+    spec = component(w, "special", name, f"(the reward of {name})")
+    gain_bundle(w, seat, spec["reward"])
+    if spec["guild"] in w.p(seat)["improved"]:
+        seal = component(w, "seal", spec["guild"])
+        for _ in range(2 if value >= spec["twice_at"] else 1):
+            gain_bundle(w, seat, seal["bonus"])
+
+
+def city_card(w: Work, seat: int, city: str, die: str, times: int) -> None:
+    d = w.p(seat)
+    area = city in ("area1", "area2")
+    if area:
+        i = 0 if city == "area1" else 1
+        cards = w.get("area_cards")
+        card = cards[i] if i < len(cards) else None
+    else:
+        found = at(w.get("cards"), city)
+        card = found[0] if found else None
+    if card is None:
+        codes.illegal(codes.UNKNOWN_ID, f"no city card lies at {city!r}")
+    kind, _ = parse_die(die) if w.strict else DIE_TOKENS[die]
+    if w.strict and not area:
+        piece_ok = False
+        if kind == "p":
+            colour = {"B": "blue", "R": "red", "Y": "yellow", "G": "green"}[die[1]]
+            owners = [s for s in range(w.s.n) if city in (w.pl[s]["posts"] if s in w.pl else w.s.seats[s].posts)]
+            seat_colours = COLOURS[: w.s.n]
+            piece_ok = (colour in seat_colours and COLOURS.index(colour) in owners) or (colour not in seat_colours and not owners)
+        if city not in d["posts"] and not piece_ok:
+            codes.illegal(codes.NEEDS_POST, f"{w.who(seat)} has no trading post in {city}: {Q_POST_NEEDED}")
+        if city in w.s.turn_posts:
+            codes.illegal(codes.CITY_CARD_NEXT_TURN, f"the post in {city} was placed this turn: \"次の手番からは、その都市に置かれているカードにダイスを置くことができる\"")
+    value = place_dice(w, seat, f"card:{city}", (die,), 1, "single", f"the city card at {city}")
+    spec = component(w, "city_card", card)
+    if spec["kind"] == "exchange":
+        if w.strict and not (isinstance(times, int) and 1 <= times <= value):
+            codes.illegal(codes.CARD_TIMES, f"repeat the card 1..{value} times (the die): \"ダイス目と最大同数まで繰り返し\", not {times!r}")
+        for _ in range(times):
+            if spec.get("pay"):
+                pay(w, seat, spec["pay"], f"(city card {card})")
+            gain_bundle(w, seat, spec["gain"])
+    else:
+        count = len(d["completed"]) if spec["kind"] == "per_contract" else len(d["posts"])
+        if w.strict and times != 1:
+            codes.illegal(codes.CARD_TIMES, f"city card {card} counts by itself (times 1), capped at the die")
+        for _ in range(min(count, value)):
+            gain_bundle(w, seat, spec["gain"])
+
+
+# --- bonus actions ------------------------------------------------------------------------------
+
+
+def complete_contract(w: Work, seat: int, contract: str) -> None:
+    d = w.p(seat)
+    if w.strict and contract not in d["contracts"]:
+        codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"{contract!r} is not one of {w.who(seat)}'s contracts ({list(d['contracts'])})")
+    spec = component(w, "contract", contract)
+    vidal = d["character"] == "vidal"
+    if not vidal:  # Vidal: "ラクダ及び資源の支払いが必要なくなるが、達成報酬の勝利点が獲得できなくなる"
+        pay(w, seat, spec["cost"], f"to complete contract {contract}")
+    d["contracts"] = tuple(k for k in d["contracts"] if k != contract)
+    d["completed"] = d["completed"] + (contract,)
+    gain_bundle(w, seat, {k: v for k, v in spec["reward"].items() if not (vidal and k == "vp")})
+    if d["character"] == "abha":
+        gain(w, seat, "jade", 1)  # "依頼達成時１翡翠獲得する"
+
+
+def improve_seal(w: Work, seat: int, guild: str) -> None:
+    d = w.p(seat)
+    if w.strict:
+        if guild not in d["seals"]:
+            codes.illegal(codes.SEAL_NOT_OWNED, f"{w.who(seat)} owns no {guild!r} seal")
+        if guild in d["improved"]:
+            codes.illegal(codes.SEAL_IMPROVED, f"{w.who(seat)}'s {guild} seal is already improved")
+    spec = component(w, "seal", guild, "(its improvement cost and bonus)")
+    cost = dict(spec["improve"])
+    if d["character"] == "tebaldo":
+        cost.pop("coins", None)  # "ギルドマーカーをアップグレードさせる際、コインを支払わなくてもよい"
+    pay(w, seat, cost, f"to improve the {guild} seal")
+    d["improved"] = d["improved"] + (guild,)
+    gain_bundle(w, seat, spec["bonus"])
+    if d["character"] == "dewu":
+        gain(w, seat, "jade", 1)
+
+
+def money_bag(w: Work, seat: int, die: str, take: str) -> None:
+    options = {next(iter(b)): b for b in w.pack.money_bag}
+    if w.strict and take not in options:
+        codes.illegal(codes.BAD_CHOICE, f"the money bag gives {', '.join(options)}, not {take!r}: \"３コイン／２ラクダ／１翡翠のいずれか\"")
+    place_dice(w, seat, BAG, (die,), 1, "free", "the money bag")
+    gain_bundle(w, seat, options[take])
+
+
+def reroll(w: Work, seat: int, die: str) -> None:
+    kind, _ = parse_die(die) if w.strict else DIE_TOKENS[die]
+    if w.strict and kind == "p":
+        codes.illegal(codes.PIECE_RULE, "Donata's pieces always count as a 6; they are not rolled")
+    pay(w, seat, {"camels": w.pack.bonus_costs["reroll"]}, 'to reroll a die ("ラクダを１頭支払うことによりダイスを１つ振り直す")')
+    take_die(w, seat, die)
+    w.push((ROLL_DIE, seat, kind), front=True)
+
+
+def adjust(w: Work, seat: int, die: str, delta: int) -> None:
+    kind, value = parse_die(die) if w.strict else DIE_TOKENS[die]
+    if w.strict:
+        if kind == "p":
+            codes.illegal(codes.PIECE_RULE, "Donata's pieces always count as a 6")
+        if delta not in (1, -1):
+            codes.illegal(codes.BAD_CHOICE, f"a die turns by +1 or -1, not {delta!r}")
+        if not turns(value, delta):
+            codes.illegal(codes.NO_WRAP, f"a {value} cannot turn to {value + delta}: \"１の目を６にしたり、またその逆をすることはできません。\"")
+    pay(w, seat, {"camels": w.pack.bonus_costs["adjust"]}, 'to turn a die ("ラクダを２頭支払うことにより")')
+    take_die(w, seat, die)
+    add_die(w, seat, kind, value + delta)
+
+
+def isabella_roll(w: Work, seat: int, value: int) -> None:
+    res = ISABELLA[value]
+    gain(w, seat, res, ISABELLA_N[res])
+
+
+def buy_black(w: Work, seat: int, value) -> None:
+    if w.strict:
+        if w.s.bought_black:
+            codes.illegal(codes.ONE_BLACK_DIE_PER_TURN, '"各プレイヤーは１回の手番には１つだけしか黒ダイスを取れません。"')
+        if w.s.black_supply <= 0:
+            codes.illegal(codes.NO_BLACK_DICE_LEFT, "no black die is left this round")
+        variant = w.s.options.black_dice_variant
+        if variant and value not in w.s.black_pool:
+            codes.illegal(codes.BAD_DIE, f"black-dice variant: take one of the rolled black dice {list(w.s.black_pool)}, not {value!r}")
+        if not variant and value is not None:
+            codes.illegal(codes.BAD_DIE, "a bought black die is rolled at once (its value follows as DieRolled)")
+    pay(w, seat, {"camels": w.pack.bonus_costs["black"]}, 'for a black die ("ラクダを３頭支払うことにより")')
+    w.f["black_supply"] = w.s.black_supply - 1
+    w.f["bought_black"] = True
+    if w.s.options.black_dice_variant:
+        pool = list(w.s.black_pool)
+        pool.remove(value)
+        w.f["black_pool"] = tuple(pool)
+        add_die(w, seat, "b", value)
+        if w.p(seat)["character"] == "isabella":
+            isabella_roll(w, seat, value)
+    else:
+        w.push((ROLL_DIE, seat, "b"), front=True)
+
+
+def goods_traded(w: Work, seat: int) -> None:
+    if w.strict:
+        if w.p(seat)["character"] != "vidal":
+            codes.illegal(codes.NOT_YOUR_CHARACTER, "only Vidal Badoer trades 1 gold + 1 silk + 1 pepper for 5 VP")
+        if w.s.traded:
+            codes.illegal(codes.ONCE_PER_TURN, 'Vidal Badoer: "フリーアクションとして１ターンに１回"')
+    pay(w, seat, {"gold": 1, "silk": 1, "pepper": 1}, "(Vidal Badoer: 1 gold, 1 silk, 1 pepper)")
+    w.p(seat)["vp"] += 5
+    w.f["traded"] = True
+
+
+def outpost_tile(w: Work, seat: int, tile: str) -> None:
+    d = w.p(seat)
+    if w.strict and tile not in d["tiles"]:
+        codes.illegal(codes.NOT_YOUR_CHARACTER, f"{w.who(seat)} keeps no outpost tile {tile!r} (Filippo Vitello's power)")
+    i = d["tiles"].index(tile)
+    d["tiles"] = d["tiles"][:i] + d["tiles"][i + 1 :]
+    gain_bundle(w, seat, component(w, "outpost", tile)["gain"])
+
+
+def caravan_start(w: Work, seat: int, goods, tile: str, city: str) -> None:
+    d = w.p(seat)
+    cars = list(d["caravans"])
+    free = next((i for i, c in enumerate(cars) if not c[1]), None)
+    if w.strict:
+        if not w.s.options.caravans:
+            codes.illegal(codes.CARAVANS_OFF, "caravans are in play only with the caravan expansion (option caravans)")
+        if free is None:
+            codes.illegal(codes.CARAVAN_NONE_FREE, f"{w.who(seat)} has no caravan available")
+        if not 1 <= len(goods) <= 2 or any(g not in GOODS for g in goods):
+            codes.illegal(codes.CARAVAN_GOODS, f"load 1 or 2 goods (gold, silk, pepper), not {list(goods)}: \"資源（金・絹・胡椒）を１つか２つ載せ\"")
+        if tile not in w.get("tiles_up"):
+            codes.illegal(codes.CARAVAN_TILE, f"route tile {tile!r} is not face up")
+    spec = component(w, "route_tile", tile)
+    a, b = spec["shields"]
+    shields = {node(w, f).get("shield") for f in d["figures"] if known(w, "node", f) and node(w, f)["kind"] == "city"}
+    target = known(w, "node", city) if isinstance(city, str) else None
+    if w.strict:
+        if a not in shields and b not in shields:
+            codes.illegal(codes.CARAVAN_TILE, f"route tile {tile} shows {a} and {b}; {w.who(seat)}'s figure stands in no city with either shield: \"コマのいる都市の紋章アイコンが片方のアイコンと合致しているルートタイルを選択\"")
+        if target is None:
+            component(w, "node", city)
+        ok = {b} if a in shields else set()
+        if b in shields:
+            ok.add(a)
+        if target.get("kind") != "city" or target.get("shield") not in ok:
+            codes.illegal(codes.CARAVAN_CITY, f"the caravan goes to a city with the tile's other shield, not {city!r}: \"コマのいる方ではないアイコンの都市にキャラバンを置く\"")
+        if d["character"] == "mailin" and city in d["figures"]:
+            codes.illegal(codes.CARAVAN_CITY, 'Mailin & Tian Chin: "キャラバンを自分のコマのある都市からスタートさせてはいけない"')
+    for g in goods:
+        pay(w, seat, {g: 1}, "to load the caravan")
+    w.f["tiles_up"] = tuple(t for t in w.get("tiles_up") if t != tile)
+    if free is not None:
+        cars[free] = (tile, city, tuple(goods))
+    d["caravans"] = tuple(cars)
+
+
+def caravan_conquer(w: Work, seat: int, index: int, rewards, tile) -> None:
+    d = w.p(seat)
+    cars = list(d["caravans"])
+    if w.strict:
+        if not isinstance(index, int) or not 0 <= index < len(cars) or not cars[index][1]:
+            codes.illegal(codes.CARAVAN_NOT_MET, f"{w.who(seat)} has no caravan {index!r} on a route")
+        if cars[index][1] not in d["figures"]:
+            codes.illegal(codes.CARAVAN_NOT_MET, f"the caravan is at {cars[index][1]}, no figure of {w.who(seat)} is: \"キャラバンとコマが同じ位置（オアシスでもいい）にいる必要がある\"")
+        if len(rewards) != len(cars[index][2]):
+            codes.illegal(codes.BAD_CHOICE, f"one reward per loaded good ({list(cars[index][2])}): sell, upgrade or double")
+    own_tile, _, goods = cars[index]
+    for g, r in zip(goods, rewards):
+        if r == "sell":
+            d["vp"] += w.pack.caravan["sell_vp"][g]
+        elif r == "upgrade" and g in UPGRADE:
+            gain(w, seat, UPGRADE[g], 1)
+        elif r == "double":
+            gain(w, seat, g, 2)
+        elif w.strict:
+            codes.illegal(codes.BAD_CHOICE, f"{r!r} for {g}: sell, upgrade (pepper->silk->gold; gold cannot) or double")
+    back = own_tile
+    if tile is not None and tile != own_tile:
+        others = [i for i, c in enumerate(cars) if c[0] == tile and c[1] and i != index]
+        if w.strict and (d["character"] != "piedro" or not others):
+            codes.illegal(codes.CARAVAN_TILE, "only Piedro Tartarino, with both caravans started, chooses which route tile goes back")
+        if others:
+            j = others[0]
+            cars[j] = (own_tile, cars[j][1], cars[j][2])
+            back = tile
+    cars[index] = ("", "", ())
+    d["caravans"] = tuple(cars)
+    w.f["tiles_down"] = w.get("tiles_down") + (back,)
+    if d["character"] == "piedro":
+        d["vp"] += 3
+        gain(w, seat, "jade", 1)
+
+
+# --- turns and rounds ---------------------------------------------------------------------------
+
+
+def has_dice(p) -> bool:
+    if isinstance(p, dict):
+        return bool(p["dice"] or p["black"])
+    return bool(p.dice or p.black)
+
+
+def end_turn(w: Work, seat: int) -> None:
+    n = w.s.n
+    w.f["main_done"] = False
+    w.f["bought_black"] = False
+    w.f["traded"] = False
+    w.f["turn_posts"] = ()
+    for k in range(1, n + 1):
+        nxt = (seat + k) % n
+        p = w.pl.get(nxt) or w.s.seats[nxt]
+        if has_dice(p):
+            w.f["turn"] = nxt
+            return
+    end_round(w)
+
+
+def end_round(w: Work) -> None:
+    w.f["round_vp"] = w.s.round_vp + (tuple(w.p(s)["vp"] for s in range(w.s.n)),)
+    claim = w.get("start_claim")
+    if claim[1] >= 0:  # "どのプレイヤーも移動を選択していない場合はスタートプレイヤーは変わりません"
+        w.f["start_seat"] = claim[1]
+    for seat in range(w.s.n):
+        d = w.p(seat)
+        d["dice"] = ()
+        d["black"] = ()
+    if w.s.round >= w.pack.rounds:
+        unknown = tuple((SHOW, s, "") for s in range(w.s.n) if w.p(s)["goal"] is None)
+        w.f["pending"] = unknown
+        w.f["phase"] = REVEAL if unknown else OVER
+        return
+    w.f["phase"] = ROUND
+
+
+def round_sources(w: Work, seat: int) -> list[tuple[str, dict]]:
+    """The seat's «!» bonuses at round start: city bonus markers, improved seals, its character."""
+    d = w.p(seat)
+    out = []
+    for city in d["posts"]:
+        for marker in at(w.get("bonuses"), city):
+            out.append((f"city:{city}", component(w, "city_bonus", marker)["gain"]))
+    for g in d["improved"]:
+        out.append((f"seal:{g}", component(w, "seal", g)["bonus"]))
+    if d["character"] == "abha":
+        out.append(("character", {"coins": 2}))
+    return out
+
+
+def begin_round(w: Work, rnd: int) -> None:
+    """Round start after the reveals: «!» bonuses, dice back, black dice back, route tiles face up."""
+    w.f["round"] = rnd
+    w.f["start_claim"] = (0, -1)
+    w.f["board"] = tuple(p for p in w.get("board") if p[3] == "n")
+    w.f["black_supply"] = w.pack.black_dice[w.s.n]
+    w.f["black_pool"] = ()
+    w.f["main_done"] = False
+    w.f["bought_black"] = False
+    w.f["traded"] = False
+    w.f["turn_posts"] = ()
+    w.f["tiles_up"] = w.get("tiles_up") + w.get("tiles_down")
+    w.f["tiles_down"] = ()
+    for seat in range(w.s.n):
+        d = w.p(seat)
+        d["used"] = ()
+        d["compensation"] = 0
+        for _, bundle in round_sources(w, seat):
+            gain_bundle(w, seat, bundle)
+
+
+def needs_income(w: Work, seat: int) -> bool:
+    d = w.p(seat)
+    if d["compensation"] > 0:
+        return True
+    if d["character"] == "mailin" and round_sources(w, seat):
+        return True
+    return d["character"] == "isabella" and any(d["dice"].count(v) >= 2 for v in set(d["dice"]))
+
+
+def after_roll(w: Work) -> None:
+    n = w.s.n
+    start = w.get("start_seat")
+    pending = []
+    for k in range(n):
+        seat = (start + k) % n
+        d = w.p(seat)
+        if d["character"] == "isabella" and not any(d["dice"].count(v) >= 2 for v in set(d["dice"])):
+            for v in d["dice"]:
+                isabella_roll(w, seat, v)
+        if needs_income(w, seat):
+            pending.append((INCOME, seat, ""))
+    w.f["pending"] = tuple(pending)
+    w.f["phase"] = PLAY
+    w.f["turn"] = start
+
+
+def income(w: Work, seat: int, coins: int, camels: int, double, pair: int) -> None:
+    d = w.p(seat)
+    due = d["compensation"]
+    if w.strict and not (isinstance(coins, int) and isinstance(camels, int) and coins >= 0 and camels >= 0 and coins + camels == due):
+        codes.illegal(codes.COMPENSATION, f"{w.who(seat)}'s compensation is {due}, as coins + camels, not {coins} + {camels}: \"１５との差分だけラクダかコインを好きな組み合わせで受け取りす\"")
+    d["coins"] += coins
+    d["camels"] += camels
+    d["compensation"] = 0
+    if d["character"] == "mailin":
+        sources = dict(round_sources(w, seat))
+        if sources:
+            if w.strict and double not in sources:
+                codes.illegal(codes.BAD_CHOICE, f"Mailin & Tian Chin take one «!» bonus twice: choose one of {sorted(sources)}, not {double!r}")
+            gain_bundle(w, seat, sources.get(double, {}))
+        elif w.strict and double is not None:
+            codes.illegal(codes.BAD_CHOICE, "no «!» bonus to take twice")
+    elif w.strict and double is not None:
+        codes.illegal(codes.NOT_YOUR_CHARACTER, "only Mailin & Tian Chin take a «!» bonus twice")
+    if d["character"] == "isabella":
+        dice = list(d["dice"])
+        if pair:
+            if w.strict and dice.count(pair) < 2:
+                codes.illegal(codes.BAD_CHOICE, f"Isabella Donati has no pair of {pair}s ({dice})")
+            dice.remove(pair)
+            dice.remove(pair)
+            gain(w, seat, ISABELLA_PAIR[pair], 1)
+        for v in dice:
+            isabella_roll(w, seat, v)
+    elif w.strict and pair:
+        codes.illegal(codes.NOT_YOUR_CHARACTER, "only Isabella Donati takes a doubles bonus")
+
+
+def character_start(w: Work, seat: int) -> None:
+    """A character's starting position, applied when it is assigned or picked."""
+    d = w.p(seat)
+    c = d["character"]
+    caravans = 2 if c == "piedro" else 1 if w.s.options.caravans else 0
+    d["caravans"] = (("", "", ()),) * caravans
+    if c == "mailin":  # "コマを２個使用できる。ゲーム開始時３コイン獲得。"
+        d["figures"] = (w.pack.start_city,) * 2
+        d["coins"] += 3
+    elif c == "donata":
+        d["pieces"] = tuple(x for x in COLOURS if x != COLOURS[seat])
+
+
+__all__ = ["Work"]

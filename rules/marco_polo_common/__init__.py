@@ -1,0 +1,30 @@
+"""What The Voyages of Marco Polo and Marco Polo II share because their rules really are the same:
+the final ranking (most VP, then most camels, else a shared win), the compensation for a low roll,
+and the +/-1 bonus action that never wraps 6 <-> 1. Pure functions, no title knowledge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.base import Outcome
+
+
+def ranked_by_camels(scores: Sequence[int], camels: Sequence[int]) -> Outcome:
+    """Ranks by (score, camels), dense; seats equal on both share the rank and the victory."""
+    keys = list(zip(scores, camels))
+    distinct = sorted(set(keys), reverse=True)
+    ranks = tuple(distinct.index(k) + 1 for k in keys)
+    return Outcome(scores=tuple(scores), ranks=ranks, winners=tuple(s for s, r in enumerate(ranks) if r == 1))
+
+
+def compensation(values: Sequence[int], total: int) -> int:
+    """Coins or camels due for a roll below ``total`` (the difference; 0 otherwise)."""
+    return max(0, total - sum(values))
+
+
+def turns(value: int, delta: int) -> bool:
+    """Whether a die may turn by ``delta`` (+1 / -1): never past 1 or 6."""
+    return delta in (1, -1) and 1 <= value + delta <= 6
+
+
+__all__ = ["compensation", "ranked_by_camels", "turns"]

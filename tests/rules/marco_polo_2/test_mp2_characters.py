@@ -1,0 +1,307 @@
+"""The seed's characters, variants and caravan expansion (``marco-polo-2.ja.txt``: "キャラクター",
+"バリアント", "キャラバン(拡張)"), one test per clause, each docstring quoting it. Positions use the
+INVENTED synthetic pack (see ``mp2_helpers``)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from mp2_helpers import LAYOUT, NAMES, SYN, T, apply, do, laid_out, plain, refused, revealed, rolled, seat
+from rules.marco_polo_2.events import SetupDealt
+
+P = "marco-polo-2."
+TILES = ("RT1", "RT2", "RT3", "RT4", "RT5", "RT6")
+
+
+def caravans(chars=("tebaldo", "piedro"), dice=None):
+    return plain(chars=chars, dice=dice, options={"caravans": True}, tiles=TILES)
+
+
+# --- キャラクター ------------------------------------------------------------------------------
+
+
+def test_mongke_khan_skips_oases_and_is_paid_for_each():
+    """marco-polo-2.ja.txt: "移動時、オアシスをないものとして飛ばして移動できる。通行コストは通常通り支払う。この効果で飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する。" """
+    state = plain(chars=("mongke", "dewu"), dice=[(1, 3, 3, 4, 4), (3, 3, 3, 3, 3)])
+    refused(state, "@0 travel 2 dice=1,3 path=O1,C3", P + "missing-choice")
+    state = do(state, "@0 travel 2 dice=1,3 path=O1,C3 choices=coins")  # two nodes, one step
+    p = state.seats[0]
+    assert (p.figures, p.vp, p.coins, p.camels) == (("C3",), 3, 8 - 3 + 2, 3 - 1 + 3)  # + outpost OT2: 3 camels
+    other = plain(chars=("dewu", "mongke"), dice=[(1, 3, 3, 4, 4), (3, 3, 3, 3, 3)])
+    refused(other, "@0 travel 2 dice=1,3 path=O1,C3", P + "travel-steps")
+
+
+def test_de_wu_guild_with_one_die_jade_on_improving_and_a_shield():
+    """marco-polo-2.ja.txt: "ギルドアクションをダイス１個で実行できる。ギルドマーカーアップグレード時１翡翠獲得する。ゲーム終了時、「＋１」紋章を得る。" """
+    state = plain(chars=("dewu", "mongke"))
+    refused(state, "@0 guild farmer dice=3,3", P + "dice-count")
+    state = do(seat(state, 0, pepper=1), "@0 guild farmer dice=3", "@0 improve farmer")
+    assert state.seats[0].jade == 1 and T.score(state)["seats"][0]["shields_count"] == 1
+
+
+def test_abha_basu_coins_each_round_jade_per_contract_vp_per_jade():
+    """marco-polo-2.ja.txt: "ラウンド開始時２コイン獲得。依頼達成時１翡翠獲得。いかなる方法でも１翡翠獲得するごとに１ポイント獲得。" """
+    state = plain(chars=("abha", "dewu"))
+    assert state.seats[0].coins == 10
+    state = do(seat(state, 0, pepper=1), "@0 complete S1", "@0 bag 3 jade")
+    p = state.seats[0]
+    assert (p.jade, p.vp) == (2, 3 + 1 + 1)
+
+
+def test_mailin_and_tian_chin_two_figures_three_coins_one_bonus_twice():
+    """marco-polo-2.ja.txt: "コマを２個使用できる。ゲーム開始時３コイン獲得。ラウンド開始時「！」ボーナスを受け取る際、１つを選び２回受け取る。キャラバンを使用時、キャラバンを自分のコマのある都市からスタートさせてはいけない。" """
+    state = plain(chars=("mailin", "dewu"), options={"caravans": True}, tiles=TILES)
+    assert state.seats[0].figures == ("BEI", "BEI") and state.seats[0].coins == 11
+    state = do(state, "@0 travel 2 dice=3,3 path=C1", "@0 end", "@1 khan 3", "@1 end")
+    state = do(state, "@0 travel 1 dice=3 path=C1 figure=1")
+    assert state.seats[0].figures == ("C1", "C1")
+    # RT5 shows lion and sun: from C1 (lion) the caravan would start in C4 (sun), no figure there: fine
+    state = seat(state, 0, figures=("C1", "C4"), pepper=1)
+    refused(state, "@0 caravan pepper RT5 C4", P + "caravan-city")
+    state = seat(spend(state), 0, figures=("C1", "C1"))
+    coins = state.seats[0].coins
+    state = revealed(state)
+    state = apply(state, msgspec.structs.replace(T.chance_event(state, (3,) * 10)))
+    state = do(state, "@0 income double=city:C1")
+    assert state.seats[0].coins == coins + 3 + 3
+
+
+def spend(state):
+    from test_mp2_seed import spend_round
+
+    return spend_round(state)
+
+
+def test_filippo_vitello_keeps_outpost_tiles_and_cashes_them_later():
+    """marco-polo-2.ja.txt: "他のプレイヤーが商館ボーナスを得た場合、その効果適応後、その商館ボーナスタイルを廃棄せずあなたの手元に置く。また、あなたが商館ボーナスを獲得した場合も、すぐに効果を適応せずタイルをあなたの手元に置く。あなたはフリーアクションとしてこれらのタイルを使用でき、使用後は廃棄する。" """
+    state = plain(chars=("dewu", "filippo"))
+    state = seat(seat(state, 0, figures=("C1",)), 1, figures=("O1",))
+    state = do(state, "@0 travel 2 dice=3,3 path=C2", "@0 end")
+    assert state.seats[0].coins == 8 - 1 + 5 and state.seats[1].tiles == ("OT1",)
+    state = do(state, "@1 travel 1 dice=3 path=C3")
+    assert state.seats[1].camels == 3 and state.seats[1].tiles == ("OT1", "OT2")  # his own: kept, not applied
+    state = do(state, "@1 tile OT2")
+    assert state.seats[1].camels == 6 and state.seats[1].tiles == ("OT1",)
+    refused(state, "@1 tile OT2", P + "not-your-character")
+
+
+def test_isabella_donati_paid_per_die_rolled_or_a_pair():
+    """marco-polo-2.ja.txt: "ラウンド開始時と黒ダイス獲得時のロールで各ダイスの目につき以下のものを受け取る。"
+    "１・６の目：２コイン" "２・５の目：１ポイント" "３・４の目：１ラクダ"
+    "またゾロ目の２つのダイスを選択し上記のものではなく下記のものを選択することもできる。"
+    "１・６の目のゾロ目：１翡翠" "２・５の目のゾロ目：１絹" "３・４の目のゾロ目：１金" """
+    state = rolled(laid_out(chars=("isabella", "dewu")), (1, 2, 3, 4, 6), (3, 3, 3, 3, 3))
+    p = state.seats[0]
+    assert (p.coins, p.vp, p.camels) == (8 + 2 + 2, 1, 3 + 2)  # total 16: no compensation
+    state = rolled(laid_out(chars=("isabella", "dewu")), (5, 5, 3, 3, 6), (3, 3, 3, 3, 3))
+    refused(state, "@0 income pair=4", P + "bad-choice")
+    state = do(state, "@0 income pair=5")
+    p = state.seats[0]
+    assert (p.silk, p.vp, p.camels, p.coins) == (1, 0, 3 + 2, 8 + 2)
+    state = do(state, "@0 black", "=6")
+    assert state.seats[0].coins == 12  # the black die's roll pays too
+
+
+def test_isabella_pairs_pay_jade_silk_gold():
+    """marco-polo-2.ja.txt: "１・６の目のゾロ目：１翡翠" "３・４の目のゾロ目：１金" """
+    for dice, good in (((6, 6, 1, 2, 3), "jade"), ((4, 4, 1, 2, 6), "gold")):
+        state = rolled(laid_out(chars=("isabella", "dewu")), dice, (3, 3, 3, 3, 3))
+        state = do(state, f"@0 income coins={state.seats[0].compensation} pair={dice[0]}")
+        assert getattr(state.seats[0], good) == 1
+
+
+def test_gantulga_od_lower_row_only_no_coin_or_camel_route_costs():
+    """marco-polo-2.ja.txt: "移動アクションの下段しか選択できなくなるが、通行コストのラクダとコインを支払わなくてもよい。" (ruling MP2-11:
+    the lower row's 2 coins and jade costs are still paid)"""
+    state = plain(chars=("gantulga", "dewu"))
+    refused(state, "@0 travel 2 dice=3,3 path=C1", P + "gantulga-lower-row")
+    state = do(state, "@0 travel 1 dice=3 path=O1")
+    assert (state.seats[0].coins, state.seats[0].camels) == (6, 3)
+
+
+# --- バリアント ---------------------------------------------------------------------------------
+
+
+def test_black_dice_variant_rolls_them_at_round_start():
+    """marco-polo-2.ja.txt: "黒ダイスバリアント：黒ダイス獲得時に振るのではなく、ラウンド開始時にすべて振って獲得時にその中から任意のものを獲得する。" """
+    state = laid_out(chars=("dewu", "mongke"), options={"black_dice_variant": True})
+    state = revealed(state)
+    assert T.chance(state).count == 2 * 5 + 4
+    state = rolled(state, (3, 3, 3, 3, 3), (3, 3, 3, 3, 3), black=(1, 6, 6, 2))
+    refused(state, "@0 black value=5", P + "bad-die")
+    state = do(state, "@0 black value=6")
+    assert state.seats[0].black == (6,) and state.black_pool == (1, 2, 6) and not state.pending
+
+
+def test_caravan_variant_adds_caravans_and_four_characters():
+    """marco-polo-2.ja.txt: "キャラバン(拡張)：キャラバンを使用する。また、新たなキャラクターが４人登場する。" """
+    from rules.marco_polo_2.decide import characters_available
+
+    base = T.setup(NAMES[:2], SYN)
+    with_caravans = T.setup(NAMES[:2], {**SYN, "caravans": True})
+    assert len(characters_available(base)) == 7 and len(characters_available(with_caravans)) == 11
+    refused(base, SetupDealt(offered=("vidal", "dewu", "abha"), **LAYOUT), P + "unknown-id")
+
+
+def test_all_characters_variant_offers_every_character():
+    """marco-polo-2.ja.txt: "すべてのキャラクターバリアント：すべてのキャラクターから選択する。" """
+    state = T.setup(NAMES[:3], {**SYN, "characters": "all", "caravans": True})
+    state = apply(state, SetupDealt(starting_contracts=("S1", "S2", "S3"), **LAYOUT))
+    assert len(state.offered) == 11
+    state = do(state, "@0 pick donata", "@1 pick vidal")
+    assert "donata" not in state.offered and len(state.offered) == 9
+
+
+# --- キャラバン ----------------------------------------------------------------------------------
+
+
+def test_each_player_gets_a_caravan_and_route_tiles_lie_face_up():
+    """marco-polo-2.ja.txt: "ゲームの開始時、各プレイヤーは自分の色のキャラバンを１つ受け取る。" "ルートタイルを場に表側で並べる。" """
+    state = caravans(chars=("dewu", "mongke"))
+    assert [len(p.caravans) for p in state.seats] == [1, 1] and state.tiles_up == TILES
+
+
+def test_starting_a_route_loads_goods_on_a_matching_tile():
+    """marco-polo-2.ja.txt: "ルートを開始するには、利用可能なキャラバンに手元の資源（金・絹・胡椒）を１つか２つ載せ、コマのいる都市の紋章アイコンが片方のアイコンと合致しているルートタイルを選択し手元に取って置く。載せた資源は降ろすまで利用できない。"
+    "コマのいる方ではないアイコンの都市にキャラバンを置く。（選択肢がある場合は選択する）" """
+    state = seat(caravans(chars=("dewu", "mongke")), 0, figures=("C1",), pepper=2, silk=1)
+    refused(state, "@0 caravan pepper,silk,pepper RT1 C2", P + "caravan-goods")
+    refused(state, "@0 caravan pepper RT2 C5", P + "caravan-route-tile")  # sun/moon: not C1's lion
+    refused(state, "@0 caravan pepper RT1 C3", P + "caravan-city")  # C3 is a lion city too
+    state = do(state, "@0 caravan pepper,silk RT1 C2")
+    p = state.seats[0]
+    assert p.caravans == (("RT1", "C2", ("pepper", "silk")),) and (p.pepper, p.silk) == (1, 0)
+    assert "RT1" not in state.tiles_up
+    refused(state, "@0 caravan pepper RT5 C4", P + "caravan-none-free")
+
+
+def test_conquering_needs_caravan_and_figure_together_then_rewards_each_good():
+    """marco-polo-2.ja.txt: "ルートを制覇するには、キャラバンとコマが同じ位置（オアシスでもいい）にいる必要がある。"
+    "ルートを制覇した場合即座に積載していた資源をすべて全体のストックに戻しそれぞれについて以下の方法のいずれかで報酬を獲得する。"
+    "・売却して勝利点を得る（金６点・絹４点・胡椒２点）" "・１段階アップグレードした資源を受け取る（胡椒なら絹、絹なら金、金はアップグレードできない）"
+    "・その資源を２つ獲得" "その後、キャラバンを手元に戻し、これはその瞬間からまた利用可能になる。" """
+    state = seat(caravans(chars=("dewu", "mongke")), 0, figures=("C1",), pepper=1, silk=1, gold=1)
+    state = do(state, "@0 caravan pepper,silk RT1 C2")
+    refused(state, "@0 conquer 0 sell,sell", P + "caravan-not-met")
+    state = seat(state, 0, figures=("C2",))
+    refused(state, "@0 conquer 0 sell", P + "bad-choice")
+    after = do(state, "@0 conquer 0 upgrade,sell")
+    p = after.seats[0]
+    assert (p.silk, p.vp, p.caravans) == (1, 4, (("", "", ()),))
+    after = do(state, "@0 conquer 0 double,upgrade")
+    assert (after.seats[0].pepper, after.seats[0].gold) == (2, 2)
+
+
+def test_gold_cannot_be_upgraded():
+    """marco-polo-2.ja.txt: "金はアップグレードできない" """
+    state = seat(caravans(chars=("dewu", "mongke")), 0, figures=("C1",), gold=1)
+    state = seat(do(state, "@0 caravan gold RT1 C2"), 0, figures=("C2",))
+    refused(state, "@0 conquer 0 upgrade", P + "bad-choice")
+    assert do(state, "@0 conquer 0 sell").seats[0].vp == 6
+
+
+def test_route_tile_returns_face_down_and_turns_up_next_round():
+    """marco-polo-2.ja.txt: "ルートタイルは場に裏返しで戻す。裏返しのルートタイルは各ラウンドの始めに表側にしてまた利用可能なものになる。" """
+    state = seat(caravans(chars=("dewu", "mongke")), 0, figures=("C1",), pepper=1)
+    state = seat(do(state, "@0 caravan pepper RT1 C2"), 0, figures=("C2",))
+    state = do(state, "@0 conquer 0 double")
+    assert state.tiles_down == ("RT1",) and "RT1" not in state.tiles_up
+    state = revealed(spend(state))
+    assert "RT1" in state.tiles_up and state.tiles_down == ()
+
+
+def test_caravans_move_after_a_market_one_two_three_steps_free_but_with_seals():
+    """marco-polo-2.ja.txt: "通常の市場アクション実行直後、選んだ市場アクションに従って以下の歩数移動可能。左：１歩・中央：最大２歩・右：最大３歩。"
+    "キャラバンの移動は通過コストのコイン・ラクダ・翡翠は関係ない。ただしギルドマーカーは必要。" """
+    state = caravans(chars=("dewu", "mongke"), dice=[(3, 5, 5, 5, 5), (3, 3, 3, 3, 3)])
+    state = seat(do(seat(state, 0, figures=("C1",), pepper=1), "@0 caravan pepper RT1 C2"), 0, coins=0, camels=0)
+    refused(state, "@0 book 1 die=3 option=1 caravans=C1,O2", P + "caravan-steps")
+    refused(state, "@0 book 1 die=3 option=1 caravans=C4", P + "guild-route")
+    state1 = do(state, "@0 book 1 die=3 option=1 caravans=C1")  # C2-C1 costs 1 coin + 1 camel: not paid
+    assert state1.seats[0].caravans[0][1] == "C1"
+    state3 = do(state, "@0 book 3 die=5 option=1 caravans=O3,C6,HOR")  # 3 steps; jade route free too
+    assert state3.seats[0].caravans[0][1] == "HOR"
+
+
+def test_loaded_caravans_score_at_the_end():
+    """marco-polo-2.ja.txt: "ゲーム終了時ルート制覇していないキャラバンに載った各資源について、金３点・絹２点・胡椒１点を獲得する。" """
+    state = seat(caravans(chars=("dewu", "mongke")), 0, caravans=(("RT1", "C2", ("gold", "pepper")),))
+    assert T.score(state)["seats"][0]["caravans"] == 4
+
+
+def test_tebaldo_two_more_caravan_steps_no_coins_to_improve_and_a_shield():
+    """marco-polo-2.ja.txt: "キャラバンを移動させる時、最大２歩追加移動できる。ギルドマーカーをアップグレードさせる際、コインを支払わなくてもよい。ゲーム終了時、「＋１」紋章を得る。" """
+    state = caravans(chars=("tebaldo", "dewu"))
+    state = seat(state, 0, caravans=(("RT1", "C2", ("pepper",)),), seals=("farmer",), pepper=1, coins=0, jade=0)
+    state = do(state, "@0 improve farmer")  # 2 coins + 1 pepper: the coins waived
+    assert state.seats[0].improved == ("farmer",)
+    state = do(state, "@0 book 1 die=3 option=1 caravans=C1,O2,C5")
+    assert state.seats[0].caravans[0][1] == "C5" and T.score(state)["seats"][0]["shields_count"] == 1
+
+
+def test_piedro_two_caravans_both_move_picks_the_tile_and_scores_conquests():
+    """marco-polo-2.ja.txt: "キャラバンを２個使用できる。キャラバンを移動する時は、両方のキャラバンに関してそれぞれ規定の歩数(１～３歩)移動させることができる。２つのキャラバンをスタートさせていて、ルートを制覇した際、報酬獲得後好きな方のルートタイルを選んで場に戻すことができる。ルートを制覇した時、３勝利点と１翡翠を獲得する。" """
+    state = caravans(chars=("piedro", "dewu"))
+    assert len(state.seats[0].caravans) == 2
+    state = seat(state, 0, caravans=(("RT1", "C2", ("pepper",)), ("RT2", "C5", ("silk",))), figures=("C1",))
+    state = do(state, "@0 book 1 die=3 option=1 caravans=C1;O2")
+    assert [c[1] for c in state.seats[0].caravans] == ["C1", "O2"]
+    state = do(state, "@0 conquer 0 sell tile=RT2")
+    p = state.seats[0]
+    assert (p.vp, p.jade) == (2 + 3, 1) and state.tiles_down == ("RT2",) and p.caravans[1][0] == "RT1"
+    other = seat(caravans(chars=("dewu", "piedro")), 0, caravans=(("RT1", "C2", ("pepper",)),), figures=("C2",))
+    refused(other, "@0 conquer 0 sell tile=RT2", P + "caravan-route-tile")
+
+
+def test_vidal_badoer_free_contracts_without_vp_one_per_action_counts_four_trades():
+    """marco-polo-2.ja.txt: "依頼書を達成させる際、ラクダ及び資源の支払いが必要なくなるが、達成報酬の勝利点が獲得できなくなる。その他の報酬は通常通り受け取る。依頼獲得のアクション実行の際、獲得できる依頼書は２枚でなく１枚になる。ゲーム終了時の達成依頼書数の得点計算の際、何枚の依頼書を達成していようと常に４枚として計算される。フリーアクションとして１ターンに１回、１金・１絹・１胡椒を払い５勝利点を獲得できる。" """
+    from rules.marco_polo_2.scoring import contract_count
+
+    state = caravans(chars=("vidal", "dewu"))
+    state = do(state, "@0 complete S1")
+    p = state.seats[0]
+    assert (p.vp, p.coins, p.camels, p.completed) == (0, 10, 3, ("S1",))
+    assert contract_count(p) == 4
+    state = seat(state, 0, posts=("C2",), gold=2, silk=2, pepper=2)
+    refused(state, "@0 contracts 3 take=K01,K02", P + "contract-limit")
+    state = do(state, "@0 trade")
+    assert state.seats[0].vp == 5
+    refused(state, "@0 trade", P + "once-per-turn")
+
+
+def test_donata_badoer_three_pieces_used_like_a_six_on_free_spaces_only():
+    """marco-polo-2.ja.txt: "①ゲーム開始時に違った色のコマを３つ受け取る。これらのコマは以下のルールを適応して６の目の黒ダイスのように利用できる:"
+    "フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。" "ダイス及び他のコマと組み合わせての配置も可能。"
+    "コマを用いたアクション終了後、使用したコマは即座にゲームから取り除かれる。" (ruling MP2-12: the other three colours)"""
+    state = caravans(chars=("donata", "dewu"))
+    assert state.seats[0].pieces == ("red", "yellow", "green")
+    state = do(state, "@0 book 3 die=pR option=2")
+    assert state.seats[0].silk == 2 and state.seats[0].pieces == ("yellow", "green")
+    state = do(state, "@0 end", "@1 guild farmer dice=3", "@1 end")
+    refused(state, "@0 guild spicer dice=pY,3", P + "donata-piece")
+    state = do(state, "@0 travel 3 dice=3,pY,pG path=C1,C2,O3 extra=C1")
+    assert state.seats[0].pieces == ()
+
+
+def test_donata_pieces_on_city_cards_by_post_colour():
+    """marco-polo-2.ja.txt: "コマと同一色の交易所が置かれている都市の都市カードに配置可能。"
+    "どのプレイヤーカラーにも一致しない色のコマは、交易所の置かれていない都市の都市カードに配置可能。" """
+    state = caravans(chars=("donata", "dewu"))
+    state = seat(state, 1, posts=("C3",))  # seat 1 is red
+    refused(state, "@0 card C3 pY", P + "needs-post")
+    state2 = do(state, "@0 card C3 pR times=3")
+    assert state2.seats[0].coins == 8 + 9
+    state3 = do(state, "@0 card C4 pY times=2")  # yellow: no player's colour with 2 players; C4 has no post
+    assert state3.seats[0].camels == 3 + 2
+
+
+def test_donata_turn_ends_when_her_dice_are_gone_and_camels_for_occupied_spaces():
+    """marco-polo-2.ja.txt: "注意:もしすべてのダイスを使っていた場合ターン終了になる。(その時点でのコマアクションはできない)"
+    "②自分のダイスを用いて既にダイスが置かれているスペースのアクションを行った場合、２ラクダを獲得する。" """
+    state = caravans(chars=("dewu", "donata"))
+    state = do(state, "@0 book 1 die=3 option=2", "@0 end")
+    state = do(state, "@1 book 1 die=3 option=2")
+    assert state.seats[1].camels == 3 + 2 and state.seats[1].coins == 8 - 3 + 4
+    state = seat(state, 1, dice=())
+    state = msgspec.structs.replace(state, main_done=False)
+    refused(state, "@1 khan pB", P + "donata-piece")
