@@ -1,0 +1,43 @@
+// The page's router: ?game=ID[&at=N] a game; ?page=new start one; ?page=stats statistics; else the list.
+import { h, clear } from './dom.js';
+
+const main = document.getElementById('main');
+let current = null; // the page now shown: {leave()}
+
+export function navigate(url, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', url); else history.pushState(null, '', url);
+  route();
+}
+
+async function route() {
+  if (current && current.leave) current.leave();
+  current = null;
+  const q = new URLSearchParams(location.search);
+  const page = q.get('game') ? 'game' : (q.get('page') || 'games');
+  for (const a of document.querySelectorAll('[data-nav]')) {
+    if (a.dataset.nav === page) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+  }
+  clear(main);
+  main.setAttribute('aria-busy', 'true');
+  try {
+    const mod = await import(`./pages/${page === 'game' ? 'game' : page === 'new' ? 'new' : page === 'stats' ? 'stats' : 'games'}.js`);
+    current = await mod.show(main, q, { navigate });
+  } catch (err) {
+    console.error(err);
+    clear(main).append(h('div', { class: 'error', role: 'alert' }, h('strong', {}, 'This page could not be shown: '), err.message || String(err)));
+  } finally {
+    main.removeAttribute('aria-busy');
+  }
+}
+
+// links inside the app change the page without a reload
+document.addEventListener('click', (ev) => {
+  const a = ev.target.closest && ev.target.closest('a[href]');
+  if (!a || a.target || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname !== '/') return;
+  ev.preventDefault();
+  navigate(url.pathname + url.search);
+});
+window.addEventListener('popstate', route);
+route();

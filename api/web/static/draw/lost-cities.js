@@ -1,0 +1,73 @@
+// Lost Cities: each side's expeditions (one column per colour), the discard piles and the draw pile.
+import { h, clear, seatColour } from '../dom.js';
+
+const LETTER = { yellow: 'Y', blue: 'B', white: 'W', green: 'G', red: 'R', purple: 'P' };
+const COLOUR_OF = Object.fromEntries(Object.entries(LETTER).map(([k, v]) => [v, k]));
+const cardText = (c) => (c.slice(1) === 'x' ? '◆' : c.slice(1));
+
+function card(c, extra = {}) {
+  const colour = COLOUR_OF[c[0]] || 'unknown';
+  return h('span', { class: `lc-card lc-${colour}`, 'data-card': c, title: c, ...extra },
+    h('span', { class: 'lc-letter', 'aria-hidden': 'true' }, c[0]), h('span', { class: 'lc-value' }, cardText(c)),
+    h('span', { class: 'visually-hidden' }, ` ${colour} ${c.slice(1) === 'x' ? 'wager' : c.slice(1)}`));
+}
+
+function side(view, s, players) {
+  const seats = view.sides[s] || [];
+  const exp = view.expeditions[s];
+  const names = seats.map((seat) => players[seat]).join(' & ');
+  const inRound = view.scores.round_in_progress ? view.scores.round_in_progress[s] : null;
+  return h('section', { class: 'lc-side', 'data-side': s, style: `--seat:${seatColour(seats[0])}`, 'aria-label': `Expeditions of ${names}` },
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(seats[0])}` }, names),
+      h('span', { class: 'muted small' }, ` · hand ${seats.map((x) => view.hand_sizes[x]).join('+')} · total ${view.scores.totals[s]}`,
+        inRound !== null ? ` · this round ${inRound}` : '')),
+    h('div', { class: 'lc-row' }, view.expedition_order.map((colour) => {
+      const cards = exp[colour] || [];
+      return h('ol', { class: `lc-exp lc-col-${colour}`, 'data-colour': colour, 'data-cards': cards.join(' '), 'aria-label': `${colour} expedition: ${cards.length ? cards.join(', ') : 'not started'}` },
+        cards.length ? cards.map((c) => h('li', {}, card(c))) : h('li', { class: 'lc-empty', 'aria-hidden': 'true' }, ''));
+    })));
+}
+
+export function draw(container, view, ctx) {
+  clear(container);
+  container.dataset.drawing = 'lost-cities';
+  const players = view.players || ctx.players;
+  const pilesRow = h('section', { class: 'lc-middle', 'aria-label': 'Discard piles and draw pile' },
+    h('div', { class: 'lc-row' }, view.expedition_order.map((colour) => {
+      const pile = view.discard_piles[colour] || [];
+      const top = pile[pile.length - 1];
+      return h('div', { class: `lc-pile lc-col-${colour}`, 'data-pile': colour, 'data-cards': pile.join(' '), 'aria-label': `${colour} discard pile: ${pile.length ? pile.length + ' cards, top ' + top : 'empty'}` },
+        top ? card(top) : h('span', { class: `lc-card lc-slot lc-${colour}` }, h('span', { class: 'lc-letter' }, LETTER[colour])),
+        h('span', { class: 'lc-count' }, pile.length ? `${pile.length}` : ''));
+    }), h('div', { class: 'lc-drawpile', 'data-draw-pile': view.draw_pile, 'aria-label': `draw pile: ${view.draw_pile} cards` },
+      h('span', { class: 'lc-back' }, view.draw_pile), h('span', { class: 'small muted' }, 'draw pile'))));
+  const top = view.sides.length > 1 ? side(view, 1, players) : null;
+  const hand = view.hand ? h('section', { class: 'lc-hand', 'aria-label': 'Hand' }, h('h3', {}, `Hand of ${players[view.seat]}`),
+    h('div', { class: 'lc-row wrap' }, view.hand.cards.map((c) => card(c)), view.hand.unknown ? h('span', { class: 'muted' }, ` + ${view.hand.unknown} unseen`) : null)) : null;
+  const hands = view.hands ? h('section', { class: 'lc-hand', 'aria-label': 'Hands' }, view.hands.map((x) => h('div', {}, h('strong', {}, players[x.seat] + ': '), x.cards.map((c) => card(c)), x.unknown ? ` + ${x.unknown} unseen` : ''))) : null;
+  container.append(h('div', { class: 'lc-table', 'data-round': view.round, 'data-phase': view.phase },
+    h('p', { class: 'lc-round' }, `Round ${view.round || 1} of ${view.rounds}`, view.partnership ? ' · partnership' : ''),
+    ...[top, pilesRow, side(view, 0, players), hand, hands].filter(Boolean)));
+}
+
+const MOVE = { 'lost-cities.card-played': 'Play', 'lost-cities.card-discarded': 'Discard', 'lost-cities.card-drawn': 'Draw', 'lost-cities.cards-passed': 'Pass to partner' };
+export function groupLabel(k) { return MOVE[k] || null; }
+export function moveLabel(m) {
+  const mv = m.move;
+  if (mv.type === 'lost-cities.card-played' || mv.type === 'lost-cities.card-discarded') return card(mv.card);
+  if (mv.type === 'lost-cities.card-drawn') {
+    if (mv.source && mv.source !== 'deck' && mv.source !== 'draw-pile') return h('span', {}, `${mv.source} discard pile`, mv.card ? [' (', card(mv.card), ')'] : '');
+    return mv.card ? h('span', {}, 'draw pile: ', card(mv.card)) : 'draw pile (card not seen)';
+  }
+  return null;
+}
+
+export function score(view, { players }) {
+  const rounds = view.scores.rounds || [];
+  if (!rounds.length) return null;
+  const names = view.sides.map((seats) => seats.map((x) => players[x]).join(' & '));
+  return h('div', { class: 'breakdown' }, h('h3', {}, 'By round'), h('div', { class: 'table-wrap' }, h('table', { class: 'score-table' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), names.map((n) => h('th', { scope: 'col' }, n)))),
+    h('tbody', {}, rounds.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, i + 1), r.map((x) => h('td', {}, x))))),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), view.scores.totals.map((x) => h('td', { 'data-total': x }, x)))))));
+}

@@ -1,0 +1,156 @@
+// Marco Polo II: the map (laid out from the game's content: its pack plus what the log described),
+// figures and trading posts, the tiles and cards on the cities, the action board with its dice,
+// each player's resources and caravans, and the offers of the round.
+import { h, s, clear, seatColour, humanize } from '../dom.js';
+
+const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
+  ['gold', 'Gold', 'gold'], ['jade', 'Jade', 'jade'], ['vp', 'Victory points', 'VP']];
+const W = 1000; const H = 560;
+
+function die(value, seat, kind) {
+  const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#999' : seatColour(seat);
+  const fg = kind === 'w' ? '#222' : '#fff';
+  return h('span', { class: 'die', style: `background:${colour};color:${fg}`, 'data-die': value, 'data-seat': seat, 'data-kind': kind }, value || '?');
+}
+
+// where each node sits: the pack's own x/y if it has them, else columns by distance from the start
+export function layout(nodes, routes, start) {
+  const pos = {};
+  if (nodes.length && nodes.every((n) => typeof n.x === 'number' && typeof n.y === 'number')) {
+    const xs = nodes.map((n) => n.x); const ys = nodes.map((n) => n.y);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    for (const n of nodes) pos[n.id] = [60 + ((n.x - x0) / ((x1 - x0) || 1)) * (W - 120), 50 + ((n.y - y0) / ((y1 - y0) || 1)) * (H - 110)];
+    return pos;
+  }
+  const adj = {};
+  for (const n of nodes) adj[n.id] = [];
+  for (const r of routes) { const [a, b] = r.ends; if (adj[a] && adj[b]) { adj[a].push(b); adj[b].push(a); } }
+  const depth = {};
+  const first = start && adj[start] ? start : nodes.length ? nodes[0].id : null;
+  const queue = first ? [first] : [];
+  if (first) depth[first] = 0;
+  while (queue.length) {
+    const x = queue.shift();
+    for (const y of adj[x]) if (depth[y] === undefined) { depth[y] = depth[x] + 1; queue.push(y); }
+  }
+  const maxDepth = Math.max(0, ...Object.values(depth));
+  for (const n of nodes) if (depth[n.id] === undefined) depth[n.id] = maxDepth + 1;
+  const columns = {};
+  for (const n of nodes) (columns[depth[n.id]] = columns[depth[n.id]] || []).push(n.id);
+  const ncol = Math.max(...Object.keys(columns).map(Number), 0) + 1;
+  for (const [d, ids] of Object.entries(columns)) {
+    ids.forEach((id, i) => {
+      const x = ncol === 1 ? W / 2 : 70 + (Number(d) / (ncol - 1)) * (W - 140);
+      const y = 60 + ((i + 0.5) / ids.length) * (H - 120) + (Number(d) % 2 ? 18 : -18) * (ids.length > 1 ? 1 : 0);
+      pos[id] = [x, y];
+    });
+  }
+  return pos;
+}
+
+function byCity(pairs) {
+  const out = {};
+  for (const [city, item] of pairs || []) (out[city] = out[city] || []).push(item);
+  return out;
+}
+
+function map(view, content) {
+  const m = (content && content.map) || { nodes: [], routes: [] };
+  const nodes = [...(m.nodes || [])];
+  const known = new Set(nodes.map((n) => n.id));
+  // a figure or post on a node the content does not list yet is still drawn
+  for (const p of view.seats) for (const c of [...p.figures, ...p.posts]) if (!known.has(c)) { known.add(c); nodes.push({ id: c, name: c, kind: 'city' }); }
+  const routes = m.routes || [];
+  const start = (content && content.start_city) || (nodes.find((n) => n.kind === 'start') || {}).id;
+  const pos = layout(nodes, routes, start);
+  const tags = [byCity(view.bonuses), byCity(view.outposts), byCity(view.cards), byCity(view.city_contracts)];
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'mp-map', role: 'img', 'aria-labelledby': 'mp2-map-t' },
+    s('title', { id: 'mp2-map-t' }, `The map (${nodes.length} places known): figures, trading posts, tiles and cards`),
+    s('rect', { x: 0, y: 0, width: W, height: H, rx: 16, class: 'mp-sea' }));
+  for (const r of routes) {
+    const [a, b] = r.ends;
+    if (!pos[a] || !pos[b]) continue;
+    const [x1, y1] = pos[a]; const [x2, y2] = pos[b];
+    svg.append(s('line', { x1, y1, x2, y2, class: 'mp-route', 'data-route': r.id || `${a}-${b}` }));
+    const cost = ['coins', 'camels', 'jade'].filter((k) => r[k]).map((k) => `${r[k]} ${k === 'camels' ? 'cam' : k === 'coins' ? 'coin' : k}`)
+      .concat(r.guild ? [r.guild] : []).join(' ');
+    if (cost) svg.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
+  }
+  const postsAt = {}; const figuresAt = {};
+  view.seats.forEach((p) => {
+    p.posts.forEach((c) => { (postsAt[c] = postsAt[c] || []).push(p.seat); });
+    p.figures.forEach((c) => { (figuresAt[c] = figuresAt[c] || []).push(p.seat); });
+  });
+  for (const n of nodes) {
+    const [x, y] = pos[n.id] || [W / 2, H / 2];
+    const kind = n.kind || 'city';
+    const g = s('g', { class: `mp-loc mp-${kind === 'start' ? 'beijing' : kind === 'oasis' ? 'oasis' : 'large'}`, 'data-loc': n.id, transform: `translate(${x},${y})` },
+      s('title', {}, `${n.name || n.id}${n.shield ? ' · shield ' + n.shield : ''}${n.special ? ' · ' + n.special : ''}`));
+    if (kind === 'oasis') g.append(s('rect', { x: -8, y: -8, width: 16, height: 16, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
+    else if (kind === 'start') g.append(s('rect', { x: -30, y: -20, width: 60, height: 40, rx: 6, class: 'mp-city-shape' }));
+    else g.append(s('circle', { r: n.special ? 20 : 17, class: 'mp-city-shape' }));
+    if (kind !== 'oasis') g.append(s('text', { y: 4, 'text-anchor': 'middle', class: 'mp-code' }, n.id));
+    if (n.name && n.name !== n.id) g.append(s('text', { y: 32, 'text-anchor': 'middle', class: 'mp-name' }, n.name));
+    const label = tags.flatMap((t) => t[n.id] || []).join(' ');
+    if (label) g.append(s('text', { y: -26, 'text-anchor': 'middle', class: 'mp-tag' }, label));
+    (postsAt[n.id] || []).forEach((seat, i) => g.append(s('rect', { x: -22 + i * 12, y: 36, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': n.id, 'data-seat': seat },
+      s('title', {}, `trading post of ${view.players[seat]}`))));
+    (figuresAt[n.id] || []).forEach((seat, i) => {
+      const fx = -18 + i * 12 + (kind === 'oasis' ? 10 : 28);
+      g.append(s('path', { d: `M${fx} -6 a5 5 0 1 1 0.1 0 M${fx - 6} 8 L${fx} -2 L${fx + 6} 8 Z`, fill: seatColour(seat), class: 'mp-figure', 'data-figure': n.id, 'data-seat': seat },
+        s('title', {}, `${view.players[seat]} is here`)));
+    });
+    svg.append(g);
+  }
+  if (nodes.length <= 1) svg.append(s('text', { x: W / 2, y: H - 30, 'text-anchor': 'middle', class: 'mp-name' }, 'The rest of the map appears as the table describes it.'));
+  return svg;
+}
+
+function list(label, items, attrs = {}) {
+  return h('p', { class: 'small', ...attrs }, h('strong', {}, `${label}: `), items && items.length ? items.join(', ') : h('span', { class: 'muted' }, '—'));
+}
+
+function board(view) {
+  const placed = {};
+  for (const [space, value, seat, kind] of view.board) (placed[space] = placed[space] || []).push([value, seat, kind]);
+  const spaces = Object.keys(placed);
+  return h('section', { class: 'mp-board', 'aria-label': 'Action board' },
+    h('h3', {}, 'Action board'),
+    spaces.length ? h('ul', { class: 'mp-spaces' }, spaces.map((id) => h('li', { 'data-space': id, 'data-dice': placed[id].map((d) => d[0]).join(' ') },
+      h('span', { class: 'mp-space-name' }, humanize(id.replace(':', ' '))), h('span', { class: 'mp-dice' }, placed[id].map(([v, seat, kind]) => die(v, seat, kind))))))
+      : h('p', { class: 'muted small' }, 'No dice on the board.'),
+    list('Offer tiles', view.offers), list('Coming up', view.upcoming), list('Action-area city cards', view.area_cards),
+    list('Characters on offer', (view.offered || []).map(humanize)),
+    list('Route tiles (face up)', view.route_tiles_up), list('Black dice pool', view.black_pool),
+    h('p', { class: 'small muted' }, `Black dice left: ${view.black_dice_left}`));
+}
+
+function seatCard(view, p) {
+  const me = view.to_move === p.seat;
+  return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': `${p.player}'s resources` },
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, 'to move') : null),
+    h('dl', { class: 'mp-res mp2-res' }, RES.map(([k, name, short]) => [h('dt', {}, h('abbr', { title: name }, short)), h('dd', { 'data-res': k }, p[k])])),
+    h('p', { class: 'small' }, 'Dice: ', p.dice.length || p.black.length ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b'))] : h('span', { class: 'muted' }, 'none')),
+    list('Contracts', p.contracts), list('Completed', p.completed), list('Seals', p.seals),
+    list('Caravans', (p.caravans || []).map((c) => `[${c.join(' ')}]`), { 'data-caravans': (p.caravans || []).length }),
+    list('Outpost tiles', p.outpost_tiles),
+    h('p', { class: 'small' }, `Posts left ${p.posts_left}`, p.improved && p.improved.length ? ` · improved: ${p.improved.join(', ')}` : ''));
+}
+
+export function draw(container, view, ctx) {
+  clear(container);
+  container.dataset.drawing = 'marco-polo-2';
+  container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
+    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
+    h('div', { class: 'mp-map-wrap' }, map(view, ctx.content)),
+    h('div', { class: 'mp-lower' }, board(view), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p))))));
+}
+
+export function score(view) {
+  const sc = view.score;
+  if (!sc || !sc.seats) return null;
+  const keys = Object.keys(sc.seats[0]).filter((k) => !['seat', 'player', 'character'].includes(k) && (sc.seats[0][k] === null || typeof sc.seats[0][k] !== 'object'));
+  return h('div', { class: 'breakdown' }, h('h3', {}, 'Breakdown'), h('div', { class: 'table-wrap' }, h('table', { class: 'score-table' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Source'), sc.seats.map((r) => h('th', { scope: 'col' }, r.player)))),
+    h('tbody', {}, keys.map((k) => h('tr', { 'data-source': k }, h('th', { scope: 'row' }, humanize(k)), sc.seats.map((r) => h('td', {}, r[k] ?? '—'))))))));
+}

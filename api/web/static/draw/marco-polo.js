@@ -1,0 +1,180 @@
+// The Voyages of Marco Polo: the map (routes, cities, figures, trading posts, city cards and
+// bonuses), the action board with the dice on it, the contract display, and each player's resources.
+import { h, s, clear, seatColour, humanize } from '../dom.js';
+
+// where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
+export const MAP_XY = {
+  VEN: [60, 200], O1: [150, 110], MOS: [250, 60], ANX: [420, 60], KAR: [580, 80], O2: [660, 160], O3: [780, 110],
+  BEI: [930, 200], O4: [740, 230], LAN: [850, 300], O5: [170, 250], SAM: [310, 200], O6: [420, 170], KAS: [560, 240],
+  O7: [270, 340], ALE: [80, 380], ORM: [410, 360], KCH: [540, 390], O8: [660, 380], XIA: [780, 400],
+  O9: [120, 480], ADA: [270, 490], KOC: [460, 500], SUM: [680, 500], O10: [880, 450],
+};
+const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'], ['gold', 'Gold', 'gold'], ['vp', 'Victory points', 'VP']];
+const SPACES = [
+  ['bazaar-camels', 'Bazaar: camels'], ['bazaar-pepper', 'Bazaar: pepper'], ['bazaar-silk', 'Bazaar: silk'], ['bazaar-gold', 'Bazaar: gold'],
+  ['khan', "Khan's favor"], ['coins5', 'Take 5 coins'], ['contracts', 'Contracts'], ['travel', 'Travel'], ['bag', 'Bag (3 coins)'],
+];
+
+function die(value, seat, kind) {
+  const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#999' : seatColour(seat);
+  const fg = kind === 'w' ? '#222' : '#fff';
+  return h('span', { class: 'die', style: `background:${colour};color:${fg}`, 'data-die': value, 'data-seat': seat, 'data-kind': kind, title: `${kind === 'n' ? 'blocked' : kind === 'b' ? 'black die' : kind === 'w' ? 'white die' : 'die'} ${value}` }, value || '?');
+}
+
+// what a card, tile or contract says, from the content pack (ids are stable)
+export function describe(content, cid) {
+  if (!content || !cid) return '';
+  for (const key of ['city_cards', 'city_bonuses', 'outpost_bonuses', 'objectives', 'characters']) {
+    const item = (content[key] || []).find((x) => x.id === cid);
+    if (item) return item.text || item.name || (item.cities ? `${item.cities.join(' + ')}: ${item.vp} VP` : '');
+  }
+  const contract = (content.contracts || []).find((x) => x.id === cid);
+  if (contract) {
+    const cost = Object.entries(contract.cost).map(([k, v]) => `${v} ${k}`).join(' + ');
+    const reward = contract.reward.map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(' + ');
+    return `${cost} → ${reward}`;
+  }
+  return '';
+}
+
+function map(view, content) {
+  const locs = Object.fromEntries(((content && content.locations) || []).map((l) => [l.id, l]));
+  const routes = (content && content.routes) || [];
+  const svg = s('svg', { viewBox: '0 0 1000 560', class: 'mp-map', role: 'img', 'aria-labelledby': 'mp-map-t' },
+    s('title', { id: 'mp-map-t' }, 'The map: routes, cities, figures and trading posts'));
+  svg.append(s('rect', { x: 0, y: 0, width: 1000, height: 560, rx: 16, class: 'mp-sea' }));
+  for (const r of routes) {
+    const [a, b] = r.ends;
+    if (!MAP_XY[a] || !MAP_XY[b]) continue;
+    const [x1, y1] = MAP_XY[a]; const [x2, y2] = MAP_XY[b];
+    svg.append(s('line', { x1, y1, x2, y2, class: 'mp-route', 'data-route': r.id }));
+    const cost = Object.entries(r.cost || {}).map(([k, v]) => `${v} ${k === 'camels' ? 'cam' : k === 'coins' ? 'coin' : k}`).join(' ');
+    if (cost) svg.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
+  }
+  const postsAt = {};
+  const figuresAt = {};
+  view.seats.forEach((p) => {
+    p.posts.forEach((c) => { (postsAt[c] = postsAt[c] || []).push(p.seat); });
+    p.figures.forEach((c) => { (figuresAt[c] = figuresAt[c] || []).push(p.seat); });
+  });
+  for (const [id, [x, y]] of Object.entries(MAP_XY)) {
+    const loc = locs[id] || { id, name: id, kind: id.startsWith('O') ? 'oasis' : 'large' };
+    const g = s('g', { class: `mp-loc mp-${loc.kind}`, 'data-loc': id, transform: `translate(${x},${y})` });
+    g.append(s('title', {}, loc.name));
+    if (loc.kind === 'oasis') g.append(s('rect', { x: -8, y: -8, width: 16, height: 16, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
+    else if (loc.kind === 'beijing') g.append(s('rect', { x: -30, y: -22, width: 60, height: 44, rx: 6, class: 'mp-city-shape' }));
+    else g.append(s('circle', { r: loc.kind === 'small' ? 15 : loc.kind === 'start' ? 20 : 22, class: 'mp-city-shape' }));
+    if (loc.kind !== 'oasis') g.append(s('text', { y: loc.kind === 'beijing' ? 4 : 4, 'text-anchor': 'middle', class: 'mp-code' }, id));
+    const name = loc.kind === 'oasis' ? null : s('text', { y: loc.kind === 'small' ? 30 : 36, 'text-anchor': 'middle', class: 'mp-name' }, loc.name);
+    if (name) g.append(name);
+    const extra = view.city_cards[id] || view.city_bonuses[id] || null;
+    const outpost = view.outposts[id];
+    const label = [extra, outpost].filter(Boolean).join(' ');
+    if (label) {
+      g.append(s('text', { y: -28, 'text-anchor': 'middle', class: 'mp-tag' }, label,
+        s('title', {}, [extra, outpost].filter(Boolean).map((x) => `${x}: ${describe(content, x)}`).join('\n'))));
+    }
+    (postsAt[id] || []).forEach((seat, i) => {
+      g.append(s('rect', { x: -22 + i * 12, y: 40, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': id, 'data-seat': seat }, s('title', {}, `trading post of ${view.players[seat]}`)));
+    });
+    (figuresAt[id] || []).forEach((seat, i) => {
+      const fx = -18 + i * 12 + (loc.kind === 'oasis' ? 10 : 26);
+      g.append(s('path', { d: `M${fx} -6 a5 5 0 1 1 0.1 0 M${fx - 6} 8 L${fx} -2 L${fx + 6} 8 Z`, fill: seatColour(seat), class: 'mp-figure', 'data-figure': id, 'data-seat': seat }, s('title', {}, `${view.players[seat]} is here`)));
+    });
+    svg.append(g);
+  }
+  const sum = view.city_cards['SUM-1'] ? ['SUM-1', 'SUM-2', 'SUM-3'].map((k) => view.city_cards[k]).join(' ') : '';
+  if (sum) svg.append(s('text', { x: 680, y: 545, 'text-anchor': 'middle', class: 'mp-tag' }, sum));
+  // Beijing's slots
+  view.beijing.forEach((seat, i) => svg.append(s('rect', { x: 905 + i * 14, y: 230, width: 12, height: 12, fill: seatColour(seat), class: 'mp-post', 'data-beijing': i, 'data-seat': seat })));
+  return svg;
+}
+
+function board(view, content) {
+  const placed = {};
+  for (const [space, value, seat, kind] of view.board) (placed[space] = placed[space] || []).push([value, seat, kind]);
+  const spaces = [...SPACES, ...Object.keys(view.city_cards).map((k) => [k, `City card ${k} (${view.city_cards[k]})`, describe(content, view.city_cards[k])])];
+  return h('section', { class: 'mp-board', 'aria-label': 'Action board' },
+    h('h3', {}, 'Action board'),
+    h('ul', { class: 'mp-spaces' }, spaces.map(([id, name, text]) => h('li', { 'data-space': id, 'data-dice': (placed[id] || []).map((d) => d[0]).join(' '), title: text || null },
+      h('span', { class: 'mp-space-name' }, name), h('span', { class: 'mp-dice' }, (placed[id] || []).map(([v, seat, kind]) => die(v, seat, kind)))))),
+    h('div', { class: 'mp-display' }, h('h4', {}, 'Contract display'),
+      h('ol', { class: 'mp-contracts' }, view.display.map((c, i) => h('li', { 'data-column': i + 1, 'data-contract': c, title: describe(content, c) || null }, c)))),
+    h('p', { class: 'small muted' }, `Special pile: ${view.special_pile.size} · black dice left: ${view.black_dice_left}`,
+      view.beijing.length ? ` · Beijing: ${view.beijing.map((x) => view.players[x]).join(', ')}` : ''));
+}
+
+function seatCard(view, p, content) {
+  const me = view.to_move === p.seat;
+  return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': `${p.player}'s resources` },
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, 'to move') : null),
+    h('dl', { class: 'mp-res' }, RES.map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, icon)), h('dd', { 'data-res': k }, p[k])])),
+    h('p', { class: 'small' }, 'Dice: ', p.dice.length || p.black.length || p.white.length
+      ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b')), p.white.map((v) => die(v, p.seat, 'w'))]
+      : h('span', { class: 'muted' }, 'none')),
+    h('p', { class: 'small' }, 'Contracts: ', p.contracts.length ? p.contracts.map((c, i) => [i ? ', ' : '', h('abbr', { title: describe(content, c) }, c)]) : '—',
+      ` · done ${p.completed.length} · posts left ${p.posts_left} · objectives ${p.objectives}`),
+    objectivesOf(view, p.seat));
+}
+
+// objective cards are secret: a seat's view shows its own, the end shows all
+function objectivesOf(view, seat) {
+  const cards = view.all_objectives ? view.all_objectives[seat] : view.seat === seat ? view.objectives : null;
+  if (!cards || !cards.length) return null;
+  return h('p', { class: 'small', 'data-objectives': seat }, `Objectives: ${cards.map((c) => c ?? '?').join(', ')}`);
+}
+
+export function draw(container, view, ctx) {
+  clear(container);
+  container.dataset.drawing = 'marco-polo';
+  container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
+    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round} of 5` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
+    h('div', { class: 'mp-map-wrap' }, map(view, ctx.content)),
+    h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
+}
+
+const GROUPS = {
+  'marco-polo.five-coins-taken': 'Take 5 coins', 'marco-polo.bazaar-used': 'Bazaar', 'marco-polo.khans-favor-taken': "Khan's favor",
+  'marco-polo.contracts-taken': 'Take contracts', 'marco-polo.travelled': 'Travel', 'marco-polo.city-card-used': 'City card',
+  'marco-polo.contract-completed': 'Complete a contract', 'marco-polo.money-bag-taken': 'Bag: 3 coins', 'marco-polo.die-rerolled': 'Reroll a die',
+  'marco-polo.die-adjusted': 'Turn a die ±1', 'marco-polo.black-die-bought': 'Buy a black die', 'marco-polo.turn-ended': 'End the turn',
+  'marco-polo.income-taken': 'Income', 'marco-polo.contract-discarded': 'Return a contract', 'marco-polo.character-picked': 'Pick a character',
+  'marco-polo.objectives-kept': 'Keep objectives',
+};
+export function groupLabel(k) { return GROUPS[k] || null; }
+
+export function score(view, { players }) {
+  const sc = view.score;
+  if (!sc || !sc.seats) return null;
+  const keys = Object.keys(sc.seats[0]).filter((k) => !['seat', 'player', 'character'].includes(k) && (sc.seats[0][k] === null || typeof sc.seats[0][k] !== 'object'));
+  return h('div', { class: 'breakdown' }, h('h3', {}, 'Breakdown'), h('div', { class: 'table-wrap' }, h('table', { class: 'score-table' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Source'), sc.seats.map((r) => h('th', { scope: 'col' }, r.player)))),
+    h('tbody', {}, keys.map((k) => h('tr', { 'data-source': k }, h('th', { scope: 'row' }, humanize(k)), sc.seats.map((r) => h('td', {}, r[k] ?? '—'))))))));
+}
+
+// picker labels: what the move does, in words (the notation stays in the button's title)
+const dieName = (d) => (String(d).startsWith('b') ? `black ${String(d).slice(1)}` : String(d).startsWith('w') ? `white ${String(d).slice(1)}` : `${d}`);
+const dice = (list) => (list || []).map(dieName).join(' + ');
+const extra = (choices) => (choices && choices.length ? ` (${choices.join(', ')})` : '');
+export function moveLabel(m) {
+  const v = m.move;
+  switch (v.type.split('.').pop()) {
+    case 'five-coins-taken': return `die ${dieName(v.die)}`;
+    case 'bazaar-used': return `${dice(v.dice)} → ${v.row}, column ${v.column}${extra(v.choices)}`;
+    case 'khans-favor-taken': return `die ${dieName(v.die)} → ${v.good}`;
+    case 'contracts-taken': return `die ${dieName(v.die)} → column${v.columns.length > 1 ? 's' : ''} ${v.columns.join(', ')}${v.discard && v.discard.length ? `, return ${v.discard.join(', ')}` : ''}${extra(v.choices)}`;
+    case 'travelled': return `${dice(v.dice)} → ${v.path.join('–')}${v.path2 && v.path2.length ? ' | ' + v.path2.join('–') : ''}${extra(v.choices)}`;
+    case 'city-card-used': return `${v.space} with ${dieName(v.die)}${v.times > 1 ? ` ×${v.times}` : ''}${extra(v.choices)}`;
+    case 'contract-completed': return `${v.contract}${extra(v.choices)}`;
+    case 'money-bag-taken': return `die ${dieName(v.die)}`;
+    case 'die-rerolled': return `reroll ${dieName(v.die)}`;
+    case 'die-adjusted': return `${dieName(v.die)} ${v.delta > 0 ? '+' : ''}${v.delta}`;
+    case 'income-taken': return `${v.coins} coins + ${v.camels} camels${extra(v.choices)}`;
+    case 'contract-discarded': return `return ${v.contract}`;
+    case 'character-picked': return humanize(v.character);
+    case 'objectives-kept': return (v.objectives || []).map((o) => o ?? '?').join(' + ');
+    case 'turn-ended': return 'End the turn';
+    case 'black-die-bought': return 'Buy a black die';
+    default: return null;
+  }
+}

@@ -1,0 +1,88 @@
+// Facts the table reports (chance): dice values and cards in order, for any title. The title
+// builds the move from the outcome (POST /games/{id}/chance); the page then records it.
+import { h, clear, errorBox } from '../dom.js';
+
+export function randomInt(n) {
+  const a = new Uint32Array(1);
+  crypto.getRandomValues(a);
+  return a[0] % n;
+}
+export function shuffled(list) {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) { const j = randomInt(i + 1); [out[i], out[j]] = [out[j], out[i]]; }
+  return out;
+}
+
+async function submitOutcome(box, ctx, outcome) {
+  const err = box.querySelector('.fact-error');
+  clear(err);
+  try {
+    const made = await ctx.compose(outcome);
+    const ok = await ctx.record(made.notation, made.move);
+    return ok;
+  } catch (e) { err.append(errorBox(e)); return false; }
+}
+
+export function diceForm(box, ctx, { title = 'Dice rolled at the table' } = {}) {
+  const { chance, info } = ctx;
+  const groups = chance.groups && chance.groups.reduce((a, b) => a + b, 0) === chance.count ? chance.groups : [chance.count];
+  const selects = [];
+  const form = h('form', { class: 'fact dice-form', 'data-fact': 'dice', onsubmit: async (ev) => {
+    ev.preventDefault();
+    await submitOutcome(form, ctx, selects.map((x) => Number(x.value)));
+  } }, h('h3', {}, title));
+  groups.forEach((n, gi) => {
+    if (!n) return;
+    const who = groups.length > 1 ? (info.players[gi] || `seat ${gi}`) : (chance.count === 1 ? 'Value' : chance.count > 6 ? 'Values, in seat order' : 'Values');
+    const fs = h('fieldset', { class: 'dice-group' }, h('legend', {}, who));
+    for (let i = 0; i < n; i++) {
+      const id = `die-${gi}-${i}-${Math.random().toString(36).slice(2, 7)}`;
+      const sel = h('select', { id, 'data-die-index': selects.length, required: true },
+        h('option', { value: '' }, '–'), Array.from({ length: chance.sides }, (_, v) => h('option', { value: v + 1 }, v + 1)));
+      selects.push(sel);
+      fs.append(h('span', { class: 'die-field' }, h('label', { for: id, class: 'visually-hidden' }, `${who} die ${i + 1}`), sel));
+    }
+    form.append(fs);
+  });
+  form.append(h('div', { class: 'row wrap' },
+    h('button', { type: 'button', class: 'secondary', 'data-action': 'roll-for-me', onclick: () => selects.forEach((x) => { x.value = String(1 + randomInt(chance.sides)); }) }, 'Roll for me'),
+    h('button', { type: 'submit', class: 'primary' }, 'Record the roll')), h('div', { class: 'fact-error', 'aria-live': 'assertive' }));
+  box.append(form);
+  return true;
+}
+
+export function shuffleForm(box, ctx, { title = 'What the table revealed', need = null } = {}) {
+  const { chance } = ctx;
+  const picked = [];
+  const order = h('ol', { class: 'picked' });
+  const submit = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Record');
+  const form = h('form', { class: 'fact shuffle-form', 'data-fact': 'shuffle', onsubmit: async (ev) => {
+    ev.preventDefault();
+    const rest = shuffled(chance.items.filter((x) => !picked.includes(x)));
+    await submitOutcome(form, ctx, [...picked, ...rest]);
+  } }, h('h3', {}, title), h('p', { class: 'small muted' }, need ? `Pick ${need} in the order they came out.` : 'Pick them in the order they came out.'));
+  const buttons = chance.items.map((item) => h('button', { type: 'button', class: 'move', 'data-item': item, 'aria-pressed': 'false', onclick: (ev) => {
+    const b = ev.currentTarget;
+    const i = picked.indexOf(item);
+    if (i >= 0) picked.splice(i, 1); else if (!need || picked.length < need) picked.push(item);
+    b.setAttribute('aria-pressed', String(picked.includes(item)));
+    clear(order).append(...picked.map((x) => h('li', {}, x)));
+    submit.disabled = need ? picked.length !== need : picked.length === 0;
+  } }, item));
+  form.append(h('div', { class: 'moves' }, buttons), order, h('div', { class: 'row wrap' },
+    h('button', { type: 'button', class: 'secondary', onclick: async () => { await submitOutcome(form, ctx, shuffled(chance.items)); } }, 'Draw at random'),
+    submit), h('div', { class: 'fact-error', 'aria-live': 'assertive' }));
+  box.append(form);
+  return true;
+}
+
+export async function render(box, ctx) {
+  clear(box);
+  if (ctx.chance.kind === 'dice') return diceForm(box, ctx);
+  if (ctx.chance.kind === 'shuffle' && ctx.chance.items.length <= 80) return shuffleForm(box, ctx);
+  box.append(h('p', { class: 'muted' }, ctx.chance.kind === 'shuffle' ? `The table shuffles ${ctx.chance.items.length} items.` : ''));
+  box.append(h('button', { type: 'button', class: 'secondary', onclick: async () => {
+    try { const made = await ctx.compose(shuffled(ctx.chance.items)); await ctx.record(made.notation, made.move); } catch (e) { box.append(errorBox(e)); }
+  } }, 'Shuffle at random'));
+  return true;
+}

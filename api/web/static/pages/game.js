@@ -1,0 +1,532 @@
+// One game: the drawing of the table at any step, the timeline, recording (with the write token),
+// amendments, forks, the live stream and the score at the end.
+import { api, tokensOf, saveTokens, ApiError } from '../api.js';
+import { h, clear, errorBox, humanize, seatColour } from '../dom.js';
+import { drawerFor, factsFor } from '../draw/index.js';
+import { renderPicker, stripSeat } from '../picker.js';
+import * as generic from '../draw/generic.js';
+
+export async function show(main, q, { navigate }) {
+  const id = q.get('game');
+  const g = {
+    id, info: null, frames: [], pos: 0, tokens: tokensOf(id), mod: null, facts: null, content: null,
+    eyes: 'public', stream: null, reloadTimer: null, busy: false, left: false,
+    names: new Map(), // seq -> notation of moves the public frames do not name (from this device's seat tokens)
+  };
+  const wantAt = q.get('at');
+
+  // ---- the page's skeleton ---------------------------------------------------------------------
+  const title = h('h1', { class: 'game-title' }, 'Game');
+  const meta = h('p', { class: 'game-meta' });
+  const status = h('p', { class: 'status-line', role: 'status', 'aria-live': 'polite', id: 'status-line' });
+  const drawing = h('div', { class: 'drawing', id: 'drawing' });
+  const stepLabel = h('p', { class: 'step-label', id: 'step-label', 'aria-live': 'polite' });
+  const slider = h('input', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, value: 0, 'aria-describedby': 'step-label' });
+  // the visible text is the accessible name; the title says which key does the same
+  const btn = (text, label, keys, on, extra = {}) => h('button', { type: 'button', class: 'icon', title: `${label} (${keys})`, 'aria-keyshortcuts': keys, onclick: on, ...extra }, text);
+  const first = btn('« First', 'First step', 'Home', () => go(0), { id: 'step-first' });
+  const back = btn('‹ Back', 'Step back', 'ArrowLeft', () => go(g.pos - 1), { id: 'step-back' });
+  const fwd = btn('Next ›', 'Step forward', 'ArrowRight', () => go(g.pos + 1), { id: 'step-forward' });
+  const last = btn('Last »', 'Latest step', 'End', () => go(g.frames.length - 1), { id: 'step-last' });
+  const link = h('a', { class: 'permalink', id: 'permalink', href: '#' }, 'Link to this point');
+  const eyesSel = h('select', { id: 'eyes' });
+  const recorder = h('section', { class: 'panel recorder', id: 'recorder', 'aria-labelledby': 'rec-h' });
+  const scoreBox = h('section', { class: 'panel score', id: 'score', hidden: true, 'aria-labelledby': 'score-h' });
+  const history = h('ol', { class: 'history', id: 'history' });
+  const forks = h('div', { class: 'forks', id: 'forks' });
+  const live = h('span', { class: 'live-badge', id: 'live', hidden: true }, '● live');
+  const dialog = h('dialog', { class: 'amend-dialog', id: 'amend-dialog', 'aria-labelledby': 'amend-h' });
+
+  main.append(
+    h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live)),
+    h('div', { class: 'game-grid' },
+      h('section', { class: 'board', 'aria-label': 'The table' }, drawing),
+      h('div', { class: 'side' },
+        h('section', { class: 'panel timeline', 'aria-labelledby': 'tl-h' },
+          h('h2', { id: 'tl-h' }, 'Replay'),
+          h('label', { for: 'scrub', class: 'visually-hidden' }, 'Step of the game'),
+          slider,
+          h('div', { class: 'steps' }, first, back, fwd, last),
+          stepLabel,
+          h('p', { class: 'small muted keys-hint' }, 'Keys: ← → step, Home / End first / latest.'),
+          h('div', { class: 'row' }, link, h('span', { class: 'field inline' }, h('label', { for: 'eyes' }, 'Seen by'), eyesSel))),
+        recorder, scoreBox,
+        h('section', { class: 'panel', 'aria-labelledby': 'hist-h' },
+          h('h2', { id: 'hist-h' }, 'Timeline'), history),
+        h('section', { class: 'panel', 'aria-labelledby': 'forks-h' },
+          h('h2', { id: 'forks-h' }, 'Forks'), forks))),
+    dialog);
+
+  // ---- loading ---------------------------------------------------------------------------------
+  function eyesParams() {
+    if (g.eyes === 'full') return { params: { full: true } };
+    if (g.eyes.startsWith('seat-')) {
+      const seat = Number(g.eyes.slice(5));
+      return { params: { seat }, token: g.info.status === 'ended' ? undefined : (g.tokens.seats || [])[seat] };
+    }
+    return { params: {} };
+  }
+
+  async function loadFrames(fromSeq = null) {
+    const e = eyesParams();
+    const params = { mode: 'diff', ...e.params };
+    if (fromSeq !== null) params.from_seq = fromSeq;
+    const data = await api(`/games/${id}/frames`, { params, token: e.token });
+    let view = null;
+    return data.frames.map((f) => {
+      if (f.view) view = f.view;
+      else if (f.diff) view = patch(view, f.diff);
+      return { ...f, view };
+    });
+  }
+
+  // appended: only new events were added since the last load (a move), so only they are fetched.
+  // Reloads may overlap (a write's and the live stream's): only the latest one started is shown.
+  async function reload({ toEnd = false, keepSeq = null, appended = false } = {}) {
+    const gen = (g.reloadGen = (g.reloadGen || 0) + 1);
+    const current = () => gen === g.reloadGen && !g.left;
+    const wasAtEnd = g.frames.length === 0 || g.pos === g.frames.length - 1;
+    const before = g.info;
+    const incremental = appended && before && g.frames.length && g.mod;
+    const [info, more] = await Promise.all([api(`/games/${id}`), incremental ? loadFrames(before.last_seq + 1) : null]);
+    if (!current()) return;
+    const ended = before && before.status !== info.status; // the end opens every move's name: all again
+    if (incremental && !ended && info.last_seq >= before.last_seq) {
+      g.info = info;
+      g.frames = g.frames.concat(more.filter((f) => f.seq > before.last_seq));
+      await refreshContent();
+      if (!current()) return;
+      finish(toEnd, keepSeq, wasAtEnd);
+      fillNames(before.last_seq + 1);
+      return;
+    }
+    g.info = info;
+    if (!g.mod) {
+      g.mod = await drawerFor(g.info.title);
+      g.facts = await factsFor(g.info.title);
+      const details = await api('/titles/details').catch(() => []);
+      g.titleDetail = details.find((t) => t.id === g.info.title) || null;
+      g.content = await api(`/games/${id}/content`).catch(() => null);
+    }
+    fillEyes();
+    let frames;
+    try {
+      frames = await loadFrames();
+    } catch (err) {
+      if (g.eyes === 'public') throw err;
+      g.eyes = 'public'; fillEyes();
+      frames = await loadFrames();
+    }
+    if (!current()) return;
+    g.frames = frames;
+    g.names = new Map();
+    await refreshContent();
+    if (!current()) return;
+    finish(toEnd, keepSeq, wasAtEnd);
+    fillNames(1);
+  }
+
+  // Before the end, public frames do not name moves; a seat's frames name its own. The device
+  // that started the game holds every seat's token, so its timeline names every move.
+  function fillNames(fromSeq) {
+    // after a quiet moment: entries made in quick succession ask once
+    g.namesFrom = Math.min(g.namesFrom ?? Infinity, fromSeq);
+    clearTimeout(g.namesTimer);
+    g.namesTimer = setTimeout(() => { const from = g.namesFrom; g.namesFrom = null; fetchNames(from).catch(console.error); }, 400);
+  }
+  async function fetchNames(fromSeq) {
+    if (g.left || g.info.status === 'ended' || g.eyes !== 'public') return;
+    const seats = (g.tokens.seats || []).map((t, s) => [s, t]).filter(([, t]) => t);
+    if (!seats.length) return;
+    const lists = await Promise.all(seats.map(([seat, token]) =>
+      api(`/games/${id}/frames`, { params: { seat, mode: 'diff', from_seq: fromSeq }, token }).catch(() => null)));
+    let changed = false;
+    seats.forEach(([seat], i) => {
+      for (const f of (lists[i] && lists[i].frames) || []) {
+        if (f.move && f.seat === seat && !g.names.has(f.seq)) { g.names.set(f.seq, f.move); changed = true; }
+      }
+    });
+    if (changed && !g.left) { renderHistory(); markCurrent(); labelStep(); }
+  }
+  const moveOf = (f) => f.move || g.names.get(f.seq) || null;
+
+  function finish(toEnd, keepSeq, wasAtEnd) {
+    let pos = g.frames.length - 1;
+    if (!toEnd) {
+      const seq = keepSeq ?? (wasAtEnd ? null : g.frames[g.pos] && g.frames[g.pos].seq);
+      if (seq !== null && seq !== undefined) pos = indexForSeq(seq);
+    }
+    renderHead();
+    renderHistory();
+    setPos(pos, { replace: true });
+    if (!g.forksShown) { g.forksShown = true; renderForks(); }
+    openStream();
+  }
+
+  // a title whose log describes components (Marco Polo II's map) gets its content again when it grows
+  async function refreshContent() {
+    const lastView = g.frames.length ? g.frames[g.frames.length - 1].view : null;
+    const described = lastView && Array.isArray(lastView.described) ? lastView.described.length : null;
+    if (described === null || described === g.described) return;
+    g.described = described;
+    g.content = await api(`/games/${id}/content`).catch(() => g.content);
+  }
+
+  function indexForSeq(seq) {
+    let best = 0;
+    g.frames.forEach((f, i) => { if (f.seq <= seq) best = i; });
+    return best;
+  }
+
+  function fillEyes() {
+    const ended = g.info.status === 'ended';
+    const keep = g.eyes;
+    const opts = [h('option', { value: 'public' }, 'everyone (public)')];
+    g.info.players.forEach((p, s) => {
+      if (ended || (g.tokens.seats || [])[s]) opts.push(h('option', { value: `seat-${s}` }, `${p} (seat ${s})`));
+    });
+    if (ended) opts.push(h('option', { value: 'full' }, 'the whole log'));
+    clear(eyesSel).append(...opts);
+    eyesSel.value = [...eyesSel.options].some((o) => o.value === keep) ? keep : 'public';
+    g.eyes = eyesSel.value;
+  }
+  eyesSel.addEventListener('change', async () => {
+    g.eyes = eyesSel.value;
+    await reload({ keepSeq: g.frames[g.pos] ? g.frames[g.pos].seq : null });
+  });
+
+  // ---- header ----------------------------------------------------------------------------------
+  function renderHead() {
+    const i = g.info;
+    const name = g.titleDetail ? g.titleDetail.name : i.title;
+    title.textContent = name;
+    document.title = `${name}: ${i.players.join(', ')} · tabletape`;
+    clear(meta).append(...[
+      h('span', { class: 'players' }, i.players.map((p, s) => h('span', { class: 'player', style: `--seat:${seatColour(s)}`, 'data-seat': s }, p))),
+      h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? 'ended' : 'in progress'),
+      i.digital ? h('span', { class: 'badge' }, 'digital') : h('span', { class: 'badge' }, 'at the table'),
+      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, `fork of a game at seq ${i.forked_at}`) : null].filter(Boolean));
+    live.hidden = i.status === 'ended';
+  }
+
+  // ---- position ----------------------------------------------------------------------------------
+  function setPos(pos, { replace = false } = {}) {
+    pos = Math.max(0, Math.min(g.frames.length - 1, pos));
+    g.pos = pos;
+    const f = g.frames[pos];
+    slider.max = String(g.frames.length - 1);
+    slider.value = String(pos);
+    labelStep();
+    first.disabled = back.disabled = pos === 0;
+    fwd.disabled = last.disabled = pos === g.frames.length - 1;
+    status.textContent = f.status;
+    drawing.dataset.seq = String(f.seq);
+    drawing.dataset.index = String(pos);
+    drawTable(f);
+    markCurrent();
+    const url = new URL(location.href);
+    if (pos === g.frames.length - 1) url.searchParams.delete('at'); else url.searchParams.set('at', String(f.seq));
+    history_(url, replace);
+    link.href = `/?game=${id}&at=${f.seq}`;
+    renderScore(f);
+    renderRecorder();
+  }
+  function labelStep() {
+    const f = g.frames[g.pos];
+    const who = f.player ? `${f.player}: ` : '';
+    const move = moveOf(f);
+    const text = `Step ${g.pos} of ${g.frames.length - 1} · seq ${f.seq} · ${who}${move ? stripSeat(move) : humanize(f.type)}`;
+    stepLabel.textContent = text;
+    slider.setAttribute('aria-valuetext', text);
+  }
+  function markCurrent() {
+    for (const li of history.children) {
+      if (Number(li.dataset.index) === g.pos) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+    }
+  }
+  function history_(url, replace) {
+    const s = url.pathname + url.search;
+    if (s === location.pathname + location.search) return;
+    window.history.replaceState(null, '', s); // scrubbing is not navigation: one history entry per game
+  }
+  function go(pos) { if (g.frames.length) setPos(pos); }
+  slider.addEventListener('input', () => setPos(Number(slider.value)));
+
+  function drawTable(f) {
+    const ctx = { players: g.info.players, content: g.content, frame: f, info: g.info, eyes: g.eyes };
+    try {
+      g.mod.draw(drawing, f.view, ctx);
+    } catch (err) {
+      console.error('drawing failed, showing the generic view', err);
+      generic.draw(drawing, f.view, ctx);
+    }
+  }
+
+  function renderScore(f) {
+    const ended = f.ended;
+    scoreBox.hidden = !ended;
+    clear(scoreBox);
+    if (!ended) return;
+    scoreBox.append(h('h2', { id: 'score-h' }, 'Final score'));
+    const outcome = g.info.outcome;
+    if (outcome) {
+      scoreBox.append(h('ol', { class: 'ranking' }, g.info.players
+        .map((p, s) => ({ p, s, score: outcome.scores[s], rank: outcome.ranks[s] }))
+        .sort((a, b) => a.rank - b.rank)
+        .map((r) => h('li', { 'data-seat': r.s, 'data-score': r.score, class: outcome.winners.includes(r.s) ? 'winner' : '' },
+          h('span', { class: 'player', style: `--seat:${seatColour(r.s)}` }, r.p), ` ${r.score}`, outcome.winners.includes(r.s) ? h('span', { class: 'badge' }, 'winner') : ''))));
+    }
+    const breakdown = (g.mod.score || generic.score)(f.view, { players: g.info.players });
+    if (breakdown) scoreBox.append(breakdown);
+  }
+
+  // ---- the timeline list -------------------------------------------------------------------------
+  function renderHistory() {
+    const canAmend = !!g.tokens.write;
+    clear(history).append(...g.frames.map((f, i) => {
+      const who = f.player ? h('span', { class: 'player', style: `--seat:${seatColour(f.seat)}` }, f.player) : null;
+      const move = moveOf(f);
+      const what = move ? h('code', { 'data-move': move }, stripSeat(move)) : h('span', {}, humanize(f.type));
+      const li = h('li', { 'data-index': i, 'data-seq': f.seq, 'data-type': f.type },
+        h('button', { type: 'button', class: 'link', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
+        ' ', who, who ? ' ' : null, what,
+        f.amended_by ? h('span', { class: 'muted small' }, ` (amended at seq ${f.amended_by})`) : null,
+        canAmend && i > 0 && !f.type.startsWith('game.')
+          ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, onclick: () => openAmend(i) }, 'Amend')
+          : null);
+      return li;
+    }));
+  }
+
+  // ---- recording ---------------------------------------------------------------------------------
+  let recToken = 0;
+  async function renderRecorder() {
+    const mine = ++recToken;
+    recorder.dataset.ready = 'false';
+    try { await fillRecorder(mine); } finally {
+      if (mine === recToken) { recorder.dataset.ready = 'true'; recorder.dataset.lastSeq = String(g.info.last_seq); }
+    }
+  }
+  async function fillRecorder(mine) {
+    clear(recorder);
+    const i = g.info;
+    if (!g.tokens.write) {
+      recorder.hidden = i.status === 'ended';
+      recorder.append(h('h2', { id: 'rec-h' }, 'Recording'),
+        h('p', { class: 'muted' }, 'Only the device that started this game (it holds the write token) records moves. You are following it live.'),
+        h('details', {}, h('summary', {}, 'I have the write token'), tokenForm()));
+      return;
+    }
+    recorder.hidden = false;
+    const atEnd = g.pos === g.frames.length - 1;
+    const toMove = i.to_move_player ? h('span', { class: 'player', style: `--seat:${seatColour(i.to_move)}` }, i.to_move_player) : null;
+    const undoB = h('button', { type: 'button', id: 'undo', class: 'secondary', onclick: () => write('undo', {}), disabled: i.last_seq <= 1 }, 'Undo last move');
+    const redoB = h('button', { type: 'button', id: 'redo', class: 'secondary', onclick: () => write('redo', {}), disabled: !i.can_redo }, 'Redo');
+    // undo to a raw seq returns the log to how it stood then: amendments recorded later go too
+    const here = g.frames[g.pos];
+    const amendedLater = g.frames.some((f) => f.amended_by && f.amended_by > here.seq);
+    const undoTo = h('button', {
+      type: 'button', id: 'undo-to', class: 'secondary', disabled: atEnd,
+      title: amendedLater ? `Back to the log as it stood after seq ${here.seq}: the amendments made since are undone too` : `Back to the state after seq ${here.seq}`,
+      onclick: () => write('undo', { to_seq: here.seq }),
+    }, amendedLater ? 'Undo back to this step (and its later amendments)' : 'Undo back to this step');
+    const fork = h('button', { type: 'button', id: 'fork', class: 'secondary', onclick: forkHere }, 'Fork from this step');
+    const err = h('div', { id: 'rec-error', 'aria-live': 'assertive' });
+    const pick = h('div', { class: 'picker', id: 'picker' });
+    const facts = h('div', { class: 'facts', id: 'facts' });
+    recorder.append(...[h('h2', { id: 'rec-h' }, 'Record'),
+      i.status === 'ended' ? h('p', {}, 'The game has ended.') : h('p', { class: 'turn' }, toMove ? ['To move: ', toMove] : 'The table reports what happened next.'),
+      err, atEnd || i.status === 'ended' ? null : h('p', { class: 'notice' }, 'You are looking at an earlier step. ',
+        h('button', { type: 'button', class: 'link', onclick: () => go(g.frames.length - 1) }, 'Go to the latest step'), ' to record.'),
+      atEnd && i.status !== 'ended' ? [pick, facts] : null,
+      h('div', { class: 'row wrap' }, undoB, redoB, undoTo, fork)].flat().filter(Boolean));
+    g.showError = (e) => {
+      clear(err);
+      if (!e) return;
+      err.append(errorBox(e));
+      err.scrollIntoView({ block: 'nearest' });
+    };
+    if (!atEnd || i.status === 'ended') return;
+    pick.append(h('p', { class: 'muted' }, 'Loading the legal moves…'));
+    try {
+      const [legal, chance] = await Promise.all([
+        api(`/games/${id}/legal-moves`, { token: g.tokens.write }),
+        api(`/games/${id}/chance`, { token: g.tokens.write }).catch(() => null),
+      ]);
+      if (mine !== recToken) return;
+      const view = g.frames[g.pos].view;
+      const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), mod: g.mod, view });
+      const factsShown = chance && chance.kind ? await g.facts.render(facts, { chance, view, info: i, content: g.content, record, compose }) : false;
+      if (!factsShown && g.facts.always) await g.facts.always(facts, { view, info: i, content: g.content, record, compose, legal });
+      if (!shown && !facts.childNodes.length) {
+        // nothing to pick and no form for this fact: the table's report in the title's notation
+        pick.append(h('p', { class: 'muted' }, legal.status_line), notationForm());
+      }
+    } catch (e) {
+      if (e instanceof ApiError && (e.code === 'token-wrong' || e.code === 'token-missing')) {
+        clear(pick).append(errorBox(e));
+        return;
+      }
+      clear(pick).append(errorBox(e));
+    }
+  }
+
+  function notationForm() {
+    const input = h('input', { id: 'fact-notation', type: 'text', autocomplete: 'off', spellcheck: 'false', required: true });
+    return h('form', { class: 'notation-form', 'data-fact': 'notation', onsubmit: async (ev) => { ev.preventDefault(); if (await record(input.value.trim())) input.value = ''; } },
+      h('div', { class: 'field' }, h('label', { for: 'fact-notation' }, 'What the table reports (in the game\'s notation)'), input),
+      h('button', { type: 'submit', class: 'primary' }, 'Record'));
+  }
+
+  function tokenForm() {
+    const input = h('input', { id: 'write-token', type: 'password', autocomplete: 'off', required: true });
+    return h('form', { onsubmit: (ev) => { ev.preventDefault(); saveTokens(id, { write: input.value.trim() }); g.tokens = tokensOf(id); renderHistory(); renderRecorder(); } },
+      h('div', { class: 'field' }, h('label', { for: 'write-token' }, 'Write token'), input), h('button', { type: 'submit' }, 'Use it'));
+  }
+
+  async function compose(outcome) {
+    return api(`/games/${id}/chance`, { method: 'POST', token: g.tokens.write, body: { outcome } });
+  }
+
+  async function record(notation, move) {
+    const body = notation ? { notation } : { move };
+    return write('moves', body);
+  }
+
+  async function write(what, body) {
+    if (g.busy) return false;
+    g.busy = true;
+    g.showError && g.showError(null);
+    try {
+      await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: { ...body, expected_seq: g.info.last_seq, actor: 'web' } });
+      await reload({ toEnd: true, appended: what === 'moves' });
+      return true;
+    } catch (e) {
+      if (e.code === 'stale-expected-seq') await reload({ toEnd: true });
+      g.showError && g.showError(e);
+      return false;
+    } finally {
+      g.busy = false;
+    }
+  }
+
+  async function forkHere() {
+    const f = g.frames[g.pos];
+    try {
+      const out = await api(`/games/${id}/fork`, { method: 'POST', token: g.tokens.write, body: { at_seq: f.seq, actor: 'web' } });
+      if (out.tokens) saveTokens(out.game_id, { write: out.tokens.write_token, seats: out.tokens.seat_tokens.map((t) => t.token) });
+      else saveTokens(out.game_id, g.tokens);
+      navigate(`/?game=${out.game_id}`);
+    } catch (e) { g.showError && g.showError(e); }
+  }
+
+  // ---- amendments --------------------------------------------------------------------------------
+  async function openAmend(i) {
+    const f = g.frames[i];
+    const before = g.frames[i - 1];
+    clear(dialog);
+    const err = h('div', { 'aria-live': 'assertive' });
+    const pick = h('div', { class: 'picker' });
+    const facts = h('div', { class: 'facts' });
+    const close = h('button', { type: 'button', class: 'secondary', onclick: () => dialog.close() }, 'Cancel');
+    dialog.append(h('h2', { id: 'amend-h' }, `Amend step ${i} (seq ${f.seq})`),
+      h('p', {}, 'Was: ', f.player ? `${f.player} — ` : '', moveOf(f) ? h('code', {}, stripSeat(moveOf(f))) : humanize(f.type),
+        '. Pick what really happened; the rest of the game is checked again, and nothing changes if a later move would break.'),
+      err, pick, facts, h('div', { class: 'row' }, close));
+    dialog.showModal();
+    const amend = async (notation, move) => {
+      clear(err);
+      try {
+        await api(`/games/${id}/amend`, { method: 'POST', token: g.tokens.write, body: { seq: f.seq, ...(notation ? { notation } : { move }), expected_seq: g.info.last_seq, actor: 'web' } });
+        dialog.close();
+        await reload({ keepSeq: f.seq });
+        return true;
+      } catch (e) { err.append(errorBox(e)); return false; }
+    };
+    try {
+      const [legal, chance] = await Promise.all([
+        api(`/games/${id}/legal-moves`, { token: g.tokens.write, params: { at: before.seq } }),
+        api(`/games/${id}/chance`, { token: g.tokens.write, params: { at: before.seq } }).catch(() => null),
+      ]);
+      renderPicker(pick, legal.moves, { onPick: (m) => amend(m.notation, m.move), mod: g.mod, view: before.view, label: 'Replace with' });
+      if (chance && chance.kind) {
+        await g.facts.render(facts, { chance, view: before.view, info: g.info, content: g.content, record: amend,
+          compose: (outcome) => api(`/games/${id}/chance`, { method: 'POST', token: g.tokens.write, body: { outcome, at: before.seq } }) });
+      }
+    } catch (e) { err.append(errorBox(e)); }
+  }
+
+  // ---- forks -------------------------------------------------------------------------------------
+  async function renderForks() {
+    try {
+      const all = await api('/games', { params: { limit: 500, title: g.info.title } });
+      const mine = all.games.filter((x) => x.parent_id === id);
+      clear(forks).append(mine.length
+        ? h('ul', {}, mine.map((x) => h('li', { 'data-fork': x.game_id }, h('a', { href: `/?game=${x.game_id}` }, `Fork at seq ${x.forked_at}`), ` · ${x.status === 'ended' ? 'ended' : 'in progress'}`)))
+        : h('p', { class: 'muted' }, 'No forks of this game yet.'));
+    } catch { clear(forks); }
+  }
+
+  // ---- live --------------------------------------------------------------------------------------
+  function openStream() {
+    if (g.left) return;
+    if (g.info.status === 'ended') { if (g.stream) { g.stream.close(); g.stream = null; } return; }
+    if (g.stream) return;
+    const es = new EventSource(`/games/${id}/stream?since=${g.info.last_seq}`);
+    es.onopen = () => { live.textContent = '● live'; live.classList.remove('off'); };
+    es.onerror = () => { live.textContent = '○ reconnecting…'; live.classList.add('off'); };
+    es.onmessage = (ev) => {
+      g.streamSeq = Math.max(g.streamSeq || 0, Number(ev.lastEventId) || 0);
+      try { if (JSON.parse(ev.data).edit) g.streamEdit = true; } catch { g.streamEdit = true; }
+      syncSoon();
+    };
+    g.stream = es;
+  }
+  // a new event on the stream: reload once this page's own write (if any) has settled
+  function syncSoon() {
+    clearTimeout(g.reloadTimer);
+    g.reloadTimer = setTimeout(async () => {
+      if (g.left) return;
+      if (g.busy) { syncSoon(); return; }
+      if ((g.streamSeq || 0) > g.info.last_seq) {
+        const appended = !g.streamEdit;
+        g.streamEdit = false;
+        await reload({ appended }).catch(console.error);
+      }
+    }, 150);
+  }
+
+  // ---- keys --------------------------------------------------------------------------------------
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const t = ev.target;
+    if (t === slider || (t.closest && t.closest('input, select, textarea, dialog[open]'))) return;
+    const to = { ArrowLeft: g.pos - 1, ArrowRight: g.pos + 1, Home: 0, End: g.frames.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    go(to);
+  }
+  document.addEventListener('keydown', onKey);
+
+  await reload({ keepSeq: wantAt !== null ? Number(wantAt) : null, toEnd: wantAt === null });
+  return {
+    leave() {
+      g.left = true;
+      document.removeEventListener('keydown', onKey);
+      if (g.stream) g.stream.close();
+      clearTimeout(g.reloadTimer);
+      clearTimeout(g.namesTimer);
+    },
+  };
+}
+
+// JSON-patch operations on the top-level keys of a view (the frames' diff mode)
+function patch(view, ops) {
+  const out = { ...(view || {}) };
+  for (const op of ops) {
+    const key = op.path.slice(1).split('/')[0].replace(/~1/g, '/').replace(/~0/g, '~');
+    if (op.op === 'remove') delete out[key];
+    else out[key] = op.value;
+  }
+  return out;
+}

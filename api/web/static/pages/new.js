@@ -1,0 +1,138 @@
+// Start a game: the form is built from /titles/details (players range, options as a JSON schema).
+import { api, saveTokens } from '../api.js';
+import { h, clear, errorBox } from '../dom.js';
+
+const LABELS = {
+  rounds: 'Rounds', expeditions: 'Expeditions (6 = with the purple expedition)', first_seat: 'Who starts',
+  characters: 'Characters', random_city_bonuses: 'Random city bonuses (expert)', objectives_keep: 'Deal 4 objectives, keep 2 (expert)',
+};
+const label = (k) => LABELS[k] || k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+function enumOf(prop) {
+  if (Array.isArray(prop.enum)) return prop.enum;
+  for (const alt of prop.anyOf || prop.oneOf || []) if (Array.isArray(alt.enum)) return alt.enum;
+  return null;
+}
+
+export async function show(main, q, { navigate }) {
+  const details = await api('/titles/details');
+  const byId = Object.fromEntries(details.map((t) => [t.id, t]));
+  const titleSel = h('select', { id: 'n-title', name: 'title', required: true }, details.map((t) => h('option', { value: t.id }, t.name)));
+  if (q.get('title') && byId[q.get('title')]) titleSel.value = q.get('title');
+  const players = h('ol', { class: 'players-list' });
+  const addBtn = h('button', { type: 'button', class: 'secondary', onclick: () => { addPlayer(''); sync(); } }, 'Add a player');
+  const options = h('fieldset', { class: 'options' });
+  const digital = h('input', { id: 'n-digital', type: 'checkbox', name: 'digital' });
+  const seed = h('input', { id: 'n-seed', type: 'number', name: 'seed', min: 0, inputmode: 'numeric', disabled: true });
+  digital.addEventListener('change', () => {
+    seed.disabled = !digital.checked;
+    if (digital.checked && !seed.value) seed.value = String(Math.floor(Math.random() * 2 ** 31));
+  });
+  const out = h('div', { 'aria-live': 'polite' });
+  const form = h('form', { class: 'new-game', onsubmit: submit },
+    h('div', { class: 'field' }, h('label', { for: 'n-title' }, 'Game'), titleSel),
+    h('fieldset', {}, h('legend', {}, 'Players, in seat order'), players, addBtn),
+    options,
+    h('fieldset', {}, h('legend', {}, 'Chance'),
+      h('div', { class: 'check' }, digital, h('label', { for: 'n-digital' }, 'Digital play: the server shuffles and rolls (otherwise you record what the table deals and rolls)')),
+      h('div', { class: 'field' }, h('label', { for: 'n-seed' }, 'Seed'), seed)),
+    h('button', { type: 'submit', class: 'primary' }, 'Start the game'), out);
+  main.append(h('h1', {}, 'New game'), form);
+
+  function addPlayer(name) {
+    const i = players.children.length;
+    const input = h('input', { id: `n-player-${i}`, name: 'player', required: true, maxlength: 64, value: name, autocomplete: 'off' });
+    const remove = h('button', { type: 'button', class: 'icon secondary', 'data-remove': true, 'aria-label': `Remove player ${i + 1}`, onclick: () => { li.remove(); renumber(); sync(); } }, '×');
+    const up = h('button', { type: 'button', class: 'icon secondary', 'data-up': true, 'aria-label': `Move player ${i + 1} up a seat`, onclick: () => {
+      if (li.previousElementSibling) { players.insertBefore(li, li.previousElementSibling); renumber(); sync(); up.focus(); }
+    } }, '↑');
+    const li = h('li', {}, h('label', { for: `n-player-${i}` }, `Seat ${i}`), input, up, remove);
+    players.append(li);
+  }
+  function renumber() {
+    [...players.children].forEach((li, i) => {
+      li.querySelector('label').textContent = `Seat ${i}`;
+      li.querySelector('label').setAttribute('for', `n-player-${i}`);
+      li.querySelector('input').id = `n-player-${i}`;
+      li.querySelector('[data-remove]').setAttribute('aria-label', `Remove player ${i + 1}`);
+      li.querySelector('[data-up]').setAttribute('aria-label', `Move player ${i + 1} up a seat`);
+      li.querySelector('[data-up]').disabled = i === 0;
+    });
+  }
+  function names() { return [...players.querySelectorAll('input')].map((i) => i.value.trim()); }
+
+  function sync() {
+    const t = byId[titleSel.value];
+    const n = players.children.length;
+    addBtn.disabled = n >= t.players.max;
+    for (const b of players.querySelectorAll('[data-remove]')) b.disabled = n <= t.players.min;
+    players.querySelectorAll('[data-up]').forEach((b, i) => { b.disabled = i === 0; });
+    // seat selects follow the names
+    for (const sel of options.querySelectorAll('select[data-seat-option]')) {
+      const keep = sel.value;
+      clear(sel).append(...names().map((p, i) => h('option', { value: i }, `${i}: ${p || 'seat ' + i}`)));
+      sel.value = keep < n ? keep : '0';
+    }
+  }
+
+  function buildOptions() {
+    const t = byId[titleSel.value];
+    clear(options).append(h('legend', {}, 'Options'));
+    if (t.options_doc) options.append(h('p', { class: 'muted small' }, t.options_doc.replace(/``/g, '')));
+    const props = t.options.properties || {};
+    for (const [key, prop] of Object.entries(props)) {
+      const id = `n-opt-${key}`;
+      const values = enumOf(prop);
+      let input;
+      if (values) {
+        input = h('select', { id, 'data-option': key }, values.map((v) => h('option', { value: v }, String(v))));
+        if (prop.default !== undefined && prop.default !== null) input.value = prop.default;
+      } else if (prop.type === 'boolean') {
+        input = h('input', { id, type: 'checkbox', 'data-option': key, 'data-kind': 'bool' });
+        input.checked = !!prop.default;
+        options.append(h('div', { class: 'check' }, input, h('label', { for: id }, label(key))));
+        continue;
+      } else if (prop.type === 'integer' && /(^|_)seat$/.test(key)) {
+        input = h('select', { id, 'data-option': key, 'data-seat-option': true, 'data-kind': 'int' });
+      } else if (prop.type === 'integer' || prop.type === 'number') {
+        input = h('input', { id, type: 'number', 'data-option': key, 'data-kind': 'int', min: prop.minimum, max: prop.maximum, value: prop.default ?? '', inputmode: 'numeric' });
+      } else if (prop.type === 'string') {
+        input = h('input', { id, type: 'text', 'data-option': key, value: prop.default ?? '' });
+      } else continue; // structured options (e.g. a content pin) keep their defaults
+      options.append(h('div', { class: 'field' }, h('label', { for: id }, label(key)), input));
+    }
+    const t2 = byId[titleSel.value];
+    while (players.children.length < t2.players.min) addPlayer(['Ana', 'Bea', 'Carl', 'Dora', 'Emil', 'Fay'][players.children.length] || '');
+    while (players.children.length > t2.players.max) players.lastChild.remove();
+    sync();
+  }
+
+  async function submit(ev) {
+    ev.preventDefault();
+    clear(out);
+    const opts = {};
+    for (const el of options.querySelectorAll('[data-option]')) {
+      const key = el.dataset.option;
+      if (el.dataset.kind === 'bool') { if (el.checked) opts[key] = true; continue; }
+      if (el.value === '') continue;
+      opts[key] = el.dataset.kind === 'int' ? Number(el.value) : el.value;
+    }
+    const body = { title: titleSel.value, players: names(), options: opts, actor: 'web' };
+    if (digital.checked && seed.value !== '') body.seed = Number(seed.value);
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      const made = await api('/games', { method: 'POST', body });
+      saveTokens(made.game_id, { write: made.tokens.write_token, seats: made.tokens.seat_tokens.map((t) => t.token) });
+      navigate(`/?game=${made.game_id}`);
+    } catch (err) {
+      out.append(errorBox(err));
+      button.disabled = false;
+    }
+  }
+
+  titleSel.addEventListener('change', buildOptions);
+  players.addEventListener('input', sync);
+  buildOptions();
+  return {};
+}

@@ -1,0 +1,147 @@
+"""Browser tests of the web page: headless Chromium (Debian's ``chromium``) driven by Playwright's
+Python package, against a real ``tabletape serve`` on 127.0.0.1 over a temporary DuckDB file.
+
+The browser is never downloaded by Playwright (``playwright install`` needs the internet): the
+tests launch the system's Chromium by its path (``TABLETAPE_CHROMIUM``, default
+``/usr/bin/chromium``). Without it, or without the ``playwright`` package, they are skipped with
+the way to install them. Screenshots go to ``test-artifacts/web/`` (not committed).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pagehelp import ARTIFACTS, DESKTOP, PHONE, ROOT
+
+CHROMIUM = os.environ.get("TABLETAPE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+INSTALL = (
+    "install Debian's browser with `sudo apt-get install -y --no-install-recommends chromium` "
+    "(or point TABLETAPE_CHROMIUM at a Chromium) and the driver with `.venv/bin/pip install -e '.[test]'`"
+)
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None
+
+
+def _skip_reason() -> str | None:
+    if sync_playwright is None:
+        return f"the playwright package is missing: {INSTALL}"
+    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
+        return f"no Chromium at {CHROMIUM}: {INSTALL}"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = _skip_reason()
+    if reason is None:
+        return
+    for item in items:
+        here = Path(str(item.fspath)).parent == Path(__file__).parent
+        if here and {"browser", "page", "phone"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """A real server (``python -m api serve``) on 127.0.0.1 over a fresh DuckDB file: its base URL."""
+    db = tmp_path_factory.mktemp("web") / "web.duckdb"
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"{base}/health", timeout=1)
+            break
+        except httpx.TransportError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(proc.stdout.read().decode())
+            time.sleep(0.05)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def http(server):
+    with httpx.Client(base_url=server, timeout=10) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def browser():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+class Errors(list):
+    """Uncaught script errors of a page (console errors of failed requests are expected: a 422)."""
+
+
+def _page(browser, viewport):
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=viewport is PHONE)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors = Errors()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    return context, page
+
+
+@pytest.fixture
+def page(browser):
+    context, page = _page(browser, DESKTOP)
+    yield page
+    errors = list(page.errors)
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def phone(browser):
+    context, page = _page(browser, PHONE)
+    yield page
+    errors = list(page.errors)
+    context.close()
+    assert not errors, errors

@@ -1,0 +1,198 @@
+"""Driving the web page the way a person at the table does: forms, the move picker, the facts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+PHONE = {"width": 375, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def shot(page, name: str) -> Path:
+    """A full-page screenshot into test-artifacts/web/ (kept by the test run, not committed)."""
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def game_id_of(page) -> str:
+    return parse_qs(urlparse(page.url).query)["game"][0]
+
+
+def start_game(page, base: str, title: str, players: list[str], options: dict | None = None) -> str:
+    """Fill in the New game form and submit it; the page opens the game (write token stored)."""
+    page.goto(f"{base}/?page=new")
+    page.select_option("#n-title", title)
+    for i, name in enumerate(players):
+        if page.locator(f"#n-player-{i}").count() == 0:
+            page.get_by_role("button", name="Add a player").click()
+        page.fill(f"#n-player-{i}", name)
+    for key, value in (options or {}).items():
+        field = page.locator(f"#n-opt-{key}")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/?game=*")
+    wait_ready(page)
+    return game_id_of(page)
+
+
+def last_seq(page) -> int:
+    return int(page.locator("#recorder").get_attribute("data-last-seq") or 0)
+
+
+def wait_ready(page, after: int | None = None) -> None:
+    """Until the recording panel shows what can be entered now (past ``after``, the last seq)."""
+    if after is None:
+        page.wait_for_selector("#recorder[data-ready=true]", state="attached")
+    else:
+        page.wait_for_function(
+            "n => { const r = document.querySelector('#recorder');"
+            " return r && r.dataset.ready === 'true' && Number(r.dataset.lastSeq) > n; }",
+            arg=after,
+        )
+
+
+def pick(page, group: str | None = None, notation: str | None = None, scope: str = "#picker") -> str:
+    """Pick a move with the picker: a kind of move (by its data-group, default the first), then a
+    move (by its notation, default the first shown). Returns the picked notation."""
+    kinds = page.locator(f"{scope} .kinds:not(.sub) .kind")
+    if group is not None:
+        page.locator(f"{scope} .kind[data-group='{group}']").click()
+    elif kinds.count() > 1 or page.locator(f"{scope} .move").count() == 0:
+        kinds.first.click()
+    if page.locator(f"{scope} .kinds.sub").count():
+        sub = page.locator(f"{scope} .kinds.sub .kind")
+        if notation is not None:
+            word = notation.split(" ")[1] if " " in notation.lstrip("@0123456789 ") else ""
+            target = page.locator(f"{scope} .kinds.sub .kind[data-subgroup='{word}']")
+            (target if target.count() else sub.first).click()
+        else:
+            sub.first.click()
+    button = (
+        page.locator(f"{scope} .move[data-notation='{notation}']") if notation else page.locator(f"{scope} .move").first
+    )
+    chosen = button.get_attribute("data-notation")
+    button.click()
+    return chosen
+
+
+def report_fact(page) -> bool:
+    """Report what chance decided at the table, through the facts forms. False if none is asked."""
+    if page.locator("#facts [data-fact=deal]").count():
+        page.click("#facts [data-fact=deal]")
+    elif page.locator("#facts [data-fact=setup]").count():
+        page.click("#facts [data-action=random-layout]")
+        page.click("#facts [data-fact=setup] button[type=submit]")
+    elif page.locator("#facts [data-fact=dice]").count():
+        page.click("#facts [data-action=roll-for-me]")
+        page.click("#facts [data-fact=dice] button[type=submit]")
+    elif page.locator("#facts [data-fact=shuffle]").count():
+        page.locator("#facts [data-fact=shuffle]").get_by_role("button", name="Draw at random").click()
+    else:
+        return False
+    return True
+
+
+def step(page, prefer: tuple[str, ...] = ()) -> None:
+    """One entry through the page: a fact if the table must report one, else a legal move (of the
+    first preferred kind on offer)."""
+    wait_ready(page)
+    before = last_seq(page)
+    if not report_fact(page):
+        group = next((g for g in prefer if page.locator(f"#picker .kind[data-group='{g}']").count()), None)
+        pick(page, group)
+    wait_ready(page, after=before)
+
+
+def state(http: httpx.Client, game_id: str, at: int | None = None) -> dict:
+    """The API's public state after raw seq ``at`` (default now)."""
+    params = {} if at is None else {"at": at}
+    response = http.get(f"/games/{game_id}/state", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def step_view(http: httpx.Client, game_id: str, seq: int) -> dict:
+    """The API's public view after the step whose event is raw seq ``seq`` in the game's effective
+    history now (amendments included): what the page draws at that step. Where no later edit
+    touched the history, it is ``state(at=seq)``."""
+    response = http.get(f"/games/{game_id}/frames", params={"from_seq": seq, "to_seq": seq})
+    assert response.status_code == 200, response.text
+    (frame,) = response.json()["frames"]
+    return frame["view"]
+
+
+def drawn_seq(page) -> int:
+    return int(page.locator("#drawing").get_attribute("data-seq"))
+
+
+def lost_cities_drawn(page) -> dict:
+    """What the page drew: each side's expeditions, the discard piles, the draw pile."""
+    return page.evaluate(
+        """() => {
+        const d = document.querySelector('#drawing');
+        const out = {expeditions: {}, piles: {}, draw: Number(d.querySelector('[data-draw-pile]').dataset.drawPile)};
+        for (const side of d.querySelectorAll('[data-side]')) {
+          const row = out.expeditions[side.dataset.side] = {};
+          for (const e of side.querySelectorAll('[data-colour]')) row[e.dataset.colour] = e.dataset.cards;
+        }
+        for (const p of d.querySelectorAll('[data-pile]')) out.piles[p.dataset.pile] = p.dataset.cards;
+        return out;
+    }"""
+    )
+
+
+def lost_cities_expected(view: dict) -> dict:
+    return {
+        "expeditions": {
+            str(side["side"]): {c: " ".join(side[c]) for c in view["expedition_order"]} for side in view["expeditions"]
+        },
+        "piles": {c: " ".join(view["discard_piles"][c]) for c in view["expedition_order"]},
+        "draw": view["draw_pile"],
+    }
+
+
+def marco_polo_drawn(page) -> dict:
+    return page.evaluate(
+        """() => {
+        const d = document.querySelector('#drawing');
+        const figures = [...d.querySelectorAll('[data-figure]')].map(e => `${e.dataset.seat}@${e.dataset.figure}`).sort();
+        const posts = [...d.querySelectorAll('[data-post]')].map(e => `${e.dataset.seat}@${e.dataset.post}`).sort();
+        const res = {};
+        for (const s of d.querySelectorAll('.mp-seat')) {
+          res[s.dataset.seat] = Object.fromEntries([...s.querySelectorAll('[data-res]')].map(e => [e.dataset.res, Number(e.textContent)]));
+        }
+        const board = Object.fromEntries([...d.querySelectorAll('[data-space]')].map(e => [e.dataset.space, e.dataset.dice]));
+        const display = [...d.querySelectorAll('[data-contract]')].map(e => e.dataset.contract);
+        return {figures, posts, res, board, display, round: Number(d.querySelector('.mp-table').dataset.round)};
+    }"""
+    )
+
+
+def marco_polo_expected(view: dict) -> dict:
+    board: dict[str, list[str]] = {}
+    for space, value, _seat, _kind in view["board"]:
+        board.setdefault(space, []).append(str(value))
+    keys = ("coins", "camels", "pepper", "silk", "gold", "vp")
+    return {
+        "figures": sorted(f"{p['seat']}@{c}" for p in view["seats"] for c in p["figures"]),
+        "posts": sorted(f"{p['seat']}@{c}" for p in view["seats"] for c in p["posts"]),
+        "res": {str(p["seat"]): {k: p[k] for k in keys} for p in view["seats"]},
+        "board": board,
+        "display": list(view["display"]),
+        "round": view["round"],
+    }
+
+
+def marco_polo_board(drawn: dict) -> dict:
+    return {k: v.split(" ") for k, v in drawn["board"].items() if v}
