@@ -11,10 +11,40 @@ from typing import Any
 import msgspec
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, TypeAdapter
 
 from rules import titles
 
 _REF = "#/components/schemas/{name}"
+_PYDANTIC_REF = "#/components/schemas/{model}"
+_BODIES_READ_BY_HAND: list[type[BaseModel]] = []
+
+
+def read_by_hand(body: type[BaseModel], *, security: bool, headers: dict[str, Any]) -> dict[str, Any]:
+    """``openapi_extra`` documenting what a route reads from its request itself (see api.by_hand)."""
+    _BODIES_READ_BY_HAND.append(body)
+    extra: dict[str, Any] = {
+        "parameters": [
+            {"name": name, "in": "header", "required": False, "schema": TypeAdapter(annotation).json_schema()}
+            for name, annotation in headers.items()
+        ],
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": _PYDANTIC_REF.format(model=body.__name__)}}},
+        },
+    }
+    if security:
+        extra["security"] = [{"HTTPBearer": []}]
+    return extra
+
+
+def _hand_read_components() -> dict[str, Any]:
+    components: dict[str, Any] = {}
+    for model in _BODIES_READ_BY_HAND:
+        schema = model.model_json_schema(ref_template=_PYDANTIC_REF)
+        components.update(schema.pop("$defs", {}))
+        components[model.__name__] = schema
+    return components
 
 
 def _title_events() -> list[type]:
@@ -33,7 +63,10 @@ def install(app: FastAPI) -> None:
         if app.openapi_schema is None:
             spec = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
             refs, components = msgspec.json.schema_components(_title_events(), ref_template=_REF)
-            spec.setdefault("components", {}).setdefault("schemas", {}).update(components)
+            schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+            for name, schema in _hand_read_components().items():
+                schemas.setdefault(name, schema)
+            schemas.update(components)
             for name in ("MoveIn", "AmendIn"):
                 model = spec["components"]["schemas"].get(name)
                 if model is not None:
