@@ -49,9 +49,27 @@ def games(count: int, players: int, first_seed: int = 0) -> list[list]:
     return out
 
 
-def bench_fold(played: list[list]) -> float:
+def cpu_fold_rate(played: list[list], repeat: int) -> float:
+    """Events folded per second of this process's CPU time, best of ``repeat``: on a machine shared
+    with other work the wall-clock figure swings by 2x; this one much less."""
+    evolve = start(played[0][0]).title.evolve
+    bodies = [(start(g[0]).state, g[1:-1]) for g in played]
+    count = sum(len(b) for _, b in bodies)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.process_time()
+        for state, events in bodies:
+            for event in events:
+                state = evolve(state, event)
+        best = min(best, time.process_time() - t0)
+    return count / best
+
+
+def bench_fold(played: list[list], repeat: int = 10) -> float:
     count, rate = fold_rate(played)
     row(f"fold: validated Marco Polo II events folded per second ({count} events)", f"{rate:,.0f}/s", ">= 50,000/s", rate >= 50_000)
+    cpu = cpu_fold_rate(played, repeat)
+    row(f"   the same, per second of CPU time (best of {repeat})", f"{cpu:,.0f}/s", ">= 50,000/s", cpu >= 50_000)
     return rate
 
 
@@ -93,10 +111,11 @@ def bench_legal_moves(played: list[list]) -> float:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20, help="random 4-player games to fold and sample")
+    parser.add_argument("--repeat", type=int, default=10, help="folds timed for the CPU-time figure (best kept)")
     args = parser.parse_args(argv)
     print(f"Marco Polo II benchmarks ({args.games} random 4-player games, the invented synthetic pack)")
     played = games(args.games, 4)
-    bench_fold(played)
+    bench_fold(played, args.repeat)
     bench_legal_moves(played)
 
 

@@ -131,8 +131,8 @@ class MarcoPolo2:
     def decide(self, state: MP2State, move: Event) -> tuple[Event, ...]:
         return _decide(state, move)
 
-    def evolve(self, state: MP2State, event: Event) -> MP2State:
-        return _evolve(state, event)
+    #: the fold itself, without a bound-method frame (it runs once per stored event)
+    evolve = staticmethod(_evolve)
 
     def legal_moves(self, state: MP2State) -> list[Event]:
         return _legal_moves(state)

@@ -22,7 +22,7 @@ from rules.marco_polo_2.events import (
     SealImproved, SetupDealt, SpecialCityUsed, Travelled, TurnEnded,
 )
 from rules.marco_polo_2.state import (
-    INCOME, KEEP, OVER, PICK, PICKS, PLAY, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, SHOW, MP2State, pack_of,
+    HAND, INCOME, KEEP, OVER, PICK, PICKS, PLAY, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, SHOW, MP2State, pack_of,
 )
 
 Q_ONE_MAIN = '"少なくともダイスを１つ自分のボードから取り、アクションマスを１つ選択して置き実行します。"'
@@ -186,10 +186,10 @@ def _apply_setup(w: Work, e: SetupDealt) -> None:
     for seat in range(s.n):
         d = w.p(seat)
         k = e.starting_contracts[seat]
-        d["contracts"] = (k,) if k is not None else ()
-        d["dealt"] = tuple(e.goals[seat])
+        d.contracts = (k,) if k is not None else ()
+        d.dealt = tuple(e.goals[seat])
         if e.characters:
-            d["character"] = e.characters[seat]
+            d.character = e.characters[seat]
             engine.character_start(w, seat)
     w.f["phase"] = PICKS
     if e.characters:
@@ -206,7 +206,7 @@ def _decide_pick(state: MP2State, e: CharacterPicked) -> CharacterPicked:
 
 
 def _apply_pick(w: Work, e: CharacterPicked) -> None:
-    w.p(e.seat)["character"] = e.character
+    w.p(e.seat).character = e.character
     engine.character_start(w, e.seat)
     w.f["offered"] = tuple(c for c in w.s.offered if c != e.character)
     w.f["pending"] = w.s.pending[1:]
@@ -225,7 +225,7 @@ def _decide_keep(state: MP2State, e: GoalKept) -> GoalKept:
 def _apply_keep(w: Work, e: GoalKept) -> None:
     if e.goal is not None:
         component(w, "goal", e.goal)
-    w.p(e.seat)["goal"] = e.goal
+    w.p(e.seat).goal = e.goal
     w.f["pending"] = w.s.pending[1:]
     if len(w.s.pending) == 1:
         w.f["phase"] = ROUND
@@ -249,7 +249,7 @@ def _decide_goal_revealed(state: MP2State, e: GoalRevealed) -> GoalRevealed:
 
 def _apply_goal_revealed(w: Work, e: GoalRevealed) -> None:
     component(w, "goal", e.goal)
-    w.p(e.seat)["goal"] = e.goal
+    w.p(e.seat).goal = e.goal
     if w.s.phase == REVEAL:
         rest = tuple(p for p in w.s.pending if p[1] != e.seat)
         w.f["pending"] = rest
@@ -324,8 +324,8 @@ def _decide_rolled(state: MP2State, e: DiceRolled) -> DiceRolled:
 def _apply_rolled(w: Work, e: DiceRolled) -> None:
     for seat, values in enumerate(e.dice):
         d = w.p(seat)
-        d["dice"] = tuple(sorted(values))
-        d["compensation"] = compensation(values, w.pack.compensation_total)
+        d.dice = tuple(sorted(values))
+        d.compensation = compensation(values, w.pack.compensation_total)
     w.f["black_pool"] = tuple(sorted(e.black))
     engine.after_roll(w)
 
@@ -350,7 +350,7 @@ def _apply_die_rolled(w: Work, e: DieRolled) -> None:
     kind = w.s.pending[0][2]
     w.f["pending"] = w.s.pending[1:]
     engine.add_die(w, e.seat, kind, e.value)
-    if kind == "b" and w.p(e.seat)["character"] == "isabella":
+    if kind == "b" and w.p(e.seat).character == "isabella":
         engine.isabella_roll(w, e.seat, e.value)  # "黒ダイス獲得時のロールで各ダイスの目につき"
 
 
@@ -368,7 +368,11 @@ def _apply_contract_revealed(w: Work, e: ContractRevealed) -> None:
     if w.strict and component(w, "contract", e.contract).get("starting"):
         codes.illegal(codes.CONTRACT_SEEN, f"{e.contract} is a starting contract, not in the pile")
     w.f["pending"] = w.s.pending[1:]
-    w.f["city_contracts"] = w.s.city_contracts + ((e.city, e.contract),)
+    if e.city == HAND:  # drawn for a "contract_pile" reward icon: into the seat's hand
+        d = w.p(w.s.pending[0][1])
+        d.contracts = d.contracts + (e.contract,)
+    else:
+        w.f["city_contracts"] = w.s.city_contracts + ((e.city, e.contract),)
     w.f["seen"] = w.s.seen + (e.contract,)
 
 
@@ -398,10 +402,42 @@ def _decide_end(state: MP2State, e: TurnEnded) -> TurnEnded:
 
 def _m(fn):
     def run(w: Work, e) -> None:
-        engine.main_action(w)
+        w.f["main_done"] = True  # engine.main_action
         fn(w, e)
 
     return run
+
+
+def _travelled(w: Work, e: Travelled) -> None:
+    w.f["main_done"] = True
+    engine.travel(w, e.seat, e.row, e.dice, e.path, e.extra, e.take, e.discard, e.figure, e.path2)
+
+
+def _book_used(w: Work, e: BookUsed) -> None:
+    w.f["main_done"] = True
+    engine.book_action(w, e.seat, e.book, e.die, e.option, e.caravans)
+
+
+def _contracts_taken(w: Work, e: ContractsTaken) -> None:
+    w.f["main_done"] = True
+    engine.contracts_action(w, e.seat, e.die, e.contracts, e.discard)
+
+
+def _city_card_used(w: Work, e: CityCardUsed) -> None:
+    w.f["main_done"] = True
+    engine.city_card(w, e.seat, e.city, e.die, e.times, e)
+
+
+def _turn_ended(w: Work, e: TurnEnded) -> None:
+    engine.end_turn(w, e.seat)
+
+
+def _money_bag(w: Work, e: MoneyBagTaken) -> None:
+    engine.money_bag(w, e.seat, e.die, e.take)
+
+
+def _contract_completed(w: Work, e: ContractCompleted) -> None:
+    engine.complete_contract(w, e.seat, e.contract)
 
 
 APPLY = {
@@ -414,16 +450,16 @@ APPLY = {
     IncomeTaken: _apply_income,
     DieRolled: _apply_die_rolled,
     ContractRevealed: _apply_contract_revealed,
-    Travelled: _m(lambda w, e: engine.travel(w, e.seat, e.row, e.dice, e.path, e.extra, e.take, e.discard, e.figure)),
-    BookUsed: _m(lambda w, e: engine.book_action(w, e.seat, e.book, e.die, e.option, e.caravans)),
+    Travelled: _travelled,
+    BookUsed: _book_used,
     KhansFavorTaken: _m(lambda w, e: engine.khans_favor(w, e.seat, e.die)),
-    ContractsTaken: _m(lambda w, e: engine.contracts_action(w, e.seat, e.die, e.contracts, e.discard)),
+    ContractsTaken: _contracts_taken,
     GuildTaken: _m(lambda w, e: engine.guild_action(w, e.seat, e.dice, e.guild)),
     SpecialCityUsed: _m(lambda w, e: engine.special_city(w, e.seat, e.city, e.die)),
-    CityCardUsed: _m(lambda w, e: engine.city_card(w, e.seat, e.city, e.die, e.times)),
-    ContractCompleted: lambda w, e: engine.complete_contract(w, e.seat, e.contract),
+    CityCardUsed: _city_card_used,
+    ContractCompleted: _contract_completed,
     SealImproved: lambda w, e: engine.improve_seal(w, e.seat, e.guild),
-    MoneyBagTaken: lambda w, e: engine.money_bag(w, e.seat, e.die, e.take),
+    MoneyBagTaken: _money_bag,
     DieRerolled: lambda w, e: engine.reroll(w, e.seat, e.die),
     DieAdjusted: lambda w, e: engine.adjust(w, e.seat, e.die, e.delta),
     BlackDieBought: lambda w, e: engine.buy_black(w, e.seat, e.value),
@@ -431,7 +467,7 @@ APPLY = {
     OutpostTileUsed: lambda w, e: engine.outpost_tile(w, e.seat, e.tile),
     CaravanStarted: lambda w, e: engine.caravan_start(w, e.seat, e.goods, e.tile, e.city),
     CaravanConquered: lambda w, e: engine.caravan_conquer(w, e.seat, e.caravan, e.rewards, e.tile),
-    TurnEnded: lambda w, e: engine.end_turn(w, e.seat),
+    TurnEnded: _turn_ended,
 }
 
 DECIDE = {
@@ -463,6 +499,9 @@ DECIDE = {
     CaravanConquered: _decide_bonus("conquer a route"),
     TurnEnded: _decide_end,
 }
+
+
+HAS_CHOICES = frozenset(t for t in APPLY if "choices" in t.__struct_fields__)
 
 
 def _run(w: Work, event: Event) -> None:
@@ -499,7 +538,16 @@ def evolve(state: MP2State, event: Event) -> MP2State:
     fn = APPLY.get(type(event))
     if fn is None:
         return state
-    w = Work(state, False, getattr(event, "choices", ()))
+    if fn is _turn_ended and not event.describe:  # a third of all events: the next seat, no scratch copy
+        n = state.n
+        seats = state.seats
+        for k in range(1, n + 1):
+            nxt = (event.seat + k) % n
+            p = seats[nxt]
+            if p.dice or p.black:
+                return replace(state, main_done=False, bought_black=False, traded=False, turn_posts=(), turn=nxt,
+                               resting=())
+    w = Work(state, False, event.choices if type(event) in HAS_CHOICES else ())
     if event.describe:
         engine.apply_descriptions(w, event.describe)
     fn(w, event)

@@ -12,17 +12,18 @@ from __future__ import annotations
 from functools import lru_cache
 
 import msgspec
-from msgspec.structs import asdict, replace
+from msgspec.structs import astuple, replace
 
 from events.errors import IllegalMove
 from rules.marco_polo_common import turns
 from rules.marco_polo_2 import codes
 from rules.marco_polo_2.content import GOODS, GUILDS, PACKS, Pack, route_id
-from rules.marco_polo_2.content.schema import PackError, validate_component
+from rules.marco_polo_2.content.schema import CONTRACT_ICONS, PackError, validate_component
 from rules.marco_polo_2.state import (
     BAG,
     BOOK_SPACE,
     COLOURS,
+    HAND,
     CONTRACTS_SPACE,
     GUILD,
     INCOME,
@@ -65,6 +66,13 @@ def canonical(spec: dict) -> str:
     return msgspec.json.encode(spec, order="sorted").decode()
 
 
+#: a seat's scratch copy while a step runs: PlayerState's fields, mutable (copied by ``astuple``,
+#: which is much cheaper than a dict copy)
+Scratch = msgspec.defstruct(
+    "Scratch", [(name, object) for name in PlayerState.__struct_fields__], module=__name__
+)
+
+
 class Work:
     """A scratch copy of the state: seats copied on first touch, fields overridden, then frozen."""
 
@@ -88,7 +96,7 @@ class Work:
     def p(self, seat: int) -> dict:
         d = self.pl.get(seat)
         if d is None:
-            d = self.pl[seat] = asdict(self.s.seats[seat])
+            d = self.pl[seat] = Scratch(*astuple(self.s.seats[seat]))
         return d
 
     def who(self, seat: int) -> str:
@@ -110,14 +118,16 @@ class Work:
             codes.illegal(codes.EXTRA_CHOICE, f"the move lists choices the rules do not ask for: {list(self.tokens[self.ti:])}")
 
     def finish(self) -> MP2State:
+        f = self.f
         if self.resting or self.s.resting:
-            self.f["resting"] = tuple(sorted(self.resting))
-        if self.pl:
+            f["resting"] = tuple(sorted(self.resting))
+        pl = self.pl
+        if pl:
             seats = list(self.s.seats)
-            for seat, d in self.pl.items():
-                seats[seat] = PlayerState(*d.values())  # asdict keeps the field order
-            self.f["seats"] = tuple(seats)
-        return replace(self.s, **self.f) if self.f else self.s
+            for seat, d in pl.items():
+                seats[seat] = PlayerState(*astuple(d))
+            f["seats"] = tuple(seats)
+        return replace(self.s, **f) if f else self.s
 
     def push(self, item: tuple[str, int, str], front: bool = False) -> None:
         pending = self.get("pending")
@@ -195,15 +205,24 @@ def apply_descriptions(w: Work, describe) -> None:
 def gain(w: Work, seat: int, res: str, n: int) -> None:
     if n <= 0:
         return
-    d = w.p(seat)
-    d[res] += n
-    if res == "jade" and d["character"] == "abha":
-        d["vp"] += n  # "いかなる方法でも１翡翠獲得するごとに１ポイント獲得"
+    d = w.pl.get(seat) or w.p(seat)
+    setattr(d, res, getattr(d, res) + n)
+    if res == "jade" and d.character == "abha":
+        d.vp += n  # "いかなる方法でも１翡翠獲得するごとに１ポイント獲得"
 
 
 def gain_bundle(w: Work, seat: int, bundle: dict) -> None:
+    d = w.pl.get(seat) or w.p(seat)
     for res, n in bundle.items():
-        gain(w, seat, res, n)
+        if n > 0:
+            setattr(d, res, getattr(d, res) + n)
+            if res == "jade" and d.character == "abha":
+                d.vp += n  # "いかなる方法でも１翡翠獲得するごとに１ポイント獲得"
+
+
+def resources(d) -> dict:
+    """A seat's payable resources (a scratch copy or a PlayerState) as a dict."""
+    return {k: getattr(d, k) for k in PAYABLE}
 
 
 def can_pay(d: dict, cost: dict) -> bool:
@@ -224,20 +243,21 @@ def can_pay(d: dict, cost: dict) -> bool:
 
 def pay(w: Work, seat: int, cost: dict, why: str, code: str = codes.CANNOT_AFFORD) -> None:
     """Pays a bundle; coins and camels short are paid in jade (ruling MP2-6)."""
-    d = w.p(seat)
-    if w.strict and not can_pay(d, cost):
-        have = {k: d[k] for k in cost if k in d}
-        codes.illegal(code, f"{w.who(seat)} cannot pay {dict(cost)} {why} (has {have}, jade {d['jade']}; jade may stand in for coins or camels)")
+    d = w.pl.get(seat) or w.p(seat)
+    if w.strict and not can_pay(resources(d), cost):
+        have = {k: getattr(d, k) for k in cost if k in PAYABLE}
+        codes.illegal(code, f"{w.who(seat)} cannot pay {dict(cost)} {why} (has {have}, jade {d.jade}; jade may stand in for coins or camels)")
     if cost.get("jade"):
-        d["jade"] -= cost["jade"]
+        d.jade -= cost["jade"]
     for res, n in cost.items():
         if res == "jade" or n == 0:
             continue
-        if res in ("coins", "camels") and d[res] < n:
-            d["jade"] -= n - d[res]
-            d[res] = 0
+        have = getattr(d, res)
+        if res in ("coins", "camels") and have < n:
+            d.jade -= n - have
+            setattr(d, res, 0)
         else:
-            d[res] -= n
+            setattr(d, res, have - n)
 
 
 # --- dice ---------------------------------------------------------------------------------------
@@ -252,41 +272,47 @@ def parse_die(token: object) -> tuple[str, int]:
 
 def take_die(w: Work, seat: int, token: str) -> tuple[str, int]:
     kind, value = parse_die(token) if w.strict else DIE_TOKENS[token]
-    d = w.p(seat)
+    d = w.pl.get(seat) or w.p(seat)
     if kind == "p":
         colour = {"B": "blue", "R": "red", "Y": "yellow", "G": "green"}[token[1]]
-        if colour not in d["pieces"]:
+        if colour not in d.pieces:
             if w.strict:
-                codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} has no {colour} piece (Donata Badoer's pieces: {list(d['pieces'])})")
+                codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} has no {colour} piece (Donata Badoer's pieces: {list(d.pieces)})")
             return kind, value
-        i = d["pieces"].index(colour)
-        d["pieces"] = d["pieces"][:i] + d["pieces"][i + 1 :]
+        i = d.pieces.index(colour)
+        d.pieces = d.pieces[:i] + d.pieces[i + 1 :]
         return kind, value
     key = "dice" if kind == "c" else "black"
-    held = d[key]
+    held = getattr(d, key)
     if value not in held:
         if w.strict:
-            codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} holds no {'colour' if kind == 'c' else 'black'} die showing {value} (colour {list(d['dice'])}, black {list(d['black'])})")
+            codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} holds no {'colour' if kind == 'c' else 'black'} die showing {value} (colour {list(d.dice)}, black {list(d.black)})")
         return kind, value
     i = held.index(value)
-    d[key] = held[:i] + held[i + 1 :]
+    setattr(d, key, held[:i] + held[i + 1 :])
     return kind, value
 
 
 def add_die(w: Work, seat: int, kind: str, value: int) -> None:
-    d = w.p(seat)
+    d = w.pl.get(seat) or w.p(seat)
     key = "dice" if kind == "c" else "black"
-    d[key] = tuple(sorted(d[key] + (value,)))
+    setattr(d, key, tuple(sorted(getattr(d, key) + (value,))))
 
 
 def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, what: str) -> int:
     """Dice on an action space: count, possession, the colour rule, Donata's pieces, stacking and the
     occupation fee (``mode``: "shared" pays the fee, "single" takes no die on top, "free" neither).
     Returns the lowest value placed."""
+    if not w.strict:
+        return _place_trusted(w, seat, space, tokens, mode, what)
     if w.strict and len(tokens) != count:
         codes.illegal(codes.DICE_COUNT, f"{what} takes exactly {count} {'die' if count == 1 else 'dice'}, not {len(tokens)}: \"ボードに描かれているマスの数のダイスを置かなければいけません。\"")
     board = w.get("board")
-    occupied = any(p[0] == space for p in board)
+    occupied = False
+    for p in board:
+        if p[0] == space:
+            occupied = True
+            break
     if w.strict and mode == "single" and occupied:
         codes.illegal(codes.NO_STACKING, f"{what} already holds a die this round: {Q_NO_STACK}")
     placed = []
@@ -296,19 +322,61 @@ def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, wh
         placed.append((space, value, seat, kind))
         colour = colour or kind == "c"
         piece = piece or kind == "p"
-    d = w.p(seat)
+    d = w.pl.get(seat) or w.p(seat)
     if w.strict and piece and occupied:
         codes.illegal(codes.PIECE_RULE, f"Donata Badoer's pieces go only on a space without dice: \"フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。\" ({what})")
     if colour and space != BAG:
-        if w.strict and space in d["used"]:
+        if w.strict and space in d.used:
             codes.illegal(codes.COLOUR_ONCE_PER_SPACE, f"{w.who(seat)}'s colour already used {what} this round: {Q_COLOUR}")
-        d["used"] = d["used"] + (space,)
+        d.used = d.used + (space,)
     w.f["board"] = board + tuple(placed)
     low = min(p[1] for p in placed) if placed else 0
     if mode == "shared" and occupied:
         pay(w, seat, {"coins": low}, f"for the occupied space {what}: {Q_FEE}", codes.OCCUPIED_FEE)
-    if colour and occupied and mode != "free" and d["character"] == "donata":
+    if colour and occupied and mode != "free" and d.character == "donata":
         gain(w, seat, "camels", 2)  # "既にダイスが置かれているスペースのアクションを行った場合、２ラクダを獲得する。"
+    return low
+
+
+def _place_trusted(w: Work, seat: int, space: str, tokens, mode: str, what: str) -> int:
+    """``place_dice`` for a checked event (the fold): the same effects, no checks."""
+    d = w.pl.get(seat) or w.p(seat)
+    board = w.get("board")
+    occupied = False
+    for p in board:
+        if p[0] == space:
+            occupied = True
+            break
+    placed = []
+    colour = False
+    low = 7
+    for t in tokens:
+        kind, value = DIE_TOKENS[t]
+        if kind == "c":
+            held = d.dice
+            if value in held:
+                i = held.index(value)
+                d.dice = held[:i] + held[i + 1 :]
+            colour = True
+        elif kind == "b":
+            held = d.black
+            if value in held:
+                i = held.index(value)
+                d.black = held[:i] + held[i + 1 :]
+        else:
+            take_die(w, seat, t)
+        placed.append((space, value, seat, kind))
+        if value < low:
+            low = value
+    if colour and space != BAG:
+        d.used = d.used + (space,)
+    w.f["board"] = board + tuple(placed)
+    if not placed:
+        return 0
+    if mode == "shared" and occupied:
+        pay(w, seat, {"coins": low}, "", codes.OCCUPIED_FEE)
+    if colour and occupied and mode != "free" and d.character == "donata":
+        gain(w, seat, "camels", 2)
     return low
 
 
@@ -320,7 +388,8 @@ def node(w: Work, nid: str) -> dict:
 
 
 def is_city(w: Work, nid: str) -> bool:
-    return node(w, nid)["kind"] == "city"
+    spec = w.pack.components["node"].get(nid)
+    return (spec if spec is not None else node(w, nid))["kind"] == "city"
 
 
 def at(pairs: tuple[tuple[str, str], ...], city: str) -> list[str]:
@@ -338,29 +407,55 @@ def seat_of(w: Work, character: str) -> int:
 def place_post(w: Work, seat: int, city: str) -> bool:
     """A trading post in ``city`` (a city without the seat's post): the 9th/10th/11th post VP, the
     first-post outpost tile, the «!» bonus at once. Returns whether a post was placed."""
-    d = w.p(seat)
-    if city in d["posts"] or d["posts_left"] <= 0 or not is_city(w, city):
+    d = w.pl.get(seat) or w.p(seat)
+    if city in d.posts or d.posts_left <= 0 or not is_city(w, city):
         return False
-    d["posts"] = d["posts"] + (city,)
-    d["posts_left"] -= 1
-    d["vp"] += w.pack.post_vp.get(len(d["posts"]), 0)
+    d.posts = d.posts + (city,)
+    d.posts_left -= 1
+    d.vp += w.pack.post_vp.get(len(d.posts), 0)
     w.f["turn_posts"] = w.get("turn_posts") + (city,)
     outposts = w.get("outposts")
     for i, (c, tile) in enumerate(outposts):
         if c == city:
             w.f["outposts"] = outposts[:i] + outposts[i + 1 :]
             filippo = seat_of(w, "filippo")
-            if d["character"] == "filippo":
-                d["tiles"] = d["tiles"] + (tile,)  # kept, cashed later as a bonus action
+            if d.character == "filippo":
+                d.tiles = d.tiles + (tile,)  # kept, cashed later as a bonus action
             else:
-                gain_bundle(w, seat, component(w, "outpost", tile)["gain"])
+                gain_bundle(w, seat, bonus_of(w, "outpost", tile))
                 if filippo >= 0:
                     f = w.p(filippo)
-                    f["tiles"] = f["tiles"] + (tile,)
+                    f.tiles = f.tiles + (tile,)
             break
     for marker in at(w.get("bonuses"), city):
-        gain_bundle(w, seat, component(w, "city_bonus", marker)["gain"])
+        gain_bundle(w, seat, bonus_of(w, "city_bonus", marker))
     return True
+
+
+def any_bonus_choices(w: Work, exclude: str = "") -> tuple[str, ...]:
+    """The bonus markers an "any other bonus" component may pay: every other marker on the board
+    whose bonus is a bundle (ruling MP2-20)."""
+    out = []
+    for _, marker in w.get("bonuses"):
+        if marker == exclude or marker in out:
+            continue
+        spec = known(w, "city_bonus", marker)
+        if spec is not None and not spec.get("any_bonus"):
+            out.append(marker)
+    return tuple(sorted(out))
+
+
+def bonus_of(w: Work, kind: str, cid: str) -> dict:
+    """The bundle a bonus marker or outpost tile pays now; an "any other bonus" one pays the marker
+    the move names next in ``choices`` (none on the board: nothing)."""
+    spec = component(w, kind, cid)
+    if not spec.get("any_bonus"):
+        return spec["gain"]
+    cands = any_bonus_choices(w, cid if kind == "city_bonus" else "")
+    if not cands:
+        return {}
+    chosen = w.token(f"the bonus marker {kind} {cid} pays (any other bonus marker)", cands)
+    return component(w, "city_bonus", chosen)["gain"] if chosen in cands else {}
 
 
 def pile_left(w: Work) -> int:
@@ -370,7 +465,9 @@ def pile_left(w: Work) -> int:
 
 def take_contracts(w: Work, seat: int, taken: tuple[str, ...], discard: tuple[str, ...], where: set[str], why: str) -> None:
     """Contracts taken from the spaces of cities in ``where``; ``discard`` keeps the seat at the limit."""
-    d = w.p(seat)
+    if not taken and not discard and not w.strict:
+        return
+    d = w.pl.get(seat) or w.p(seat)
     here = list(w.get("city_contracts"))
     hold = w.pack.contracts_action["hold"]
     for k in taken:
@@ -380,16 +477,16 @@ def take_contracts(w: Work, seat: int, taken: tuple[str, ...], discard: tuple[st
                 codes.illegal(codes.CONTRACT_NOT_THERE, f"contract {k!r} is not on a contract space of {sorted(where) or 'a city with your post'} {why}")
             continue
         city = here.pop(spot)[0]
-        d["contracts"] = d["contracts"] + (k,)
+        d.contracts = d.contracts + (k,)
         if pile_left(w) > 0:  # "その後補充されます" (an empty pile refills nothing)
             w.push((REFILL, seat, city))
     w.f["city_contracts"] = tuple(here)
     if w.strict:
-        if len(set(discard)) != len(discard) or any(k not in d["contracts"] for k in discard):
-            codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"discard {list(discard)}: only contracts {w.who(seat)} holds ({list(d['contracts'])})")
-        if len(d["contracts"]) - len(discard) > hold or (discard and len(d["contracts"]) - len(discard) < hold):
-            codes.illegal(codes.CONTRACT_LIMIT, f"{w.who(seat)} would hold {len(d['contracts']) - len(discard)} contracts: {Q_HOLD}")
-    d["contracts"] = tuple(k for k in d["contracts"] if k not in discard)
+        if len(set(discard)) != len(discard) or any(k not in d.contracts for k in discard):
+            codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"discard {list(discard)}: only contracts {w.who(seat)} holds ({list(d.contracts)})")
+        if len(d.contracts) - len(discard) > hold or (discard and len(d.contracts) - len(discard) < hold):
+            codes.illegal(codes.CONTRACT_LIMIT, f"{w.who(seat)} would hold {len(d.contracts) - len(discard)} contracts: {Q_HOLD}")
+    d.contracts = tuple(k for k in d.contracts if k not in discard)
 
 
 # --- main actions -------------------------------------------------------------------------------
@@ -401,7 +498,7 @@ def main_action(w: Work) -> None:
 
 def steps_of(w: Work, seat: int, path: tuple[str, ...]) -> tuple[int, list[str]]:
     """(steps counted, oases Möngke Khan skipped): "オアシスをないものとして飛ばして移動できる"."""
-    if w.p(seat)["character"] != "mongke":
+    if w.p(seat).character != "mongke":
         return len(path), []
     skipped = [x for x in path[:-1] if node(w, x)["kind"] == "oasis"]
     return len(path) - len(skipped), skipped
@@ -409,94 +506,147 @@ def steps_of(w: Work, seat: int, path: tuple[str, ...]) -> tuple[int, list[str]]
 
 def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool, why: str) -> None:
     """Steps along routes: each must exist, its guild seal be owned, its costs be paid."""
-    d = w.p(seat)
+    if not w.strict:
+        if pay_costs:
+            _walk_trusted(w, seat, start, path)
+        return
+    d = w.pl.get(seat) or w.p(seat)
     here = start
-    gantulga = d["character"] == "gantulga"
+    gantulga = d.character == "gantulga"
     for there in path:
         r = known(w, "route", route_id(here, there)) if isinstance(there, str) else None
         if r is None:
-            if w.strict:
-                if not isinstance(there, str) or w.pack.components["route"]:
-                    codes.illegal(codes.NOT_ADJACENT, f"no route leads from {here} to {there!r} {why}")
-                component(w, "route", route_id(here, there), "(the pack has no map: describe the route and its end)")
+            if not isinstance(there, str) or w.pack.components["route"]:
+                codes.illegal(codes.NOT_ADJACENT, f"no route leads from {here} to {there!r} {why}")
+            component(w, "route", route_id(here, there), "(the pack has no map: describe the route and its end)")
             here = there
             continue
-        if w.strict:
-            node(w, there)
+        node(w, there)
         g = r.get("guild")
-        if w.strict and g and g not in d["seals"]:
+        if g and g not in d.seals:
             codes.illegal(codes.GUILD_ROUTE, f"the route {here}-{there} needs the {g} guild seal: {Q_GUILD_ROUTE}")
         if pay_costs:
             if gantulga:  # "通行コストのラクダとコインを支払わなくてもよい"
                 cost = {"jade": r.get("jade", 0)}
             else:
                 cost = {"coins": r.get("coins", 0), "camels": r.get("camels", 0), "jade": r.get("jade", 0)}
-            pay(w, seat, cost, f"for the route {here}-{there}" if w.strict else "")
+            pay(w, seat, cost, f"for the route {here}-{there}")
         here = there
 
 
-def travel(w: Work, seat: int, row: int, dice, path, extra, take, discard, figure: int) -> None:
-    d = w.p(seat)
+def _walk_trusted(w: Work, seat: int, start: str, path: tuple[str, ...]) -> None:
+    """A checked walk's route costs, paid at once: the total takes the same coins, camels and jade
+    (jade covering the shortfall) as paying step by step."""
+    routes = w.pack.components["route"]
+    coins = camels = jade = 0
+    here = start
+    for there in path:
+        rid = f"{here}-{there}" if here < there else f"{there}-{here}"
+        r = routes.get(rid)
+        if r is None:
+            r = known(w, "route", rid)
+        if r is not None:
+            coins += r.get("coins", 0)
+            camels += r.get("camels", 0)
+            jade += r.get("jade", 0)
+        here = there
+    if w.p(seat).character == "gantulga":
+        coins = camels = 0
+    if coins or camels or jade:
+        pay(w, seat, {"coins": coins, "camels": camels, "jade": jade}, "")
+
+
+def travel(w: Work, seat: int, row: int, dice, path, extra, take, discard, figure: int, path2=()) -> None:
+    """A travel of one figure (``path``), or Mailin & Tian Chin's split between both figures (``path2``
+    moves the other figure, ruling MP2-13)."""
+    d = w.pl.get(seat) or w.p(seat)
     spec = w.pack.travel.get(row) if isinstance(row, int) else None
     if spec is None:
         codes.illegal(codes.TRAVEL_ROW, f"travel row {row!r}: 1 (lower), 2 (middle) or 3 (upper)")
-    if w.strict and d["character"] == "gantulga" and row != 1:
+    if w.strict and d.character == "gantulga" and row != 1:
         codes.illegal(codes.GANTULGA_LOWER_ROW, 'Gantulga Od: "移動アクションの下段しか選択できなくなる"')
     low = place_dice(w, seat, TRAVEL_SPACE[row], dice, spec["dice"], "shared", f"travel row {row}")
     if spec.get("coins"):
         pay(w, seat, {"coins": spec["coins"]}, f"for the lower travel row: \"下段：アクションマスにダイスを１つ置き２コインを払います。\"")
-    if w.strict:
-        if figure not in (0, 1) or figure >= len(d["figures"]):
-            codes.illegal(codes.SECOND_FIGURE, f"figure {figure!r}: only Mailin & Tian Chin move a second figure (1)")
-        if not path:
-            codes.illegal(codes.TRAVEL_STEPS, "a travel moves at least one step")
-    start = d["figures"][figure] if figure < len(d["figures"]) else d["figures"][0]
-    steps, skipped = steps_of(w, seat, tuple(path))
     limit = min(low, spec.get("max") or 6)
-    if w.strict and not 1 <= steps <= limit:
-        codes.illegal(codes.TRAVEL_STEPS, f"{steps} step(s) on travel row {row} with a lowest die of {low}: at most {limit}")
-    walk(w, seat, start, tuple(path), True, f"(travel row {row})")
-    end = path[-1] if path else start
-    figs = d["figures"]
-    d["figures"] = figs[:figure] + (end,) + figs[figure + 1 :]
-    for _ in skipped:  # "飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する"
-        d["vp"] += 3
-        t = w.token("2 coins or 1 camel for a skipped oasis", ("coins", "camels"))
-        gain(w, seat, t, 2 if t == "coins" else 1)
-    placed: set[str] = set()
-    if extra is not None:
-        if w.strict:
-            if row != 3:
-                codes.illegal(codes.EXTRA_POST, 'only the upper row places an extra post: "上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。"')
-            if extra not in path[:-1] or extra in d["posts"] or not is_city(w, extra):
-                codes.illegal(codes.EXTRA_POST, f"{extra!r} is not a city passed without {w.who(seat)}'s post")
-        if place_post(w, seat, extra):
-            placed.add(extra)
-    if is_city(w, end) and place_post(w, seat, end):
-        placed.add(end)
-    if w.strict and len(take) > len(placed):
-        codes.illegal(codes.CONTRACT_NOT_THERE, f"one contract per new post in a contract city, not {len(take)}")
-    take_contracts(w, seat, tuple(take), tuple(discard), placed, "where the post was placed")
-    if w.strict and len({c for c, k in w.s.city_contracts if k in take}) != len(take):
-        codes.illegal(codes.CONTRACT_NOT_THERE, "one contract from each city where a post was placed")
+    move(w, seat, path, path2, figure, limit, extra, take, discard, f"travel row {row}", row == 3)
     claim = w.get("start_claim")
     if row >= claim[0]:  # "「移動」のアクションをより上段で最後に行ったプレイヤー"
         w.f["start_claim"] = (row, seat)
 
 
+def move(w: Work, seat: int, path, path2, figure: int, limit: int, extra, take, discard, what: str, extra_ok: bool) -> None:
+    """A move of ``limit`` steps at most (a travel, or a city card's multi-step move): one figure
+    (``path``) or Mailin & Tian Chin's two (``path2`` moves the other figure; ruling MP2-13) -- every
+    route cost paid first, then the figures moved, then a post where each move ends (and the upper
+    row's extra post), with contracts taken on arrival."""
+    d = w.pl.get(seat) or w.p(seat)
+    if w.strict:
+        if figure not in (0, 1) or figure >= len(d.figures):
+            codes.illegal(codes.SECOND_FIGURE, f"figure {figure!r}: only Mailin & Tian Chin move a second figure (1)")
+        if not path:
+            codes.illegal(codes.TRAVEL_STEPS, "a move goes at least one step")
+        if path2 and (d.character != "mailin" or len(d.figures) < 2):
+            codes.illegal(codes.SECOND_FIGURE, "only Mailin & Tian Chin split a move between two figures (path2)")
+    other = 1 - figure if path2 else figure
+    start = d.figures[figure] if figure < len(d.figures) else d.figures[0]
+    steps, skipped = steps_of(w, seat, tuple(path)) if d.character == "mongke" else (len(path), ())
+    steps += len(path2)
+    if w.strict and not 1 <= steps <= limit:
+        codes.illegal(codes.TRAVEL_STEPS, f"{steps} step(s) on {what}: at most {limit}" + (" (both figures' steps together)" if path2 else ""))
+    if w.strict:
+        walk(w, seat, start, tuple(path), True, f"({what})")
+        if path2:
+            walk(w, seat, d.figures[other], tuple(path2), True, f"({what}, the second figure)")
+    else:
+        _walk_trusted(w, seat, start, path)
+        if path2:
+            _walk_trusted(w, seat, d.figures[other], path2)
+    end = path[-1] if path else start
+    figs = d.figures
+    figs = figs[:figure] + (end,) + figs[figure + 1 :]
+    ends = [end]
+    if path2:
+        end2 = path2[-1]
+        figs = figs[:other] + (end2,) + figs[other + 1 :]
+        ends.append(end2)
+    d.figures = figs
+    for _ in skipped:  # "飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する"
+        d.vp += 3
+        t = w.token("2 coins or 1 camel for a skipped oasis", ("coins", "camels"))
+        gain(w, seat, t, 2 if t == "coins" else 1)
+    placed: set[str] = set()
+    if extra is not None:
+        if w.strict:
+            if not extra_ok:
+                codes.illegal(codes.EXTRA_POST, 'only the upper row places an extra post: "上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。"')
+            if (extra not in path[:-1] and extra not in path2[:-1]) or extra in d.posts or not is_city(w, extra):
+                codes.illegal(codes.EXTRA_POST, f"{extra!r} is not a city passed without {w.who(seat)}'s post")
+        if place_post(w, seat, extra):
+            placed.add(extra)
+    for e in ends:
+        if is_city(w, e) and place_post(w, seat, e):
+            placed.add(e)
+    if w.strict and len(take) > len(placed):
+        codes.illegal(codes.CONTRACT_NOT_THERE, f"one contract per new post in a contract city, not {len(take)}")
+    take_contracts(w, seat, tuple(take), tuple(discard), placed, "where the post was placed")
+    if w.strict and len({c for c, k in w.s.city_contracts if k in take}) != len(take):
+        codes.illegal(codes.CONTRACT_NOT_THERE, "one contract from each city where a post was placed")
+
+
 def move_caravans(w: Work, seat: int, book: int, paths) -> None:
-    d = w.p(seat)
+    d = w.pl.get(seat) or w.p(seat)
     if not paths:
         return
     if w.strict:
         if not w.s.options.caravans:
             codes.illegal(codes.CARAVANS_OFF, "caravans move only with the caravan expansion (option caravans)")
-        if len(paths) > len(d["caravans"]):
-            codes.illegal(codes.CARAVAN_STEPS, f"{w.who(seat)} has {len(d['caravans'])} caravan(s), not {len(paths)}")
-        if len([p for p in paths if p]) > 1 and d["character"] != "piedro":
+        if len(paths) > len(d.caravans):
+            codes.illegal(codes.CARAVAN_STEPS, f"{w.who(seat)} has {len(d.caravans)} caravan(s), not {len(paths)}")
+        if len([p for p in paths if p]) > 1 and d.character != "piedro":
             codes.illegal(codes.CARAVAN_STEPS, "only Piedro Tartarino moves two caravans after one market action")
-    limit = w.pack.caravan["steps"][book - 1] + (2 if d["character"] == "tebaldo" else 0)
-    cars = list(d["caravans"])
+    limit = w.pack.caravan["steps"][book - 1] + (2 if d.character == "tebaldo" else 0)
+    cars = list(d.caravans)
     for i, path in enumerate(paths):
         if not path:
             continue
@@ -508,7 +658,7 @@ def move_caravans(w: Work, seat: int, book: int, paths) -> None:
                 codes.illegal(codes.CARAVAN_STEPS, f"the caravan moves at most {limit} step(s) after book {book}: \"左：１歩・中央：最大２歩・右：最大３歩\"")
         walk(w, seat, loc, tuple(path), False, "(caravan: no route costs, guild seals still needed)")
         cars[i] = (tile, path[-1], goods)
-    d["caravans"] = tuple(cars)
+    d.caravans = tuple(cars)
 
 
 def book_action(w: Work, seat: int, book: int, die: str, option: int, caravans) -> None:
@@ -550,16 +700,16 @@ def contracts_action(w: Work, seat: int, die: str, taken, discard) -> None:
     place_dice(w, seat, CONTRACTS_SPACE, (die,), 1, "shared", "the contracts action")
     ca = w.pack.contracts_action
     gain(w, seat, "coins", ca["coins"])  # "まず４コインを獲得します。"
-    d = w.p(seat)
-    limit = 1 if d["character"] == "vidal" else ca["take"]
+    d = w.pl.get(seat) or w.p(seat)
+    limit = 1 if d.character == "vidal" else ca["take"]
     if w.strict and len(taken) > limit:
         codes.illegal(codes.CONTRACT_LIMIT, f"take at most {limit} contract(s): \"自分の交易所が置かれている都市から最大２枚依頼タイルを獲得\"" + (" (Vidal Badoer: 1)" if limit == 1 else ""))
-    take_contracts(w, seat, tuple(taken), tuple(discard), set(d["posts"]), "(cities with your trading post)")
+    take_contracts(w, seat, tuple(taken), tuple(discard), set(d.posts), "(cities with your trading post)")
 
 
 def guild_action(w: Work, seat: int, dice, guild: str) -> None:
-    d = w.p(seat)
-    count = 1 if d["character"] == "dewu" else 2
+    d = w.pl.get(seat) or w.p(seat)
+    count = 1 if d.character == "dewu" else 2
     low = place_dice(w, seat, GUILD, dice, count, "shared", "the guild action")
     spec = w.pack.guilds.get(guild)
     if w.strict:
@@ -567,14 +717,29 @@ def guild_action(w: Work, seat: int, dice, guild: str) -> None:
             codes.illegal(codes.UNKNOWN_ID, f"{guild!r} is not a guild ({', '.join(GUILDS)})")
         if low < spec["min_die"]:
             codes.illegal(codes.GUILD_DIE, f"the {guild} seal needs a lowest die of {spec['min_die']}, not {low}: \"それより小さい場合は選択できません\"")
-        if guild in d["seals"]:
+        if guild in d.seals:
             codes.illegal(codes.ONE_SEAL_PER_GUILD, f"{w.who(seat)} owns a {guild} seal: \"プレイヤーは４つのギルドマーカーは各１つしか所持できません。\"")
-    d["seals"] = d["seals"] + (guild,)
+    d.seals = d.seals + (guild,)
+    gain(w, seat, "jade", spec["jade"])
+
+
+def take_seal(w: Work, seat: int, guild, low: int) -> None:
+    """A guild seal taken as the guild action does, ``low`` standing for the lowest die."""
+    d = w.pl.get(seat) or w.p(seat)
+    spec = w.pack.guilds.get(guild) if isinstance(guild, str) else None
+    if w.strict:
+        if spec is None:
+            codes.illegal(codes.UNKNOWN_ID, f"{guild!r} is not a guild ({', '.join(GUILDS)})")
+        if low < spec["min_die"]:
+            codes.illegal(codes.GUILD_DIE, f"the {guild} seal needs a die of {spec['min_die']}, not {low}: \"それより小さい場合は選択できません\"")
+        if guild in d.seals:
+            codes.illegal(codes.ONE_SEAL_PER_GUILD, f"{w.who(seat)} owns a {guild} seal: \"プレイヤーは４つのギルドマーカーは各１つしか所持できません。\"")
+    d.seals = d.seals + (guild,)
     gain(w, seat, "jade", spec["jade"])
 
 
 def special_node(w: Work, seat: int, name: str) -> str | None:
-    for city in w.p(seat)["posts"]:
+    for city in w.p(seat).posts:
         if node(w, city).get("special") == name:
             return city
     return None
@@ -591,14 +756,14 @@ def special_city(w: Work, seat: int, name: str, die: str) -> None:
     value = place_dice(w, seat, f"special:{name}", (die,), 1, "free", name)
     spec = component(w, "special", name, f"(the reward of {name})")
     gain_bundle(w, seat, spec["reward"])
-    if spec["guild"] in w.p(seat)["improved"]:
+    if spec["guild"] in w.p(seat).improved:
         seal = component(w, "seal", spec["guild"])
         for _ in range(2 if value >= spec["twice_at"] else 1):
             gain_bundle(w, seat, seal["bonus"])
 
 
-def city_card(w: Work, seat: int, city: str, die: str, times: int) -> None:
-    d = w.p(seat)
+def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> None:
+    d = w.pl.get(seat) or w.p(seat)
     area = city in ("area1", "area2")
     if area:
         i = 0 if city == "area1" else 1
@@ -614,63 +779,151 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int) -> None:
         piece_ok = False
         if kind == "p":
             colour = {"B": "blue", "R": "red", "Y": "yellow", "G": "green"}[die[1]]
-            owners = [s for s in range(w.s.n) if city in (w.pl[s]["posts"] if s in w.pl else w.s.seats[s].posts)]
+            owners = [s for s in range(w.s.n) if city in (w.pl[s].posts if s in w.pl else w.s.seats[s].posts)]
             seat_colours = COLOURS[: w.s.n]
             piece_ok = (colour in seat_colours and COLOURS.index(colour) in owners) or (colour not in seat_colours and not owners)
-        if city not in d["posts"] and not piece_ok:
+        if city not in d.posts and not piece_ok:
             codes.illegal(codes.NEEDS_POST, f"{w.who(seat)} has no trading post in {city}: {Q_POST_NEEDED}")
         if city in w.s.turn_posts:
             codes.illegal(codes.CITY_CARD_NEXT_TURN, f"the post in {city} was placed this turn: \"次の手番からは、その都市に置かれているカードにダイスを置くことができる\"")
     value = place_dice(w, seat, f"card:{city}", (die,), 1, "single", f"the city card at {city}")
     spec = component(w, "city_card", card)
-    if spec["kind"] == "exchange":
+    kind = spec["kind"]
+    _card_fields(w, kind, e)
+    if kind == "exchange":
         if w.strict and not (isinstance(times, int) and 1 <= times <= value):
             codes.illegal(codes.CARD_TIMES, f"repeat the card 1..{value} times (the die): \"ダイス目と最大同数まで繰り返し\", not {times!r}")
         for _ in range(times):
             if spec.get("pay"):
                 pay(w, seat, spec["pay"], f"(city card {card})")
             gain_bundle(w, seat, spec["gain"])
-    else:
-        count = len(d["completed"]) if spec["kind"] == "per_contract" else len(d["posts"])
+    elif kind in ("per_contract", "per_post"):
+        count = len(d.completed) if kind == "per_contract" else len(d.posts)
         if w.strict and times != 1:
             codes.illegal(codes.CARD_TIMES, f"city card {card} counts by itself (times 1), capped at the die")
         for _ in range(min(count, value)):
             gain_bundle(w, seat, spec["gain"])
+    elif kind == "choice":  # "same direction every time"
+        options = spec["options"]
+        if w.strict:
+            if not (isinstance(e.option, int) and 1 <= e.option <= len(options)):
+                codes.illegal(codes.BAD_CHOICE, f"city card {card}: option 1..{len(options)} (the same every time), not {e.option!r}")
+            if not (isinstance(times, int) and 1 <= times <= value):
+                codes.illegal(codes.CARD_TIMES, f"repeat the card 1..{value} times (the die): \"ダイス目と最大同数まで繰り返し\", not {times!r}")
+        o = options[e.option - 1]
+        cost = dict(o.get("pay", {}))
+        below = spec.get("vp_below_zero") and cost.pop("vp", 0)
+        for _ in range(times):
+            if cost:
+                pay(w, seat, cost, f"(city card {card}, option {e.option})")
+            if below:
+                d.vp -= below  # "VP may go negative"
+            gain_bundle(w, seat, o["gain"])
+    elif kind == "bonuses":  # "a different bonus each time"
+        markers = tuple(e.markers)
+        if w.strict:
+            mine = {m for c, m in w.get("bonuses") if c in d.posts}
+            if not (isinstance(times, int) and 1 <= times <= value and times == len(markers)):
+                codes.illegal(codes.CARD_TIMES, f"city card {card}: 1..{value} bonus markers (the die), times = how many are named, not {times!r} for {list(markers)}")
+            if len(set(markers)) != len(markers):
+                codes.illegal(codes.BAD_CHOICE, f"city card {card}: a different bonus marker each time, not {list(markers)}")
+            for m in markers:
+                if m not in mine:
+                    codes.illegal(codes.BAD_CHOICE, f"city card {card}: {m!r} is not a bonus marker of a city with {w.who(seat)}'s post ({sorted(mine)})")
+        for m in markers:
+            gain_bundle(w, seat, bonus_of(w, "city_bonus", m))
+    elif kind == "guild":  # "a Guild Seals action using 1 die plus 1 camel"
+        if w.strict and times != 1:
+            codes.illegal(codes.CARD_TIMES, f"city card {card} is used once (times 1)")
+        if spec.get("pay"):
+            pay(w, seat, spec["pay"], f"(city card {card})")
+        take_seal(w, seat, e.guild, value)
+    elif kind == "move":  # "multi-step moves (only 1 post, where the move ends)"
+        if w.strict and times != 1:
+            codes.illegal(codes.CARD_TIMES, f"city card {card} is used once (times 1); its move goes up to the die")
+        limit = min(value, spec.get("max") or 6)
+        move(w, seat, tuple(e.path), tuple(e.path2), e.figure, limit, None, tuple(e.take), tuple(e.discard), f"city card {card}", False)
+
+
+#: the CityCardUsed fields each card kind reads (the others must keep their defaults)
+CARD_CHOICE_FIELDS = {
+    "exchange": (), "per_contract": (), "per_post": (), "choice": ("option",), "bonuses": ("markers",),
+    "guild": ("guild",), "move": ("path", "path2", "figure", "take", "discard"),
+}
+CARD_DEFAULTS = {"option": 0, "markers": (), "guild": None, "path": (), "path2": (), "figure": 0, "take": (), "discard": ()}
+
+
+def _card_fields(w: Work, kind: str, e) -> None:
+    if not w.strict or e is None:
+        return
+    for f, default in CARD_DEFAULTS.items():
+        if f not in CARD_CHOICE_FIELDS[kind] and getattr(e, f) != default:
+            codes.illegal(codes.EXTRA_CHOICE, f"a {kind} city card takes no {f} (it reads {', '.join(CARD_CHOICE_FIELDS[kind]) or 'times only'})")
 
 
 # --- bonus actions ------------------------------------------------------------------------------
 
 
 def complete_contract(w: Work, seat: int, contract: str) -> None:
-    d = w.p(seat)
-    if w.strict and contract not in d["contracts"]:
-        codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"{contract!r} is not one of {w.who(seat)}'s contracts ({list(d['contracts'])})")
+    d = w.pl.get(seat) or w.p(seat)
+    if w.strict and contract not in d.contracts:
+        codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"{contract!r} is not one of {w.who(seat)}'s contracts ({list(d.contracts)})")
     spec = component(w, "contract", contract)
-    vidal = d["character"] == "vidal"
+    vidal = d.character == "vidal"
     if not vidal:  # Vidal: "ラクダ及び資源の支払いが必要なくなるが、達成報酬の勝利点が獲得できなくなる"
         pay(w, seat, spec["cost"], f"to complete contract {contract}")
-    d["contracts"] = tuple(k for k in d["contracts"] if k != contract)
-    d["completed"] = d["completed"] + (contract,)
-    gain_bundle(w, seat, {k: v for k, v in spec["reward"].items() if not (vidal and k == "vp")})
-    if d["character"] == "abha":
+    d.contracts = tuple(k for k in d.contracts if k != contract)
+    d.completed = d.completed + (contract,)
+    reward = spec["reward"]
+    gain_bundle(w, seat, {k: v for k, v in reward.items() if not (vidal and k == "vp") and k not in CONTRACT_ICONS})
+    if d.character == "abha":
         gain(w, seat, "jade", 1)  # "依頼達成時１翡翠獲得する"
+    if reward.get("contract"):  # one from any contract city with the seat's post (reference B9)
+        cands = contract_reward_choices(w.get("city_contracts"), d.posts)
+        if cands:
+            k = w.token("the contract taken (reward icon)", cands)
+            take_contracts(w, seat, (k,), (), set(d.posts), "(a contract reward)")
+    if reward.get("contract_pile") and pile_left(w) > 0:  # the top of the pile, into the hand
+        w.push((REFILL, seat, HAND))
+    if reward.get("black_die") and w.get("black_supply") > 0:  # reference B15: "more may come from contracts"
+        w.f["black_supply"] = w.get("black_supply") - 1
+        if w.s.options.black_dice_variant:
+            pool = w.get("black_pool")
+            v = int(w.token("the black die taken (reward icon)", tuple(str(x) for x in sorted(set(pool)))) or pool[0])
+            rest = list(pool)
+            rest.remove(v)
+            w.f["black_pool"] = tuple(rest)
+            add_die(w, seat, "b", v)
+            if d.character == "isabella":
+                isabella_roll(w, seat, v)
+        else:
+            w.push((ROLL_DIE, seat, "b"), front=True)
+
+
+def contract_reward_choices(city_contracts, posts) -> tuple[str, ...]:
+    """The contracts a "contract" reward icon may take: on the spaces of cities with the seat's post."""
+    out: list[str] = []
+    for c, k in city_contracts:
+        if c in posts and k not in out:
+            out.append(k)
+    return tuple(out)
 
 
 def improve_seal(w: Work, seat: int, guild: str) -> None:
-    d = w.p(seat)
+    d = w.pl.get(seat) or w.p(seat)
     if w.strict:
-        if guild not in d["seals"]:
+        if guild not in d.seals:
             codes.illegal(codes.SEAL_NOT_OWNED, f"{w.who(seat)} owns no {guild!r} seal")
-        if guild in d["improved"]:
+        if guild in d.improved:
             codes.illegal(codes.SEAL_IMPROVED, f"{w.who(seat)}'s {guild} seal is already improved")
     spec = component(w, "seal", guild, "(its improvement cost and bonus)")
     cost = dict(spec["improve"])
-    if d["character"] == "tebaldo":
+    if d.character == "tebaldo":
         cost.pop("coins", None)  # "ギルドマーカーをアップグレードさせる際、コインを支払わなくてもよい"
     pay(w, seat, cost, f"to improve the {guild} seal")
-    d["improved"] = d["improved"] + (guild,)
+    d.improved = d.improved + (guild,)
     gain_bundle(w, seat, spec["bonus"])
-    if d["character"] == "dewu":
+    if d.character == "dewu":
         gain(w, seat, "jade", 1)
 
 
@@ -729,7 +982,7 @@ def buy_black(w: Work, seat: int, value) -> None:
         pool.remove(value)
         w.f["black_pool"] = tuple(pool)
         add_die(w, seat, "b", value)
-        if w.p(seat)["character"] == "isabella":
+        if w.p(seat).character == "isabella":
             isabella_roll(w, seat, value)
     else:
         w.push((ROLL_DIE, seat, "b"), front=True)
@@ -737,27 +990,27 @@ def buy_black(w: Work, seat: int, value) -> None:
 
 def goods_traded(w: Work, seat: int) -> None:
     if w.strict:
-        if w.p(seat)["character"] != "vidal":
+        if w.p(seat).character != "vidal":
             codes.illegal(codes.NOT_YOUR_CHARACTER, "only Vidal Badoer trades 1 gold + 1 silk + 1 pepper for 5 VP")
         if w.s.traded:
             codes.illegal(codes.ONCE_PER_TURN, 'Vidal Badoer: "フリーアクションとして１ターンに１回"')
     pay(w, seat, {"gold": 1, "silk": 1, "pepper": 1}, "(Vidal Badoer: 1 gold, 1 silk, 1 pepper)")
-    w.p(seat)["vp"] += 5
+    w.p(seat).vp += 5
     w.f["traded"] = True
 
 
 def outpost_tile(w: Work, seat: int, tile: str) -> None:
-    d = w.p(seat)
-    if w.strict and tile not in d["tiles"]:
+    d = w.pl.get(seat) or w.p(seat)
+    if w.strict and tile not in d.tiles:
         codes.illegal(codes.NOT_YOUR_CHARACTER, f"{w.who(seat)} keeps no outpost tile {tile!r} (Filippo Vitello's power)")
-    i = d["tiles"].index(tile)
-    d["tiles"] = d["tiles"][:i] + d["tiles"][i + 1 :]
-    gain_bundle(w, seat, component(w, "outpost", tile)["gain"])
+    i = d.tiles.index(tile)
+    d.tiles = d.tiles[:i] + d.tiles[i + 1 :]
+    gain_bundle(w, seat, bonus_of(w, "outpost", tile))
 
 
 def caravan_start(w: Work, seat: int, goods, tile: str, city: str) -> None:
-    d = w.p(seat)
-    cars = list(d["caravans"])
+    d = w.pl.get(seat) or w.p(seat)
+    cars = list(d.caravans)
     free = next((i for i, c in enumerate(cars) if not c[1]), None)
     if w.strict:
         if not w.s.options.caravans:
@@ -770,7 +1023,7 @@ def caravan_start(w: Work, seat: int, goods, tile: str, city: str) -> None:
             codes.illegal(codes.CARAVAN_TILE, f"route tile {tile!r} is not face up")
     spec = component(w, "route_tile", tile)
     a, b = spec["shields"]
-    shields = {node(w, f).get("shield") for f in d["figures"] if known(w, "node", f) and node(w, f)["kind"] == "city"}
+    shields = {node(w, f).get("shield") for f in d.figures if known(w, "node", f) and node(w, f)["kind"] == "city"}
     target = known(w, "node", city) if isinstance(city, str) else None
     if w.strict:
         if a not in shields and b not in shields:
@@ -782,30 +1035,30 @@ def caravan_start(w: Work, seat: int, goods, tile: str, city: str) -> None:
             ok.add(a)
         if target.get("kind") != "city" or target.get("shield") not in ok:
             codes.illegal(codes.CARAVAN_CITY, f"the caravan goes to a city with the tile's other shield, not {city!r}: \"コマのいる方ではないアイコンの都市にキャラバンを置く\"")
-        if d["character"] == "mailin" and city in d["figures"]:
+        if d.character == "mailin" and city in d.figures:
             codes.illegal(codes.CARAVAN_CITY, 'Mailin & Tian Chin: "キャラバンを自分のコマのある都市からスタートさせてはいけない"')
     for g in goods:
         pay(w, seat, {g: 1}, "to load the caravan")
     w.f["tiles_up"] = tuple(t for t in w.get("tiles_up") if t != tile)
     if free is not None:
         cars[free] = (tile, city, tuple(goods))
-    d["caravans"] = tuple(cars)
+    d.caravans = tuple(cars)
 
 
 def caravan_conquer(w: Work, seat: int, index: int, rewards, tile) -> None:
-    d = w.p(seat)
-    cars = list(d["caravans"])
+    d = w.pl.get(seat) or w.p(seat)
+    cars = list(d.caravans)
     if w.strict:
         if not isinstance(index, int) or not 0 <= index < len(cars) or not cars[index][1]:
             codes.illegal(codes.CARAVAN_NOT_MET, f"{w.who(seat)} has no caravan {index!r} on a route")
-        if cars[index][1] not in d["figures"]:
+        if cars[index][1] not in d.figures:
             codes.illegal(codes.CARAVAN_NOT_MET, f"the caravan is at {cars[index][1]}, no figure of {w.who(seat)} is: \"キャラバンとコマが同じ位置（オアシスでもいい）にいる必要がある\"")
         if len(rewards) != len(cars[index][2]):
             codes.illegal(codes.BAD_CHOICE, f"one reward per loaded good ({list(cars[index][2])}): sell, upgrade or double")
     own_tile, _, goods = cars[index]
     for g, r in zip(goods, rewards):
         if r == "sell":
-            d["vp"] += w.pack.caravan["sell_vp"][g]
+            d.vp += w.pack.caravan["sell_vp"][g]
         elif r == "upgrade" and g in UPGRADE:
             gain(w, seat, UPGRADE[g], 1)
         elif r == "double":
@@ -815,17 +1068,17 @@ def caravan_conquer(w: Work, seat: int, index: int, rewards, tile) -> None:
     back = own_tile
     if tile is not None and tile != own_tile:
         others = [i for i, c in enumerate(cars) if c[0] == tile and c[1] and i != index]
-        if w.strict and (d["character"] != "piedro" or not others):
+        if w.strict and (d.character != "piedro" or not others):
             codes.illegal(codes.CARAVAN_TILE, "only Piedro Tartarino, with both caravans started, chooses which route tile goes back")
         if others:
             j = others[0]
             cars[j] = (own_tile, cars[j][1], cars[j][2])
             back = tile
     cars[index] = ("", "", ())
-    d["caravans"] = tuple(cars)
+    d.caravans = tuple(cars)
     w.f["tiles_down"] = w.get("tiles_down") + (back,)
-    if d["character"] == "piedro":
-        d["vp"] += 3
+    if d.character == "piedro":
+        d.vp += 3
         gain(w, seat, "jade", 1)
 
 
@@ -833,8 +1086,6 @@ def caravan_conquer(w: Work, seat: int, index: int, rewards, tile) -> None:
 
 
 def has_dice(p) -> bool:
-    if isinstance(p, dict):
-        return bool(p["dice"] or p["black"])
     return bool(p.dice or p.black)
 
 
@@ -854,16 +1105,16 @@ def end_turn(w: Work, seat: int) -> None:
 
 
 def end_round(w: Work) -> None:
-    w.f["round_vp"] = w.s.round_vp + (tuple(w.p(s)["vp"] for s in range(w.s.n)),)
+    w.f["round_vp"] = w.s.round_vp + (tuple(w.p(s).vp for s in range(w.s.n)),)
     claim = w.get("start_claim")
     if claim[1] >= 0:  # "どのプレイヤーも移動を選択していない場合はスタートプレイヤーは変わりません"
         w.f["start_seat"] = claim[1]
     for seat in range(w.s.n):
-        d = w.p(seat)
-        d["dice"] = ()
-        d["black"] = ()
+        d = w.pl.get(seat) or w.p(seat)
+        d.dice = ()
+        d.black = ()
     if w.s.round >= w.pack.rounds:
-        unknown = tuple((SHOW, s, "") for s in range(w.s.n) if w.p(s)["goal"] is None)
+        unknown = tuple((SHOW, s, "") for s in range(w.s.n) if w.p(s).goal is None)
         w.f["pending"] = unknown
         w.f["phase"] = REVEAL if unknown else OVER
         return
@@ -872,14 +1123,16 @@ def end_round(w: Work) -> None:
 
 def round_sources(w: Work, seat: int) -> list[tuple[str, dict]]:
     """The seat's «!» bonuses at round start: city bonus markers, improved seals, its character."""
-    d = w.p(seat)
+    d = w.pl.get(seat) or w.p(seat)
     out = []
-    for city in d["posts"]:
+    for city in d.posts:
         for marker in at(w.get("bonuses"), city):
-            out.append((f"city:{city}", component(w, "city_bonus", marker)["gain"]))
-    for g in d["improved"]:
+            spec = component(w, "city_bonus", marker)
+            # an "any other bonus" marker is paid with the round-start choices (IncomeTaken)
+            out.append((f"city:{city}", ("any", marker) if spec.get("any_bonus") else spec["gain"]))
+    for g in d.improved:
         out.append((f"seal:{g}", component(w, "seal", g)["bonus"]))
-    if d["character"] == "abha":
+    if d.character == "abha":
         out.append(("character", {"coins": 2}))
     return out
 
@@ -898,20 +1151,24 @@ def begin_round(w: Work, rnd: int) -> None:
     w.f["tiles_up"] = w.get("tiles_up") + w.get("tiles_down")
     w.f["tiles_down"] = ()
     for seat in range(w.s.n):
-        d = w.p(seat)
-        d["used"] = ()
-        d["compensation"] = 0
+        d = w.pl.get(seat) or w.p(seat)
+        d.used = ()
+        d.compensation = 0
         for _, bundle in round_sources(w, seat):
-            gain_bundle(w, seat, bundle)
+            if type(bundle) is dict:
+                gain_bundle(w, seat, bundle)
 
 
 def needs_income(w: Work, seat: int) -> bool:
-    d = w.p(seat)
-    if d["compensation"] > 0:
+    d = w.pl.get(seat) or w.p(seat)
+    if d.compensation > 0:
         return True
-    if d["character"] == "mailin" and round_sources(w, seat):
+    sources = round_sources(w, seat)
+    if d.character == "mailin" and sources:
         return True
-    return d["character"] == "isabella" and any(d["dice"].count(v) >= 2 for v in set(d["dice"]))
+    if any(type(b) is tuple for _, b in sources) and any_bonus_choices(w):
+        return True
+    return d.character == "isabella" and any(d.dice.count(v) >= 2 for v in set(d.dice))
 
 
 def after_roll(w: Work) -> None:
@@ -920,9 +1177,9 @@ def after_roll(w: Work) -> None:
     pending = []
     for k in range(n):
         seat = (start + k) % n
-        d = w.p(seat)
-        if d["character"] == "isabella" and not any(d["dice"].count(v) >= 2 for v in set(d["dice"])):
-            for v in d["dice"]:
+        d = w.pl.get(seat) or w.p(seat)
+        if d.character == "isabella" and not any(d.dice.count(v) >= 2 for v in set(d.dice)):
+            for v in d.dice:
                 isabella_roll(w, seat, v)
         if needs_income(w, seat):
             pending.append((INCOME, seat, ""))
@@ -932,25 +1189,29 @@ def after_roll(w: Work) -> None:
 
 
 def income(w: Work, seat: int, coins: int, camels: int, double, pair: int) -> None:
-    d = w.p(seat)
-    due = d["compensation"]
+    d = w.pl.get(seat) or w.p(seat)
+    due = d.compensation
     if w.strict and not (isinstance(coins, int) and isinstance(camels, int) and coins >= 0 and camels >= 0 and coins + camels == due):
         codes.illegal(codes.COMPENSATION, f"{w.who(seat)}'s compensation is {due}, as coins + camels, not {coins} + {camels}: \"１５との差分だけラクダかコインを好きな組み合わせで受け取りす\"")
-    d["coins"] += coins
-    d["camels"] += camels
-    d["compensation"] = 0
-    if d["character"] == "mailin":
+    d.coins += coins
+    d.camels += camels
+    d.compensation = 0
+    for _, b in round_sources(w, seat):
+        if type(b) is tuple:  # an "any other bonus" marker: the marker named in ``choices``
+            gain_bundle(w, seat, bonus_of(w, "city_bonus", b[1]))
+    if d.character == "mailin":
         sources = dict(round_sources(w, seat))
         if sources:
             if w.strict and double not in sources:
                 codes.illegal(codes.BAD_CHOICE, f"Mailin & Tian Chin take one «!» bonus twice: choose one of {sorted(sources)}, not {double!r}")
-            gain_bundle(w, seat, sources.get(double, {}))
+            b = sources.get(double, {})
+            gain_bundle(w, seat, bonus_of(w, "city_bonus", b[1]) if type(b) is tuple else b)
         elif w.strict and double is not None:
             codes.illegal(codes.BAD_CHOICE, "no «!» bonus to take twice")
     elif w.strict and double is not None:
         codes.illegal(codes.NOT_YOUR_CHARACTER, "only Mailin & Tian Chin take a «!» bonus twice")
-    if d["character"] == "isabella":
-        dice = list(d["dice"])
+    if d.character == "isabella":
+        dice = list(d.dice)
         if pair:
             if w.strict and dice.count(pair) < 2:
                 codes.illegal(codes.BAD_CHOICE, f"Isabella Donati has no pair of {pair}s ({dice})")
@@ -965,15 +1226,15 @@ def income(w: Work, seat: int, coins: int, camels: int, double, pair: int) -> No
 
 def character_start(w: Work, seat: int) -> None:
     """A character's starting position, applied when it is assigned or picked."""
-    d = w.p(seat)
-    c = d["character"]
+    d = w.pl.get(seat) or w.p(seat)
+    c = d.character
     caravans = 2 if c == "piedro" else 1 if w.s.options.caravans else 0
-    d["caravans"] = (("", "", ()),) * caravans
+    d.caravans = (("", "", ()),) * caravans
     if c == "mailin":  # "コマを２個使用できる。ゲーム開始時３コイン獲得。"
-        d["figures"] = (w.pack.start_city,) * 2
-        d["coins"] += 3
+        d.figures = (w.pack.start_city,) * 2
+        d.coins += 3
     elif c == "donata":
-        d["pieces"] = tuple(x for x in COLOURS if x != COLOURS[seat])
+        d.pieces = tuple(x for x in COLOURS if x != COLOURS[seat])
 
 
 __all__ = ["Work"]

@@ -79,7 +79,8 @@ class DieRolled(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.die-rolle
 
 
 class ContractRevealed(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.contract-revealed"):
-    """A contract laid on an emptied contract space of ``city`` ("その後補充されます")."""
+    """A contract laid on an emptied contract space of ``city`` ("その後補充されます"); ``city`` "hand":
+    the top of the pile drawn into a seat's hand for a ``contract_pile`` reward icon (MP2-20)."""
 
     city: str
     contract: str
@@ -109,12 +110,15 @@ class GoalKept(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.goal-kept"
 class IncomeTaken(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.income-taken"):
     """Round start: the compensation split (``coins + camels`` = 15 - the roll when <= 15);
     ``double``: Mailin & Tian Chin's «!» bonus taken twice (``city:X`` / ``seal:G`` / ``character``);
-    ``pair``: Isabella Donati's doubles (the value of the pair, 0 = none)."""
+    ``pair``: Isabella Donati's doubles (the value of the pair, 0 = none); ``choices``: the bonus marker
+    taken for each "any other bonus" marker paying this round, in the order of the seat's posts (then
+    once more if Mailin & Tian Chin doubled it)."""
 
     coins: int = 0
     camels: int = 0
     double: str | None = None
     pair: int = 0
+    choices: tuple[str, ...] = ()
     seat: int | None = None
 
 
@@ -123,7 +127,8 @@ class Travelled(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.travelled
     """Dice on travel row ``row`` (1 lower, 2 middle, 3 upper); ``path`` the nodes stepped onto;
     ``extra`` (upper row) a city passed that gets a post too; ``take`` contracts taken in cities
     where a post was placed, ``discard`` held contracts given up to stay at two; ``choices`` Möngke
-    Khan's ``coins`` / ``camels`` per oasis skipped; ``figure`` 1 = Mailin & Tian Chin's second."""
+    Khan's ``coins`` / ``camels`` per oasis skipped; ``figure`` 1 = Mailin & Tian Chin's second;
+    ``path2``: Mailin & Tian Chin's split move, the nodes the other figure steps onto (ruling MP2-13)."""
 
     row: int
     dice: tuple[str, ...]
@@ -133,6 +138,7 @@ class Travelled(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.travelled
     discard: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
     figure: int = 0
+    path2: tuple[str, ...] = ()
     seat: int | None = None
 
 
@@ -174,17 +180,35 @@ class SpecialCityUsed(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.spe
 
 
 class CityCardUsed(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.city-card-used"):
-    """One die on the card of ``city`` (``area1`` / ``area2``: an action-area card), ``times`` repeats."""
+    """One die on the card of ``city`` (``area1`` / ``area2``: an action-area card), ``times`` repeats.
+    The choices its effect asks for (ruling MP2-20): ``option`` (kind ``choice``: which of the card's
+    options, from 1, the same every time); ``markers`` (kind ``bonuses``: the bonus markers taken, a
+    different one each time; ``times`` = how many); ``guild`` (kind ``guild``: the seal taken);
+    ``path`` / ``path2`` / ``figure`` / ``take`` / ``discard`` (kind ``move``: as a travel's);
+    ``choices`` the bonus markers chosen for "any other bonus" components met on the way."""
 
     city: str
     die: str
     times: int = 1
+    option: int = 0
+    markers: tuple[str, ...] = ()
+    guild: str | None = None
+    path: tuple[str, ...] = ()
+    path2: tuple[str, ...] = ()
+    figure: int = 0
+    take: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
     seat: int | None = None
 
 
 # --- bonus actions -----------------------------------------------------------------------------
 class ContractCompleted(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.contract-completed"):
+    """``choices``: what its reward icons ask for (ruling MP2-20): the contract taken for a
+    ``contract`` icon, then the black die's value for a ``black_die`` icon (black-dice variant)."""
+
     contract: str
+    choices: tuple[str, ...] = ()
     seat: int | None = None
 
 
@@ -226,9 +250,11 @@ class GoodsTraded(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.goods-t
 
 
 class OutpostTileUsed(MP2Event, frozen=True, kw_only=True, tag="marco-polo-2.outpost-tile-used"):
-    """Filippo Vitello cashes a kept outpost tile."""
+    """Filippo Vitello cashes a kept outpost tile (``choices``: the bonus marker an "any other bonus"
+    tile pays)."""
 
     tile: str
+    choices: tuple[str, ...] = ()
     seat: int | None = None
 
 

@@ -12,11 +12,12 @@ A component the log has not described yet (partial pack) lists no move that need
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations, product
 
 from events.base import Event
 from rules.marco_polo_2.content import PACKS
-from rules.marco_polo_2.engine import _described_map, can_pay
+from rules.marco_polo_2.engine import _described_map, can_pay, contract_reward_choices
 from rules.marco_polo_2.events import (
     BlackDieBought, BookUsed, CaravanConquered, CaravanStarted, CharacterPicked, CityCardUsed, ContractCompleted,
     ContractsTaken, DieAdjusted, DieRerolled, GoalKept, GoodsTraded, GuildTaken, IncomeTaken, KhansFavorTaken,
@@ -43,11 +44,11 @@ def value(t: str) -> int:
 
 
 class Map:
-    """The known map of a state: the pack's routes plus the described ones."""
+    """The known map of a state: the pack's routes plus the described ones. Built once per pack and
+    set of descriptions (``map_of``): the lookups never change while they stay the same."""
 
-    def __init__(self, state: MP2State) -> None:
-        pack = PACKS[state.pack]
-        described = _described_map(state.described)
+    def __init__(self, pack, described_t: tuple) -> None:
+        described = _described_map(described_t) if described_t else {}
         self.nodes = dict(pack.components["node"])
         routes = dict(pack.components["route"])
         for (kind, cid), spec in described.items():
@@ -56,12 +57,16 @@ class Map:
             elif kind == "route":
                 routes[cid] = spec
         self.adj: dict[str, list[tuple[str, dict]]] = {}
+        #: (a, b) -> the route between them, both ways
+        self.edge: dict[tuple[str, str], dict] = {}
         for r in routes.values():
             a, b = r["ends"]
             self.adj.setdefault(a, []).append((b, r))
             self.adj.setdefault(b, []).append((a, r))
-
+            self.edge[(a, b)] = self.edge[(b, a)] = r
         self.adj_map = {k: tuple(v) for k, v in self.adj.items()}
+        self.cities = frozenset(k for k, v in self.nodes.items() if v.get("kind") == "city")
+        self.oases = frozenset(k for k, v in self.nodes.items() if v.get("kind") == "oasis")
         self.described = described
         self.pack = pack
 
@@ -88,30 +93,40 @@ class Map:
         return self._get("route_tile", cid)
 
     def oasis(self, nid: str) -> bool:
-        return self.nodes.get(nid, {}).get("kind") == "oasis"
+        return nid in self.oases
 
     def city(self, nid: str) -> bool:
-        return self.nodes.get(nid, {}).get("kind") == "city"
+        return nid in self.cities
+
+
+@lru_cache(maxsize=64)
+def _map_of(pack, described: tuple) -> Map:
+    return Map(pack, described)
+
+
+def map_of(state: MP2State) -> Map:
+    return _map_of(PACKS[state.pack], state.described)
 
 
 def paths(m: Map, p: PlayerState, start: str, max_len: int) -> list[tuple[str, ...]]:
     """Simple paths from ``start`` up to ``max_len`` steps, the cheapest per (end, length, nodes passed
     that are cities) -- guild routes only with the seal."""
     best: dict = {}
+    cities, posts, seals, nodes, adj = m.cities, p.posts, p.seals, m.nodes, m.adj
     stack = [(start, (), 0)]
     while stack:
         here, path, cost = stack.pop()
         if path:
-            key = (path[-1], len(path), frozenset(x for x in path[:-1] if m.city(x) and x not in p.posts))
+            key = (path[-1], len(path), frozenset(x for x in path[:-1] if x in cities and x not in posts))
             if key not in best or cost < best[key][0]:
                 best[key] = (cost, path)
         if len(path) >= max_len:
             continue
-        for there, r in m.adj.get(here, ()):
-            if there == start or there in path or there not in m.nodes:
+        for there, r in adj.get(here, ()):
+            if there == start or there in path or there not in nodes:
                 continue
             g = r.get("guild")
-            if g and g not in p.seals:
+            if g and g not in seals:
                 continue
             stack.append((there, path + (there,), cost + r.get("coins", 0) + r.get("camels", 0) + r.get("jade", 0) * 2))
     return [v[1] for v in best.values()]
@@ -134,6 +149,7 @@ class Seat:
         self.seat = state.turn
         self.p = state.seats[self.seat]
         self.pack = PACKS[state.pack]
+        self.res = _resources(self.p)
         self.occupied: dict[str, list[int]] = {}
         for space, v, _, _ in state.board:
             self.occupied.setdefault(space, []).append(v)
@@ -150,7 +166,7 @@ class Seat:
         return min(value(t) for t in dice) if mode == "shared" and taken else 0
 
     def pays(self, cost: dict) -> bool:
-        return can_pay(_resources(self.p), cost)
+        return can_pay(self.res, cost)
 
 
 def _resources(p: PlayerState) -> dict:
@@ -160,8 +176,9 @@ def _resources(p: PlayerState) -> dict:
 def _route_cost(m: Map, p: PlayerState, start: str, path: tuple[str, ...]) -> dict:
     coins = camels = jade = 0
     here = start
+    edge = m.edge
     for there in path:
-        r = dict(m.adj_map[here])[there]
+        r = edge[(here, there)]
         coins += r.get("coins", 0)
         camels += r.get("camels", 0)
         jade += r.get("jade", 0)
@@ -180,45 +197,146 @@ def _travel_moves(sx: Seat, m: Map) -> list[Event]:
     for c, k in state.city_contracts:
         contracts_at.setdefault(c, []).append(k)
     hold = pack.contracts_action["hold"]
+    posts = p.posts
+    cities = m.cities
+    # per row: the dice sets that may go there, their fixed coins and step limit
+    plans = []
+    for row in rows:
+        spec = pack.travel[row]
+        for dice in dice_sets(p, spec["dice"]):
+            fee = sx.placeable(TRAVEL_SPACE[row], dice, "shared")
+            if fee is None:
+                continue
+            low = min(value(t) for t in dice)
+            plans.append((row, dice, fee + spec.get("coins", 0), min(low, spec.get("max") or 6)))
+    if not plans:
+        return out
+    longest = max(pl[3] for pl in plans) + (3 if mongke else 0)
+    entries = Arrivals(sx, m)
+
+    infos = []
     for fig, start in enumerate(p.figures):
-        cache: dict[int, list] = {}
-        for row in rows:
-            spec = pack.travel[row]
-            for dice in dice_sets(p, spec["dice"]):
-                fee = sx.placeable(TRAVEL_SPACE[row], dice, "shared")
-                if fee is None:
+        info = []
+        for path in paths(m, p, start, longest):
+            cost = _route_cost(m, p, start, path)
+            skipped = sum(1 for x in path[:-1] if x in m.oases) if mongke else 0
+            info.append((path, len(path), len(path) - skipped, skipped, cost["coins"], cost["camels"], cost["jade"]))
+        infos.append(info)
+        for row, dice, fixed, limit in plans:
+            length = limit + (3 if mongke else 0)
+            for path, plen, steps, skipped, coins, camels, jade in info:
+                if plen > length or not 1 <= steps <= limit:
                     continue
-                fixed = fee + spec.get("coins", 0)
-                low = min(value(t) for t in dice)
-                limit = min(low, spec.get("max") or 6)
-                length = limit + (3 if mongke else 0)
-                if length not in cache:
-                    cache[length] = [(path, _route_cost(m, p, start, path)) for path in paths(m, p, start, length)]
-                for path, cost in cache[length]:
-                    skipped = sum(1 for x in path[:-1] if m.oasis(x)) if mongke else 0
-                    if not 1 <= len(path) - skipped <= limit:
-                        continue
-                    if not sx.pays({"coins": cost["coins"] + fixed, "camels": cost["camels"], "jade": cost["jade"]}):
-                        continue
-                    choice_sets = [()] if not skipped else [("coins",) * skipped, ("camels",) * skipped]
-                    extras: list = [None]
-                    if row == 3:
-                        extras += sorted({x for x in path[:-1] if m.city(x) and x not in p.posts})
-                    for extra in extras:
-                        left = p.posts_left
-                        new = []
-                        for c in (extra, path[-1]):
-                            if c and m.city(c) and c not in p.posts and c not in new and left > 0:
-                                new.append(c)
-                                left -= 1
-                        takes = [()]
-                        for c in new:
-                            takes += [t + (k,) for t in takes for k in contracts_at.get(c, ())]
-                        for take in takes:
-                            for discard in _discards(p.contracts, take, hold):
-                                for choices in choice_sets:
-                                    out.append(Travelled(row=row, dice=dice, path=path, extra=extra, take=take,
-                                                         discard=discard, choices=choices, figure=fig, seat=seat))
+                if not sx.pays({"coins": coins + fixed, "camels": camels, "jade": jade}):
+                    continue
+                choice_sets = [()] if not skipped else [("coins",) * skipped, ("camels",) * skipped]
+                extras: list = [None]
+                if row == 3:
+                    extras += sorted({x for x in path[:-1] if x in cities and x not in posts})
+                for extra in extras:
+                    for take, discard, picks in entries((extra, path[-1])):
+                        for choices in choice_sets:
+                            out.append(Travelled(row=row, dice=dice, path=path, extra=extra, take=take,
+                                                 discard=discard, choices=choices + picks, figure=fig, seat=seat))
+    if p.character == "mailin" and len(infos) == 2:
+        out += _split_travels(sx, plans, infos, entries)
+    return out
+
+
+def marker_choices(state: MP2State, m: Map, exclude: str = "") -> tuple[str, ...]:
+    """The markers an "any other bonus" component may pay (engine.any_bonus_choices)."""
+    out = set()
+    for _, marker in state.bonuses:
+        spec = m._get("city_bonus", marker)
+        if marker != exclude and spec is not None and not spec.get("any_bonus"):
+            out.add(marker)
+    return tuple(sorted(out))
+
+
+class Arrivals:
+    """What new posts bring that a move must name: per ordered candidate cities (the extra post, the
+    ends), the contracts taken and given up and the "any other bonus" picks, cached."""
+
+    def __init__(self, sx: Seat, m: Map) -> None:
+        state, p = sx.state, sx.p
+        self.state, self.p, self.m = state, p, m
+        self.hold = sx.pack.contracts_action["hold"]
+        self.contracts_at: dict[str, list[str]] = {}
+        for c, k in state.city_contracts:
+            self.contracts_at.setdefault(c, []).append(k)
+        self.cache: dict = {}
+
+    def picks(self, city: str) -> list[tuple[str, ...]]:
+        """Candidate lists, in the engine's order: the first post's outpost tile, then the marker."""
+        state, m = self.state, self.m
+        out = []
+        if self.p.character != "filippo":
+            for c, tile in state.outposts:
+                if c == city:
+                    spec = m._get("outpost", tile)
+                    if spec is not None and spec.get("any_bonus"):
+                        out.append(marker_choices(state, m))
+                    break
+        for c, marker in state.bonuses:
+            if c == city:
+                spec = m._get("city_bonus", marker)
+                if spec is not None and spec.get("any_bonus"):
+                    out.append(marker_choices(state, m, marker))
+        return [c for c in out if c]
+
+    def __call__(self, candidates: tuple) -> list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+        got = self.cache.get(candidates)
+        if got is None:
+            p, cities = self.p, self.m.cities
+            left = p.posts_left
+            new = []
+            for c in candidates:
+                if c and c in cities and c not in p.posts and c not in new and left > 0:
+                    new.append(c)
+                    left -= 1
+            takes = [()]
+            lists = []
+            for c in new:
+                takes += [t + (k,) for t in takes for k in self.contracts_at.get(c, ())]
+                lists += self.picks(c)
+            picks = list(product(*lists)) if lists else [()]
+            got = self.cache[candidates] = [
+                (take, discard, pick) for take in takes for discard in _discards(p.contracts, take, self.hold) for pick in picks
+            ]
+        return got
+
+
+def _split_travels(sx: Seat, plans: list, infos: list, entries) -> list[Event]:
+    """Mailin & Tian Chin split a move between both figures (ruling MP2-13): per pair of ends, the
+    shortest then cheapest pair of walks, one step at least each, the steps together within the
+    row's limit, all route costs paid; a post where each move ends (the upper row's extra post is
+    not listed for splits; ``decide`` accepts it)."""
+    seat = sx.seat
+    out: list[Event] = []
+    best: list[dict] = []
+    for info in infos:
+        per: dict = {}
+        for path, plen, _, _, coins, camels, jade in info:
+            key = path[-1]
+            rank = (plen, coins + camels + 2 * jade)
+            if key not in per or rank < per[key][0]:
+                per[key] = (rank, path, coins, camels, jade)
+        best.append(sorted(per.values(), key=lambda v: (v[0], v[1])))
+    first, second = best
+    for row, dice, fixed, limit in plans:
+        if limit < 2:
+            continue
+        for (l1, _), path, c1, m1, j1 in first:
+            if l1 >= limit:
+                continue
+            for (l2, _), path2, c2, m2, j2 in second:
+                if l1 + l2 > limit:
+                    continue
+                if not sx.pays({"coins": c1 + c2 + fixed, "camels": m1 + m2, "jade": j1 + j2}):
+                    continue
+                for take, discard, picks in entries((path[-1], path2[-1])):
+                    out.append(Travelled(row=row, dice=dice, path=path, path2=path2, take=take, discard=discard,
+                                         choices=picks, seat=seat))
     return out
 
 
@@ -307,14 +425,58 @@ def _main_moves(sx: Seat, m: Map) -> list[Event]:
             if not city.startswith("area") and city not in p.posts and not _piece_may(state, t, city):
                 continue
             v = value(t)
-            if spec["kind"] != "exchange":
+            kind = spec["kind"]
+            if kind in ("per_contract", "per_post"):
                 out.append(CityCardUsed(city=city, die=t, times=1, seat=seat))
+            elif kind == "exchange":
+                out += _repeats(sx, city, t, v, spec.get("pay", {}), {})
+            elif kind == "choice":
+                for i, o in enumerate(spec["options"], 1):
+                    cost = dict(o.get("pay", {}))
+                    if spec.get("vp_below_zero"):
+                        cost.pop("vp", None)
+                    out += _repeats(sx, city, t, v, cost, {"option": i})
+            elif kind == "bonuses":
+                mine = sorted({mk for c, mk in state.bonuses if c in p.posts and m._get("city_bonus", mk) is not None})
+                for n in range(1, min(v, len(mine)) + 1):
+                    for markers in combinations(mine, n):
+                        lists = [marker_choices(state, m, mk) for mk in markers if m._get("city_bonus", mk).get("any_bonus")]
+                        lists = [c for c in lists if c]
+                        for picks in (product(*lists) if lists else [()]):
+                            out.append(CityCardUsed(city=city, die=t, times=n, markers=markers, choices=picks, seat=seat))
+            elif kind == "guild":
+                if sx.pays(spec.get("pay", {})):
+                    out += [CityCardUsed(city=city, die=t, guild=g, seat=seat) for g, gs in pack.guilds.items()
+                            if g not in p.seals and v >= gs["min_die"]]
+            elif kind == "move":
+                out += _card_moves(sx, m, city, t, min(v, spec.get("max") or 6))
+    return out
+
+
+def _repeats(sx: Seat, city: str, t: str, v: int, pay: dict, extra: dict) -> list[Event]:
+    out = []
+    for times in range(1, v + 1):
+        if pay and not sx.pays({k: n * times for k, n in pay.items()}):
+            break
+        out.append(CityCardUsed(city=city, die=t, times=times, seat=sx.seat, **extra))
+    return out
+
+
+def _card_moves(sx: Seat, m: Map, city: str, t: str, limit: int) -> list[Event]:
+    """A card's multi-step move: per figure, each cheapest path (no oasis passed for Möngke Khan, whose
+    skipped oases ``decide`` accepts) within the die, a post where it ends (ruling MP2-20)."""
+    p, seat = sx.p, sx.seat
+    out: list[Event] = []
+    arrivals = Arrivals(sx, m)
+    for fig, start in enumerate(p.figures):
+        for path in paths(m, p, start, limit):
+            if p.character == "mongke" and any(x in m.oases for x in path[:-1]):
                 continue
-            pay = spec.get("pay", {})
-            for times in range(1, v + 1):
-                if pay and not sx.pays({k: n * times for k, n in pay.items()}):
-                    break
-                out.append(CityCardUsed(city=city, die=t, times=times, seat=seat))
+            if not sx.pays(_route_cost(m, p, start, path)):
+                continue
+            for take, discard, picks in arrivals((path[-1],)):
+                out.append(CityCardUsed(city=city, die=t, path=path, figure=fig, take=take, discard=discard,
+                                        choices=picks, seat=seat))
     return out
 
 
@@ -335,7 +497,7 @@ def _turn_moves(state: MP2State) -> list[Event]:
     seat, p, pack = sx.seat, sx.p, sx.pack
     out: list[Event] = []
     singles = dice_sets(p, 1)
-    m = Map(state)
+    m = map_of(state)
     if not state.main_done and (p.dice or p.black):
         out += _main_moves(sx, m)
     # bonus actions
@@ -343,7 +505,16 @@ def _turn_moves(state: MP2State) -> list[Event]:
     for k in p.contracts:
         spec = m.contract(k)
         if spec is not None and (vidal or sx.pays(spec["cost"])):
-            out.append(ContractCompleted(contract=k, seat=seat))
+            reward = spec["reward"]
+            lists = []
+            if reward.get("contract"):
+                cands = contract_reward_choices(state.city_contracts, p.posts)
+                if cands:
+                    lists.append(cands)
+            if reward.get("black_die") and state.black_supply > 0 and state.options.black_dice_variant:
+                lists.append(tuple(str(v) for v in sorted(set(state.black_pool))))
+            for picks in (product(*lists) if lists else [()]):
+                out.append(ContractCompleted(contract=k, choices=picks, seat=seat))
     for g in p.seals:
         spec = m.seal(g)
         if g not in p.improved and spec is not None:
@@ -378,7 +549,12 @@ def _turn_moves(state: MP2State) -> list[Event]:
     if vidal and not state.traded and p.gold and p.silk and p.pepper:
         out.append(GoodsTraded(seat=seat))
     for tile in sorted(set(p.tiles)):
-        out.append(OutpostTileUsed(tile=tile, seat=seat))
+        spec = m._get("outpost", tile)
+        cands = marker_choices(state, m) if spec is not None and spec.get("any_bonus") else ()
+        if cands:
+            out += [OutpostTileUsed(tile=tile, choices=(c,), seat=seat) for c in cands]
+        elif spec is not None:
+            out.append(OutpostTileUsed(tile=tile, seat=seat))
     if state.options.caravans:
         out += _caravan_moves(state, p, seat, m)
     if state.main_done or not (p.dice or p.black):
@@ -418,17 +594,29 @@ def _income_moves(state: MP2State, seat: int) -> list[Event]:
 
     p = state.seats[seat]
     due = p.compensation
+    m = map_of(state)
+    sources = round_sources(Work(state, False), seat)
     doubles: list = [None]
     if p.character == "mailin":
-        doubles = [k for k, _ in round_sources(Work(state, False), seat)] or [None]
+        doubles = [k for k, _ in sources] or [None]
+    # "any other bonus" markers paying this round: one pick each, then one more for a doubled one
+    lists = [marker_choices(state, m, b[1]) for _, b in sources if type(b) is tuple]
+    lists = [c for c in lists if c]
+    kinds = dict(sources)
     pairs = [0]
     if p.character == "isabella":
         pairs += sorted({v for v in p.dice if p.dice.count(v) >= 2})
+    picks_of = {}
+    for d in doubles:
+        b = kinds.get(d)
+        extra = [marker_choices(state, m, b[1])] if type(b) is tuple and marker_choices(state, m, b[1]) else []
+        picks_of[d] = list(product(*(lists + extra))) if lists or extra else [()]
     return [
-        IncomeTaken(coins=c, camels=due - c, double=d, pair=pr, seat=seat)
+        IncomeTaken(coins=c, camels=due - c, double=d, pair=pr, choices=pick, seat=seat)
         for c in range(due, -1, -1)
         for d in doubles
         for pr in pairs
+        for pick in picks_of[d]
     ]
 
 

@@ -17,6 +17,9 @@
 ``khan 4`` / ``contracts 3 take=K01,K02``         the Khan's favor; the contracts action
 ``guild farmer dice=2,3``                        a guild seal
 ``special baghdad 4`` / ``card C1 4 times=3``    a special city; a city card (``area1`` ``area2``)
+``card area1 4 times=2 option=1``                a city card's choices: ``option=`` ``markers=CB1,CB3``
+``card C4 3 guild=tailor`` ``card C3 3 path=O4``  ``guild=``, a card's move (``path=`` ``path2=`` ...)
+``travel 2 dice=3,3 path=C1 path2=O1,C3``        Mailin & Tian Chin's split move (``path2``)
 ``complete K01`` ``improve farmer`` ``bag 4 camels`` ``reroll b3`` ``adjust 4 +1`` ``black`` (``black value=5``)
 ``trade`` ``tile OT1`` ``caravan pepper,silk RT1 C2`` ``conquer 0 sell,double`` ``end``
 ``reveal 2 G07``                                  seat 2's goal card

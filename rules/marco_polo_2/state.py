@@ -27,7 +27,9 @@ PICK: Final = "pick"
 KEEP: Final = "keep"
 INCOME: Final = "income"
 ROLL_DIE: Final = "roll"  # arg "c" colour / "b" black
-REFILL: Final = "refill"  # arg: the city whose contract space is empty
+REFILL: Final = "refill"  # arg: the city whose contract space is empty, or HAND
+#: the arg of a REFILL drawn into the seat's hand (a "contract_pile" reward icon): ``refill hand K07``
+HAND: Final = "hand"
 SHOW: Final = "show"
 
 COLOURS: Final = ("blue", "red", "yellow", "green")

@@ -15,7 +15,7 @@ RESOURCES: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "jade
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
 GUILDS: tuple[str, ...] = ("farmer", "spicer", "tailor", "jeweler")
 SPECIAL_CITIES: tuple[str, ...] = ("baghdad", "balkh", "hormuz")
-CARD_KINDS: tuple[str, ...] = ("exchange", "per_contract", "per_post")
+CARD_KINDS: tuple[str, ...] = ("exchange", "per_contract", "per_post", "choice", "bonuses", "guild", "move")
 #: every kind of component a pack lists or an event describes
 KINDS: tuple[str, ...] = (
     "node", "route", "contract", "city_card", "city_bonus", "outpost", "goal", "offer", "book", "seal",
@@ -97,25 +97,68 @@ def _route(s: dict, p: str) -> None:
         _str(s["guild"], f"{p}.guild", GUILDS)
 
 
+#: contract reward icons besides resources (reference B9, B15; ruling MP2-20): a contract from a
+#: contract city with the seat's post, the top contract of the pile, a black die
+CONTRACT_ICONS: tuple[str, ...] = ("contract", "contract_pile", "black_die")
+
+
 def _contract(s: dict, p: str) -> None:
     _only(s, ("id", "cost", "reward", "starting"), p)
     bundle(_field(s, "cost", p), f"{p}.cost", ("camels", "pepper", "silk", "gold", "jade", "coins"))
-    bundle(_field(s, "reward", p), f"{p}.reward")
+    reward = bundle(_field(s, "reward", p), f"{p}.reward", RESOURCES + CONTRACT_ICONS)
+    for icon in CONTRACT_ICONS:
+        if icon in reward:
+            _int(reward[icon], f"{p}.reward.{icon}", 0, 1)
     if not isinstance(s.get("starting", False), bool):
         raise PackError(f"{p}.starting", "must be true or false")
 
 
+#: the fields each city-card kind takes besides ``id``, ``kind`` and ``text``
+CARD_FIELDS: dict[str, tuple[str, ...]] = {
+    "exchange": ("pay", "gain"), "per_contract": ("gain",), "per_post": ("gain",),
+    "choice": ("options", "vp_below_zero"), "bonuses": (), "guild": ("pay",), "move": ("max",),
+}
+
+
+def _gains(v: Any, path: str) -> dict:
+    gain = bundle(v, path)
+    if not gain or not any(gain.values()):
+        raise PackError(path, "must gain something")
+    return gain
+
+
 def _city_card(s: dict, p: str) -> None:
-    _only(s, ("id", "kind", "pay", "gain", "text"), p)
-    _str(_field(s, "kind", p), f"{p}.kind", CARD_KINDS)
-    bundle(s.get("pay", {}), f"{p}.pay")
-    gain = bundle(_field(s, "gain", p), f"{p}.gain")
-    if not gain:
-        raise PackError(f"{p}.gain", "a city card gains something")
+    kind = _str(_field(s, "kind", p), f"{p}.kind", CARD_KINDS)
+    _only(s, ("id", "kind", "text", *CARD_FIELDS[kind]), p)
+    if "pay" in s:
+        bundle(s["pay"], f"{p}.pay")
+    if kind in ("exchange", "per_contract", "per_post"):
+        _gains(_field(s, "gain", p), f"{p}.gain")
+    elif kind == "choice":  # "1 camel -> 3 coins or 1 coin -> 1 camel, same direction every time"
+        options = _field(s, "options", p)
+        if not isinstance(options, list | tuple) or len(options) < 2:
+            raise PackError(f"{p}.options", f"must list at least two options ({{pay, gain}}), not {options!r}")
+        for i, o in enumerate(options):
+            q = f"{p}.options[{i}]"
+            _only(_need(o, q), ("pay", "gain"), q)
+            bundle(o.get("pay", {}), f"{q}.pay")
+            _gains(_field(o, "gain", q), f"{q}.gain")
+        if not isinstance(s.get("vp_below_zero", False), bool):
+            raise PackError(f"{p}.vp_below_zero", "must be true or false")
+    elif kind == "move" and s.get("max") is not None:
+        _int(s["max"], f"{p}.max", 1, 6)
 
 
 def _gain_only(s: dict, p: str) -> None:
-    _only(s, ("id", "gain", "text"), p)
+    """A bonus marker or outpost tile: a ``gain`` bundle, or ``any_bonus`` (the reference's "take the
+    bonus of any other city bonus marker", a different one each time it pays)."""
+    _only(s, ("id", "gain", "any_bonus", "text"), p)
+    if s.get("any_bonus") is not None:
+        if s["any_bonus"] is not True:
+            raise PackError(f"{p}.any_bonus", f"must be true (or absent), not {s['any_bonus']!r}")
+        if "gain" in s:
+            raise PackError(f"{p}.gain", "an any_bonus component gains the chosen marker's bonus, not its own")
+        return
     bundle(_field(s, "gain", p), f"{p}.gain")
 
 

@@ -98,6 +98,10 @@ CONTRACTS = [
     _k("K18", {"silk": 3}, {"vp": 7}),
     _k("K19", {"camels": 1, "pepper": 1, "silk": 1}, {"vp": 4, "coins": 3}),
     _k("K20", {"gold": 1, "silk": 1}, {"vp": 6, "camels": 1}),
+    # reward icons (reference B9, B15; ruling MP2-20)
+    _k("K21", {"camels": 1, "pepper": 1}, {"vp": 2, "contract": 1}),
+    _k("K22", {"silk": 1}, {"vp": 2, "black_die": 1}),
+    _k("K23", {"pepper": 1, "silk": 1}, {"vp": 3, "contract_pile": 1}),
 ]
 
 
@@ -123,6 +127,12 @@ CITY_CARDS = [
     _card("CC12", "exchange", {"jade": 1}, {"coins": 3}),
     _card("CC13", "per_contract", {"coins": 2}),
     _card("CC14", "exchange", {"camels": 1}),
+    # the effect types of reference B11 with a choice (ruling MP2-20)
+    {"id": "CC15", "kind": "choice", "options": [{"pay": {"camels": 1}, "gain": {"coins": 3}}, {"pay": {"coins": 1}, "gain": {"camels": 1}}]},
+    {"id": "CC16", "kind": "choice", "options": [{"pay": {"vp": 1}, "gain": {"coins": 2}}, {"pay": {"coins": 2}, "gain": {"vp": 1}}], "vp_below_zero": True},
+    {"id": "CC17", "kind": "bonuses"},
+    {"id": "CC18", "kind": "guild", "pay": {"camels": 1}},
+    {"id": "CC19", "kind": "move"},
 ]
 CITY_BONUSES = [
     {"id": "CB1", "gain": {"coins": 3}},
@@ -131,6 +141,7 @@ CITY_BONUSES = [
     {"id": "CB4", "gain": {"silk": 1}},
     {"id": "CB5", "gain": {"vp": 2}},
     {"id": "CB6", "gain": {"jade": 1}},
+    {"id": "CB7", "any_bonus": True},
 ]
 OUTPOSTS = [
     {"id": "OT1", "gain": {"coins": 5}},
@@ -139,6 +150,7 @@ OUTPOSTS = [
     {"id": "OT4", "gain": {"vp": 3}},
     {"id": "OT5", "gain": {"silk": 1, "pepper": 1}},
     {"id": "OT6", "gain": {"jade": 2}},
+    {"id": "OT7", "any_bonus": True},
 ]
 GOALS = [
     {"id": "G01", "guilds": {"farmer": 3, "spicer": 4}, "shields": ["lion", "sun"]},
@@ -197,7 +209,7 @@ PACK: dict = {
     "invented": True,
     "note": "Made up for tests: every component here is invented; only the rules facts are the game's.",
     **RULES,
-    "contract_pile": 20,
+    "contract_pile": 23,
     "books": [
         {"min_die": 1, "fixed": [{"pepper": 1, "camels": 1}, {"coins": 4}]},
         {"min_die": 3, "fixed": [{"silk": 1, "coins": 1}, {"pepper": 2, "camels": 1}]},
