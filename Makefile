@@ -26,7 +26,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 	$(BIN)/python -m benchmarks.marco_polo
+	$(BIN)/python -m benchmarks.marco_polo_2
 	$(BIN)/python -m benchmarks.http
+	$(BIN)/python -m benchmarks.stats --small
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

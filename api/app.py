@@ -12,6 +12,7 @@ from api import errors, openapi
 from api.auth import Svc
 from api.models import HealthOut
 from api.routes import games, record, replay, web
+from api.routes import stats as stats_routes
 from api.services import Services
 from api.settings import Settings
 from rules import titles
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(record.router)
     app.include_router(replay.router)
+    app.include_router(stats_routes.router)
     web.install(app)  # the web page: GET / and /static
     openapi.install(app)
     return app

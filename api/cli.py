@@ -228,12 +228,23 @@ def show_log(game_id: str = typer.Argument(..., help="the game"), db: str = Db) 
 
 @app.command("export")
 def export_games(
-    game_ids: Optional[list[str]] = typer.Argument(None, help="games to export (default: all)"),
-    out: str = typer.Option("-", "--out", "-o", help="JSONL file ('-': standard output)"),
+    game_ids: Optional[list[str]] = typer.Argument(None, help="games to export (default: all); parquet: the DIR"),
+    out: str = typer.Option("-", "--out", "-o", help="JSONL file ('-': standard output); parquet: the DIR"),
+    format: str = typer.Option("jsonl", "--format", help="jsonl, or parquet (the log and every view, by title and month)"),
     db: str = Db,
 ) -> None:
-    """Write whole games as JSON Lines, one event per line with its envelope."""
+    """Write whole games as JSON Lines, one event per line with its envelope; or everything as Parquet."""
     from api.jsonl import export_lines
+
+    if format == "parquet":
+        from api.stats_cli import export_parquet
+
+        folder = out if out != "-" else (game_ids[0] if game_ids and len(game_ids) == 1 else None)
+        if folder is None:
+            fail("parquet export: name one folder (tabletape export --format parquet DIR)")
+        return export_parquet(db, folder)
+    if format != "jsonl":
+        fail(f"--format is jsonl or parquet, not {format!r}")
 
     with layers(db) as lay, reported():
         ids = game_ids or lay.log.game_ids()
@@ -250,11 +261,16 @@ def export_games(
 
 @app.command("import")
 def import_games(
-    path: str = typer.Argument(..., help="JSONL file ('-': standard input)"),
+    path: str = typer.Argument(..., help="JSONL file ('-': standard input), or a Parquet export's folder"),
     db: str = Db,
 ) -> None:
-    """Add whole games from JSON Lines: each is checked by its rules, appended, and verified."""
+    """Add whole games from JSON Lines (or a Parquet export): each is checked by its rules, appended, and verified."""
     from api import jsonl
+
+    if path != "-" and Path(path).is_dir():
+        from api.stats_cli import import_parquet
+
+        return import_parquet(db, path)
 
     with layers(db) as lay, reported():
         if path == "-":
@@ -282,6 +298,11 @@ def verify(
                 bad += 1
                 typer.echo(f"{gid}: ALTERED at seq {report.first_bad_seq}: {report.reason}")
     raise typer.Exit(1 if bad else 0)
+
+
+from api.stats_cli import register as _register_stats  # noqa: E402  (needs the helpers above)
+
+_register_stats(app)
 
 
 def main() -> None:

@@ -101,3 +101,18 @@ class LogCorrupted(TabletapeError):
 
     code = "log-corrupted"
     status = 500
+
+
+class StatsQueryRefused(TabletapeError):
+    """A statistics question asked with filters that do not fit it (e.g. a title it does not cover)."""
+
+    code = "stats-query-refused"
+    status = 422
+
+
+class SqlRefused(TabletapeError):
+    """A read-only SQL query that is not allowed (not one SELECT, a file, an unknown view), that
+    fails, or that runs past its time limit; ``code`` says which."""
+
+    code = "sql-refused"
+    status = 400

@@ -1,24 +1,31 @@
-"""Read models for statistics: ``games`` and ``results``, kept current and rebuildable.
+"""Read models for statistics, rebuildable from the log alone.
 
-They are derived data: rows here are replaced freely (unlike events), and ``rebuild`` recreates
-them from the log alone, yielding the same rows the incremental path wrote.
+``games`` and ``results`` are kept current on every append (``track``). The statistics tables
+(``game_facts``, ``score_sources``, ``effective_edits`` and every title's own tables, see
+``projections.stats``) are caught up lazily: ``refresh`` folds the games whose events arrived since
+its watermark (the largest ``events.rowid`` it has folded; the log only appends, and DuckDB hands
+out row ids in commit order), so the append path does no statistics work and a query that calls
+``refresh`` first never sees stale rows. They are derived data: rows here are replaced freely
+(unlike events), and ``rebuild`` recreates them all, yielding the rows the incremental paths wrote.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import threading
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 import pyarrow as pa
 
 from events import codec
 from events.duckdb_log import DuckDBEventLog
+from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded
 from projections.fold import GameState, fold, start
-
-if TYPE_CHECKING:
-    from replay.history import History
+from projections.stats import Finished, model as stats_model, models as stats_models
+from replay.history import History
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -104,16 +111,21 @@ def game_rows(
 
 
 class ReadModels:
-    """Keeps ``games`` and ``results`` current; ``rebuild`` recreates them from the log."""
+    """Keeps ``games`` and ``results`` current (``track``), catches the statistics tables up
+    (``refresh``), and recreates them all from the log (``rebuild``)."""
 
     def __init__(self, log: DuckDBEventLog) -> None:
         self.log = log
         self.con = log.cursor()  # our own connection: the log's is the event writer's
         self._lock = threading.RLock()
+        self._refresh_lock = threading.Lock()
+        self._stats_ready = False
+        #: (events counted, largest row id) folded into the statistics tables; None: never
+        self._mark: tuple[int, int] | None = None
         with self._lock:
             self.con.execute(SCHEMA)
 
-    def track(self, game_id: str, history: "History", game: GameState, before: GameState | None) -> None:
+    def track(self, game_id: str, history: History, game: GameState, before: GameState | None) -> None:
         """Rewrite a game's rows when it first appears or its result changes."""
         if before is not None and before.ended == game.ended and before.forked == game.forked:
             return
@@ -127,35 +139,154 @@ class ReadModels:
         row, results = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
         self._write([row], results, replace_ids=[game_id])
 
-    def rebuild(self, batch_games: int = 5_000) -> int:
-        """Recreate both tables from the log alone; returns the number of games."""
-        from replay.history import History
-
+    def rebuild(self, batch_games: int = 2_000) -> int:
+        """Recreate every read model from the log alone; returns the number of games."""
         with self._lock:
-            self.con.execute("DELETE FROM results")
-            self.con.execute("DELETE FROM games")
-            count = 0
-            rows: list[dict[str, Any]] = []
-            results: list[dict[str, Any]] = []
-            for game_id, events in _games_in_log(self.con.cursor()):
-                history = History()
-                times: dict[int, datetime] = {}
-                for seq, at, body in events:
-                    history.push(body)
-                    times[seq] = at
-                entries = history.entries()
-                game = fold(start(entries[0].body), (e.body for e in entries[1:]))
-                ended_seq = _ended_seq(history)
-                row, res = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
-                rows.append(row)
-                results.extend(res)
-                count += 1
-                if len(rows) >= batch_games:
-                    self._write(rows, results)
-                    rows, results = [], []
-            if rows:
-                self._write(rows, results)
+            self._ensure_stats()
+            mark = self._log_mark()
+            self.con.execute("BEGIN")
+            try:
+                for table in ("results", "games", *self._stats_tables()):
+                    self.con.execute(f"DELETE FROM {table}")
+                count = 0
+                batch = _Batch()
+                reader = self.con.cursor()  # the log as committed, beside our open transaction
+                try:
+                    for game_id, events in _games_in_log(reader, mark[1]):
+                        batch.add(fold_game(game_id, events))
+                        count += 1
+                        if len(batch) >= batch_games:
+                            self._write_batch(batch)
+                            batch = _Batch()
+                finally:
+                    reader.close()
+                self._write_batch(batch)
+                self._set_mark(mark)
+                self.con.execute("COMMIT")
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
             return count
+
+    def refresh(self, batch_games: int = 256) -> int:
+        """Fold the games whose events arrived since the last refresh; returns how many.
+
+        One refresh runs at a time (a second one waits, then finds nothing new). The lock that
+        ``track`` shares is held one batch at a time, so a game created meanwhile waits for one
+        batch at most, never for a whole catch-up.
+        """
+        with self._refresh_lock:
+            with self._lock:
+                self._ensure_stats()
+                if self._mark is None:  # never folded: every game is new, caught up batch by batch
+                    self._mark = (-1, -1)
+                count = self.con.execute("SELECT count(*) FROM events").fetchall()[0][0]
+                if count == self._mark[0]:
+                    return 0  # the log only grows: the same count means nothing new (and costs ~1 ms)
+                top = self.con.execute(
+                    "SELECT max(rowid) FROM events WHERE rowid > ?", [self._mark[1]]
+                ).fetchall()[0][0]
+                mark = (int(count), self._mark[1] if top is None else int(top))
+                changed = [
+                    r[0]
+                    for r in self.con.execute(
+                        "SELECT DISTINCT game_id FROM events WHERE rowid > ? AND rowid <= ?", [self._mark[1], mark[1]]
+                    ).fetchall()
+                ]
+            for start_at in range(0, len(changed), batch_games):
+                ids = changed[start_at : start_at + batch_games]
+                with self._lock:  # read inside the lock: a concurrent track() then writes after us
+                    batch = _Batch()
+                    for game_id, events in self._read_games(ids, mark[1]):
+                        batch.add(fold_game(game_id, events))
+                    self._replace(ids, batch)
+            with self._lock:
+                self.con.execute("BEGIN")
+                self._set_mark(mark)
+                self.con.execute("COMMIT")
+            return len(changed)
+
+    # -- statistics tables -------------------------------------------------------------------
+
+    def _stats_tables(self) -> list[str]:
+        return list(stats_schemas())
+
+    def _ensure_stats(self) -> None:
+        """Create the statistics tables; drop them first if their layout changed (they are derived)."""
+        if self._stats_ready:
+            return
+        self.con.execute(META_SCHEMA)
+        version = stats_version()
+        rows = self.con.execute("SELECT value FROM stats_meta WHERE key = 'version'").fetchall()
+        row = rows[0] if rows else None
+        schemas = stats_schemas()
+        if row is None or row[0] != version:
+            for name in schemas:
+                self.con.execute(f"DROP TABLE IF EXISTS {name}")
+            self.con.execute("DELETE FROM stats_meta")
+            self.con.execute("INSERT INTO stats_meta VALUES ('version', ?)", [version])
+        for name, schema in schemas.items():
+            self.con.register("_rm_empty", schema.empty_table())
+            try:
+                self.con.execute(f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM _rm_empty")
+            finally:
+                self.con.unregister("_rm_empty")
+        marks = dict(self.con.execute("SELECT key, value FROM stats_meta").fetchall())
+        self._mark = (int(marks["events"]), int(marks["rowid"])) if "rowid" in marks else None
+        self._stats_ready = True
+
+    def _log_mark(self) -> tuple[int, int]:
+        """(events in the log, the largest row id) as this snapshot sees them."""
+        count, top = self.con.execute("SELECT count(*), coalesce(max(rowid), -1) FROM events").fetchall()[0]
+        return int(count), int(top)
+
+    def _set_mark(self, mark: tuple[int, int]) -> None:
+        self.con.execute("DELETE FROM stats_meta WHERE key IN ('events', 'rowid')")
+        self.con.execute("INSERT INTO stats_meta VALUES ('events', ?), ('rowid', ?)", [str(mark[0]), str(mark[1])])
+        self._mark = mark
+
+    def _read_games(self, ids: list[str], top_rowid: int) -> Iterable[tuple[str, list[tuple[int, datetime, Any]]]]:
+        """The raw events of some games (up to the watermark), one game at a time."""
+        if len(ids) <= 32:  # a few games: one indexed read each beats a join over the whole log
+            for game_id in ids:
+                rows = self.con.execute(
+                    "SELECT seq, recorded_at, body FROM events WHERE game_id = ? AND rowid <= ? ORDER BY seq",
+                    [game_id, top_rowid],
+                ).fetchall()
+                bodies = codec.decode_many([bytes(r[2]) for r in rows])
+                yield game_id, [(r[0], r[1], b) for r, b in zip(rows, bodies)]
+            return
+        cur = self.con.cursor()  # registered tables belong to one connection
+        cur.register("_rm_ids", pa.table({"game_id": pa.array(ids, pa.string())}))
+        try:
+            yield from _games_in_log(cur, top_rowid, "_rm_ids")
+        finally:
+            cur.close()
+
+    def _replace(self, ids: list[str], batch: "_Batch") -> None:
+        # a constant IN list lets DuckDB skip row groups by their min/max game id
+        marks = ", ".join("?" * len(ids))
+        self.con.execute("BEGIN")
+        try:
+            for table in ("results", "games", *self._stats_tables()):
+                self.con.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", ids)
+            self._write_batch(batch)
+            self.con.execute("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+
+    def _write_batch(self, batch: "_Batch") -> None:
+        """Insert a batch's rows (inside the caller's transaction)."""
+        schemas = {"games": GAMES_SCHEMA, "results": RESULTS_SCHEMA, **stats_schemas()}
+        for name, rows in batch.rows.items():
+            if not rows:
+                continue
+            self.con.register("_rm_rows", pa.Table.from_pylist(rows, schema=schemas[name]))
+            try:
+                self.con.execute(f"INSERT INTO {name} SELECT * FROM _rm_rows")
+            finally:
+                self.con.unregister("_rm_rows")
 
     def _write(
         self, rows: list[dict[str, Any]], results: list[dict[str, Any]], replace_ids: Iterable[str] = ()
@@ -181,7 +312,7 @@ class ReadModels:
                 self.con.unregister("_rm_results")
 
 
-def _ended_seq(history: "History") -> int | None:
+def _ended_seq(history: History) -> int | None:
     from events.lifecycle import GameEnded
 
     for entry in reversed(history.entries()):
@@ -190,24 +321,209 @@ def _ended_seq(history: "History") -> int | None:
     return None
 
 
-def _games_in_log(con) -> Iterable[tuple[str, list[tuple[int, datetime, Any]]]]:
-    """Every game's raw events, one game at a time, streamed in Arrow batches."""
-    reader = con.sql("SELECT game_id, seq, recorded_at, body FROM events ORDER BY game_id, seq").to_arrow_reader(
-        100_000
-    )
-    decode = codec.decode
+def _games_in_log(
+    con, top_rowid: int | None = None, only: str | None = None, games_per_read: int = 2_000
+) -> Iterable[tuple[str, list[tuple[int, datetime, Any]]]]:
+    """Every game's raw events (up to a row id; only the games in table ``only``), one game at a
+    time, read a range of game ids at a time: sorting a range is cheap where sorting the whole log
+    would hold it all in memory (game ids are time-ordered, so a range skips most row groups)."""
+    where = [] if top_rowid is None else [f"rowid <= {int(top_rowid)}"]
+    if only is not None:
+        where.append(f"game_id IN (SELECT game_id FROM {only})")
+    clause = " AND ".join(where) or "true"
+    ids = [r[0] for r in con.execute(f"SELECT DISTINCT game_id FROM events WHERE {clause} ORDER BY 1").fetchall()]
+    for first in range(0, len(ids), games_per_read):
+        low, high = ids[first], ids[min(first + games_per_read, len(ids)) - 1]
+        yield from _read_range(con, clause, low, high)
+
+
+def _read_range(con, clause: str, low: str, high: str) -> Iterable[tuple[str, list[tuple[int, datetime, Any]]]]:
+    reader = con.sql(
+        f"SELECT game_id, seq, recorded_at, body FROM events WHERE {clause} AND game_id BETWEEN $low AND $high "
+        "ORDER BY game_id, seq",
+        params={"low": low, "high": high},
+    ).to_arrow_reader(100_000)
+    decode_many = codec.decode_many
     current: str | None = None
     events: list[tuple[int, datetime, Any]] = []
     for batch in reader:
         ids = batch.column(0).to_pylist()
         seqs = batch.column(1).to_pylist()
         ats = batch.column(2).to_pylist()
-        bodies = batch.column(3).to_pylist()
+        bodies = decode_many(batch.column(3).to_pylist())
         for game_id, seq, at, body in zip(ids, seqs, ats, bodies):
             if game_id != current:
                 if current is not None:
                     yield current, events
                 current, events = game_id, []
-            events.append((seq, at, decode(body)))
+            events.append((seq, at, body))
     if current is not None:
         yield current, events
+
+
+# -- statistics tables ------------------------------------------------------------------------
+
+log = logging.getLogger("tabletape.read_models")
+
+META_SCHEMA = "CREATE TABLE IF NOT EXISTS stats_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)"
+
+#: the statistics tables every title shares (each title adds its own, see ``projections.stats``)
+STATS_SCHEMAS: dict[str, pa.Schema] = {
+    "game_facts": pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("title", pa.string()),
+            ("last_seq", pa.int32()),
+            ("steps", pa.int32()),
+            ("moves", pa.int32()),
+            ("rounds", pa.int32()),
+            ("first_seat", pa.int32()),
+            ("teams", pa.list_(pa.int32())),
+            ("options", pa.string()),
+            ("edited", pa.bool_()),
+        ]
+    ),
+    "score_sources": pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("seat", pa.int32()),
+            ("player", pa.string()),
+            ("won", pa.bool_()),
+            ("source", pa.string()),
+            ("points", pa.int32()),
+        ]
+    ),
+    # results with what the questions filter on, so that they filter without joining on game ids
+    "seat_results": pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("players", pa.int32()),
+            ("seat", pa.int32()),
+            ("player", pa.string()),
+            ("team", pa.int32()),
+            ("first", pa.bool_()),
+            ("score", pa.int32()),
+            ("rank", pa.int32()),
+            ("won", pa.bool_()),
+        ]
+    ),
+    # only games with undo, redo or amendments: which raw seqs count, at which step, with whose body
+    "effective_edits": pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("seq", pa.int32()),
+            ("step", pa.int32()),
+            ("amended_by", pa.int32()),
+        ]
+    ),
+}
+
+#: a finished game's own columns, added to every per-seat statistics table (filters without joins)
+GAME_COLUMNS = [("title", pa.string()), ("created_at", pa.timestamp("us")), ("forked", pa.bool_())]
+_PER_GAME = frozenset({"game_facts", "effective_edits"})
+
+
+def stats_schemas() -> dict[str, pa.Schema]:
+    """Every statistics table: the shared ones and each title's, with the game columns added."""
+    out: dict[str, pa.Schema] = {}
+    tables = dict(STATS_SCHEMAS)
+    for model in stats_models().values():
+        tables.update(model.tables)
+    for name, schema in tables.items():
+        if name not in _PER_GAME:
+            for column, kind in GAME_COLUMNS:
+                if column not in schema.names:
+                    schema = schema.append(pa.field(column, kind))
+        out[name] = schema
+    return out
+
+
+_LIFECYCLE = (GameCreated, GameEnded, Forked)
+_EDITS = frozenset(HISTORY_EDITS)
+
+
+def stats_version() -> str:
+    """Changes whenever a statistics table's layout changes (the tables are then rebuilt)."""
+    layout = {name: str(schema) for name, schema in stats_schemas().items()}
+    return hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class _Batch:
+    """Rows of many folded games, by table."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[dict[str, Any]]] = {}
+        self.games = 0
+
+    def __len__(self) -> int:
+        return self.games
+
+    def add(self, tables: dict[str, list[dict[str, Any]]]) -> None:
+        self.games += 1
+        for name, rows in tables.items():
+            self.rows.setdefault(name, []).extend(rows)
+
+
+def fold_game(game_id: str, events: list[tuple[int, datetime, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Every read-model row of one game, from its raw events (seq, recorded_at, body)."""
+    times = {seq: at for seq, at, _ in events}
+    if any(body.__class__ in _EDITS for _, _, body in events):
+        history = History()
+        for _, _, body in events:
+            history.push(body)
+        entries = history.entries()
+        bodies = [e.body for e in entries]
+        edits = [{"game_id": game_id, "seq": e.seq, "step": e.length, "amended_by": e.amended_by} for e in entries]
+        ended_seq = _ended_seq(history)
+        last_seq = history.last_seq
+    else:  # the common case: the effective history is the log itself
+        bodies = [body for _, _, body in events]
+        edits = []
+        ended_seq = next((seq for seq, _, body in reversed(events) if body.__class__ is GameEnded), None)
+        last_seq = len(events)
+    game = fold(start(bodies[0]), bodies[1:])
+    row, results = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
+    model = stats_model(game.title.id)
+    edited = bool(edits)
+    out: dict[str, list[dict[str, Any]]] = {"games": [row], "results": results}
+    try:
+        facts = {
+            "game_id": game_id,
+            "title": game.title.id,
+            "last_seq": last_seq,
+            "steps": len(bodies),
+            "moves": sum(1 for body in bodies if body.__class__ not in _LIFECYCLE),
+            "rounds": model.rounds(game),
+            "first_seat": model.first_seat(game),
+            "teams": model.teams(game),
+            "options": json.dumps(model.options(game), sort_keys=True),
+            "edited": edited,
+        }
+        out["game_facts"] = [facts]
+        if edits:
+            out["effective_edits"] = edits
+        if game.ended is not None:
+            winners, ended = game.ended.winners, game.ended
+            teams, first = facts["teams"], facts["first_seat"]
+            out["seat_results"] = [
+                {"game_id": game_id, "players": len(game.players), "seat": seat, "player": player,
+                 "team": teams[seat], "first": seat == first, "score": ended.scores[seat],
+                 "rank": ended.ranks[seat], "won": seat in winners}
+                for seat, player in enumerate(game.players)
+            ]
+            out["score_sources"] = [
+                {"game_id": game_id, "seat": seat, "player": game.players[seat], "won": seat in winners,
+                 "source": source, "points": points}
+                for seat, sources in enumerate(model.sources(game))
+                for source, points in sources.items()
+            ]
+            out.update(model.facts(Finished(game_id, game, bodies)))
+            own = {"title": game.title.id, "created_at": times[1], "forked": game.forked is not None}
+            for name, rows in out.items():
+                if name not in _PER_GAME and name not in ("games", "results"):
+                    for r in rows:
+                        r.update(own)
+    except Exception:  # a title's facts must not stop every other game's statistics
+        log.exception("statistics of game %s (%s) could not be derived", game_id, game.title.id)
+        out = {"games": [row], "results": results}
+    return out

@@ -1,0 +1,238 @@
+"""The statistics commands of ``tabletape``: ``stats``, ``sql``, ``chart``, and the Parquet side
+of ``export`` / ``import``. Registered on the main app by ``register``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from api.cli import Db, console, fail, layers, option_value, reported
+
+
+class Question(str, Enum):
+    leaderboard = "leaderboard"
+    head_to_head = "head-to-head"
+    seats = "seats"
+    scores = "scores"
+    sources = "sources"
+    wagers = "wagers"
+    bonus = "bonus"
+    rounds = "rounds"
+    characters = "characters"
+    beijing = "beijing"
+    contracts = "contracts"
+    views = "views"
+    rebuild = "rebuild"
+
+
+#: a title's own questions, and the title asked when none is given
+TITLE_QUESTIONS = {"wagers": "lost-cities", "bonus": "lost-cities", "rounds": "lost-cities",
+                   "characters": "marco-polo", "beijing": "marco-polo", "contracts": "marco-polo"}
+
+
+def make_filters(
+    title: str | None, player: str | None, date_from: datetime | None, date_to: datetime | None,
+    option: list[str], forks: bool,
+):
+    from projections.stats.questions import Filters
+
+    pairs = []
+    for text in option:
+        key, eq, value = text.partition("=")
+        if not eq or not key:
+            fail(f"--option takes key=value, not {text!r}")
+        pairs.append((key, option_value(value)))
+    return Filters(title, player, date_from, date_to, tuple(pairs), forks)
+
+
+def _cell(key: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if key.endswith("rate") or key in ("share", "per_expedition", "per_side_round", "per_match"):
+            return f"{value:.1%}"
+        return f"{value:.2f}"
+    return escape(str(value))
+
+
+def print_rows(title: str, rows: list[dict[str, Any]]) -> None:
+    table = Table(title=title)
+    columns = list(rows[0]) if rows else []
+    for column in columns:
+        table.add_column(column.replace("_", " "), justify="left" if column in ("player", "opponent", "source",
+                                                                              "character", "name", "description") else "right")
+    for row in rows:
+        table.add_row(*(_cell(c, row[c]) for c in columns))
+    console().print(table)
+
+
+def print_answer(name: str, answer: Any) -> None:
+    """Lists as one table; a dict's lists each as a table, its other figures as lines."""
+    if isinstance(answer, list):
+        print_rows(name, answer)
+        return
+    for key, value in answer.items():
+        if isinstance(value, list):
+            print_rows(f"{name}: {key.replace('_', ' ')}", value)
+        elif isinstance(value, dict):
+            print_rows(f"{name}: {key}", [value])
+        else:
+            console().print(f"{key.replace('_', ' ')}: {_cell(key, value)}")
+
+
+def stats(
+    question: Question = typer.Argument(..., help="what to ask"),
+    title: Optional[str] = typer.Option(None, help="only this title (per-title questions need one)"),
+    player: Optional[str] = typer.Option(None, help="a player (any case): their games / their seats"),
+    date_from: Optional[datetime] = typer.Option(None, "--from", help="games created at or after (UTC)"),
+    date_to: Optional[datetime] = typer.Option(None, "--to", help="games created before (UTC, exclusive)"),
+    option: list[str] = typer.Option([], "--option", "-o", help="a game option as key=value (repeatable)"),
+    forks: bool = typer.Option(False, "--forks", help="count forked games too"),
+    opponent: Optional[str] = typer.Option(None, help="head-to-head: only against this player"),
+    bin_width: Optional[int] = typer.Option(None, help="scores: histogram bin width"),
+    limit: int = typer.Option(50, help="leaderboard / head-to-head: at most this many rows"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of tables"),
+    db: str = Db,
+) -> None:
+    """Ask the play history a question: leaderboard, head-to-head, seats, scores, sources; Lost
+    Cities' wagers, bonus, rounds; Marco Polo's characters, beijing, contracts. Also: views (what
+    `tabletape sql` can read) and rebuild (recreate every read model from the log)."""
+    from projections.stats.questions import Questions
+    from projections.stats.sql import views
+
+    name = question.value
+    if name == "views":
+        print_rows("views for tabletape sql", [{"name": n, "description": d} for n, (_, d) in sorted(views().items())])
+        return
+    if name in TITLE_QUESTIONS and title is None:
+        title = TITLE_QUESTIONS[name]
+    keep = make_filters(title, player, date_from, date_to, option, forks)
+    with layers(db) as lay, reported():
+        read_models = lay.projector.read_models
+        if name == "rebuild":
+            started = datetime.now()
+            count = read_models.rebuild()
+            seconds = (datetime.now() - started).total_seconds()
+            console().print(f"rebuilt the read models of {count} games in {seconds:.1f} s")
+            return
+        ask = Questions(read_models)
+        if name == "leaderboard":
+            answer: Any = ask.leaderboard(keep, limit)
+        elif name == "head-to-head":
+            answer = ask.head_to_head(keep, opponent, limit)
+        elif name == "seats":
+            answer = ask.seats(keep)
+        elif name == "scores":
+            answer = ask.scores(keep, bin_width)
+        elif name == "sources":
+            answer = ask.sources(keep)
+        else:
+            answer = ask.title_question(keep, name)
+    if as_json:
+        typer.echo(json.dumps(answer, default=str, indent=2))
+    else:
+        print_answer(name + (f" ({keep.title})" if keep.title else ""), answer)
+
+
+def sql(
+    query: str = typer.Argument(..., help="one SELECT over the views (`tabletape stats views`); '-': stdin"),
+    row_limit: int = typer.Option(1_000, help="at most this many rows"),
+    time_limit: float = typer.Option(5.0, help="stop the query after this many seconds"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON rows instead of a table"),
+    db: str = Db,
+) -> None:
+    """Run one read-only SQL query over the documented views, in a sandbox (no files, no writes)."""
+    from api.routes.stats import jsonable
+    from projections.stats import sql as sandbox
+
+    text = sys.stdin.read() if query == "-" else query
+    with layers(db) as lay, reported():
+        answer = sandbox.run(lay.projector.read_models, text, row_limit, time_limit)
+    if as_json:
+        rows = [dict(zip(answer.columns, (jsonable(v) for v in row))) for row in answer.rows]
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    table = Table(title=f"{len(answer.rows)} rows{' (truncated)' if answer.truncated else ''}, "
+                        f"{answer.elapsed_ms:.0f} ms")
+    for column in answer.columns:
+        table.add_column(escape(column))
+    for row in answer.rows:
+        table.add_row(*(escape("" if v is None else str(v)) for v in row))
+    console().print(table)
+
+
+class Chart(str, Enum):
+    scores = "scores"
+    seats = "seats"
+    characters = "characters"
+
+
+def chart(
+    kind: Chart = typer.Argument(..., help="scores, seats or characters"),
+    out: str = typer.Option(..., "--out", "-o", help="image file: .svg or .png"),
+    title: Optional[str] = typer.Option(None, help="the title (characters: marco-polo by default)"),
+    player: Optional[str] = typer.Option(None, help="only this player's seats"),
+    date_from: Optional[datetime] = typer.Option(None, "--from", help="games created at or after (UTC)"),
+    date_to: Optional[datetime] = typer.Option(None, "--to", help="games created before (UTC, exclusive)"),
+    option: list[str] = typer.Option([], "--option", help="a game option as key=value (repeatable)"),
+    forks: bool = typer.Option(False, "--forks", help="count forked games too"),
+    db: str = Db,
+) -> None:
+    """Draw a chart of a question: score distribution, win rate by seat or by character."""
+    from projections.stats import charts
+    from projections.stats.questions import Questions
+
+    fmt = Path(out).suffix.lstrip(".").lower()
+    if fmt not in ("svg", "png"):
+        fail(f"--out must end in .svg or .png, not {out!r}")
+    if kind is Chart.characters and title is None:
+        title = "marco-polo"
+    keep = make_filters(title, player, date_from, date_to, option, forks)
+    with layers(db) as lay, reported():
+        ask = Questions(lay.projector.read_models)
+        if kind is Chart.scores:
+            data = charts.scores(ask.scores(keep), fmt)  # type: ignore[arg-type]
+        elif kind is Chart.seats:
+            data = charts.seats(ask.seats(keep), fmt)  # type: ignore[arg-type]
+        else:
+            data = charts.characters(ask.title_question(keep, "characters"), title or "", fmt)  # type: ignore[arg-type]
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_bytes(data)
+    console(stderr=True).print(f"wrote {escape(out)}")
+
+
+def export_parquet(db: str, folder: str) -> None:
+    """``tabletape export --format parquet DIR``."""
+    from projections.stats import parquet
+
+    with layers(db) as lay, reported():
+        report = parquet.export(lay.projector.read_models, folder)
+    console(stderr=True).print(
+        f"exported {report.events} events of {report.games} games and {len(report.tables) - 1} views "
+        f"to {escape(folder)} (title=.../month=... partitions)"
+    )
+
+
+def import_parquet(db: str, folder: str) -> None:
+    """``tabletape import DIR``: a Parquet export, events unchanged, every game checked."""
+    from api.jsonl import check_games
+    from projections.stats import parquet
+
+    with layers(db) as lay, reported():
+        games, events = parquet.restore(lay.projector.read_models, folder, check=check_games)
+        lay.projector.read_models.refresh()
+    console().print(f"imported {events} events of {games} games from Parquet; hash chains verified")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stats")(stats)
+    app.command("sql")(sql)
+    app.command("chart")(chart)

@@ -1,0 +1,232 @@
+"""Statistics benchmarks (issue 6): `python -m benchmarks.stats [--small]`. Prints its figures.
+
+Generates 100,000 seeded random Lost Cities matches and 20,000 Marco Polo games (legal play
+through the rules core, on every core), imports them through the log's bulk import, then times
+every canned statistic (target <= 200 ms each) and the full read-model rebuild.
+
+Generated games are cached in ``data/bench/stats/`` (gitignored), one msgpack file per chunk of
+games, so a rerun only imports and measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import msgspec
+
+import rules  # noqa: F401  (registers the titles' events)
+from events import codec
+from events.base import Event
+from events.log import new_game_id
+from projections.stats.questions import Filters, Questions
+from replay.simulate import random_game
+
+from benchmarks.__main__ import table_like as lc_table_like
+from benchmarks.common import median_ms, row
+from benchmarks.marco_polo import table_like as mp_table_like
+
+CACHE = Path(__file__).resolve().parents[1] / "data" / "bench" / "stats"
+CHUNK = 2_000
+NAMES = ("Ana", "Bea", "Carl", "Dana", "Eli", "Fay", "Gus", "Hana")
+
+
+def players_for(seed: int, count: int) -> tuple[str, ...]:
+    return tuple(random.Random(seed).sample(NAMES, count))
+
+
+def lost_cities_match(seed: int) -> list[bytes]:
+    """One 3-round match; a tenth of them with the 6-expedition option."""
+    options = {"rounds": 3, "expeditions": 6 if seed % 10 == 0 else 5, "first_seat": seed % 2}
+    events = random_game("lost-cities", players_for(seed, 2), options, seed=seed, policy=lc_table_like)
+    return [codec.encode(e) for e in events]
+
+
+def marco_polo_game(seed: int) -> list[bytes]:
+    """One game of 2-4 players with characters dealt at random (first-game layout for a quarter)."""
+    count = 2 + seed % 3
+    options = {} if seed % 4 == 0 else {"characters": "chosen"}
+    events = random_game("marco-polo", players_for(seed, count), options, seed=seed, policy=mp_table_like)
+    return [codec.encode(e) for e in events]
+
+
+MAKERS = {"lost-cities": lost_cities_match, "marco-polo": marco_polo_game}
+
+
+def _chunk_path(title: str, index: int) -> Path:
+    return CACHE / title / f"chunk-{index:05d}.msgpack"
+
+
+def ensure_cache(title: str, count: int, workers: int | None = None) -> None:
+    """Generate the chunks of ``count`` games that are not cached yet (seeds 0..count-1)."""
+    missing = [i for i in range((count + CHUNK - 1) // CHUNK) if not _chunk_path(title, i).exists()]
+    if not missing:
+        return
+    (CACHE / title).mkdir(parents=True, exist_ok=True)
+    make = MAKERS[title]
+    with multiprocessing.get_context("fork").Pool(workers or os.cpu_count() or 1) as pool:
+        for index in missing:
+            seeds = range(index * CHUNK, min((index + 1) * CHUNK, count))
+            games = pool.map(make, seeds, chunksize=16)
+            path = _chunk_path(title, index)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(msgspec.msgpack.encode(games))
+            tmp.replace(path)  # a chunk is either whole or absent
+
+
+def cached_games(title: str, count: int) -> Iterator[list[list[Event]]]:
+    """The cached games, one chunk at a time (decoded)."""
+    left = count
+    for index in range((count + CHUNK - 1) // CHUNK):
+        raw = msgspec.msgpack.decode(_chunk_path(title, index).read_bytes(), type=list[list[bytes]])
+        games = [codec.decode_many(g) for g in raw[: min(left, CHUNK)]]
+        left -= len(games)
+        yield games
+
+
+def import_cached(log, title: str, count: int, clock_ms: int) -> int:
+    """Bulk-import the cached games in chunks; game ids are time-ordered from ``clock_ms``."""
+    events = 0
+    n = 0
+    for games in cached_games(title, count):
+        ids = [new_game_id(now_ms=clock_ms + n + i) for i in range(len(games))]
+        events += log.import_games(zip(ids, games))
+        n += len(games)
+    return events
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--small", action="store_true", help="5,000 + 1,000 games: a quick run")
+    parser.add_argument("--lost-cities", type=int, default=None, help="Lost Cities matches")
+    parser.add_argument("--marco-polo", type=int, default=None, help="Marco Polo games")
+    parser.add_argument("--generate-only", action="store_true", help="fill the cache and stop")
+    parser.add_argument("--db", default=None, help="keep the benchmark database here (default: a temp file)")
+    parser.add_argument("--charts", default=None, help="also draw the example charts into this folder")
+    args = parser.parse_args()
+    lc = args.lost_cities if args.lost_cities is not None else (5_000 if args.small else 100_000)
+    mp = args.marco_polo if args.marco_polo is not None else (1_000 if args.small else 20_000)
+    print(f"tabletape statistics benchmarks on {os.cpu_count()} cores ({lc:,} Lost Cities, {mp:,} Marco Polo)")
+    t0 = time.perf_counter()
+    ensure_cache("lost-cities", lc)
+    ensure_cache("marco-polo", mp)
+    row("generate (or load from the cache) the random legal games", f"{time.perf_counter() - t0:.1f} s", "(info)")
+    if args.generate_only:
+        return
+    run(lc, mp, args.db, args.charts)
+
+
+def draw_charts(ask: Questions, folder: str) -> None:
+    """The README's example charts (SVG), from the benchmark's seeded games."""
+    from projections.stats import charts
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    lc, mp = Filters(title="lost-cities"), Filters(title="marco-polo")
+    (out / "lost-cities-scores.svg").write_bytes(charts.scores(ask.scores(lc)))
+    (out / "lost-cities-seats.svg").write_bytes(charts.seats(ask.seats(lc)))
+    (out / "marco-polo-scores.svg").write_bytes(charts.scores(ask.scores(mp)))
+    (out / "marco-polo-characters.svg").write_bytes(
+        charts.characters(ask.title_question(mp, "characters"), "marco-polo"))
+    (out / "marco-polo-seats.svg").write_bytes(charts.seats(ask.seats(mp)))
+    row(f"example charts written to {folder}", "5 files", "(info)")
+
+
+def timed(fn: Callable[[], object], repeat: int = 5) -> float:
+    """Median milliseconds of ``fn`` over ``repeat`` runs (after one warm-up run)."""
+    fn()
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return median_ms(samples)
+
+
+def canned(ask: Questions) -> list[tuple[str, Callable[[], object]]]:
+    lc, mp = Filters(title="lost-cities"), Filters(title="marco-polo")
+    return [
+        ("leaderboard, every title", lambda: ask.leaderboard(Filters())),
+        ("leaderboard, Lost Cities, option expeditions=6", lambda: ask.leaderboard(
+            Filters(title="lost-cities", options=(("expeditions", 6),)))),
+        ("leaderboard, games with one player", lambda: ask.leaderboard(Filters(player="ana"))),
+        ("head-to-head, one player against each rival", lambda: ask.head_to_head(Filters(player="ana"))),
+        ("head-to-head, every pair", lambda: ask.head_to_head(Filters())),
+        ("win rate by seat and first player, Lost Cities", lambda: ask.seats(lc)),
+        ("win rate by seat and first player, Marco Polo", lambda: ask.seats(mp)),
+        ("score distribution, Lost Cities", lambda: ask.scores(lc)),
+        ("score distribution, Marco Polo", lambda: ask.scores(mp)),
+        ("points by source, Lost Cities", lambda: ask.sources(lc)),
+        ("points by source, Marco Polo", lambda: ask.sources(mp)),
+        ("Lost Cities: expedition score by wagers", lambda: ask.title_question(lc, "wagers")),
+        ("Lost Cities: 8-card bonus frequency", lambda: ask.title_question(lc, "bonus")),
+        ("Lost Cities: expeditions opened and score per round", lambda: ask.title_question(lc, "rounds")),
+        ("Marco Polo: win rate and score by character", lambda: ask.title_question(mp, "characters")),
+        ("Marco Polo: does reaching Beijing first win", lambda: ask.title_question(mp, "beijing")),
+        ("Marco Polo: contracts completed vs rank", lambda: ask.title_question(mp, "contracts")),
+    ]
+
+
+def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None) -> None:
+    from events.duckdb_log import DuckDBEventLog
+    from projections.read_models import ReadModels
+    from projections.stats import sql
+
+    path = db or os.path.join(tempfile.mkdtemp(prefix="tabletape-stats-"), "stats.duckdb")
+    if os.path.exists(path):
+        os.remove(path)
+    log = DuckDBEventLog(path)
+    t0 = time.perf_counter()
+    events = import_cached(log, "lost-cities", lc, 1_700_000_000_000)
+    events += import_cached(log, "marco-polo", mp, 1_700_000_000_000 + lc)
+    seconds = time.perf_counter() - t0
+    row(f"bulk import of {lc + mp:,} games ({events:,} events)", f"{events / seconds:,.0f} ev/s", "(info)")
+    read_models = ReadModels(log)
+    t0 = time.perf_counter()
+    games = read_models.rebuild()
+    seconds = time.perf_counter() - t0
+    row(f"full read-model rebuild ({games:,} games, {events:,} events)", f"{seconds:.1f} s",
+        f"(info: {events / seconds:,.0f} ev/s)")
+    ask = Questions(read_models)
+    worst = 0.0
+    for name, fn in canned(ask):
+        ms = timed(fn)
+        worst = max(worst, ms)
+        row(f"  {name} (median)", f"{ms:.1f} ms", "<= 200 ms", ms <= 200)
+    row("slowest canned statistic", f"{worst:.1f} ms", "<= 200 ms", worst <= 200)
+    ms = timed(lambda: read_models.refresh(), repeat=20)
+    row("refresh with nothing new (every question pays it)", f"{ms:.2f} ms", "(info)")
+    bench_catch_up(log, read_models)
+    ms = timed(lambda: sql.run(read_models, "SELECT title, count(*) FROM games GROUP BY title"), repeat=3)
+    row("SQL sandbox: count games by title (copies the games view)", f"{ms:.1f} ms", "(info)")
+    if charts_dir:
+        draw_charts(ask, charts_dir)
+    log.close()
+
+
+def bench_catch_up(log, read_models) -> None:
+    """A game recorded while the statistics are current, then one question: the lazy catch-up."""
+    from projections.projector import Projector
+    from replay.recorder import Recorder
+
+    recorder = Recorder(log, Projector(log))
+    game_id, _ = recorder.create("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=7)
+    rng = random.Random(7)
+    while recorder.projector.state(game_id).ended is None:
+        game = recorder.projector.state(game_id)
+        moves = game.title.legal_moves(game.state)
+        recorder.record(game_id, moves[rng.randrange(len(moves))])
+    t0 = time.perf_counter()
+    changed = read_models.refresh()
+    ms = (time.perf_counter() - t0) * 1000
+    row(f"catch-up of {changed} game(s) recorded since the last question", f"{ms:.1f} ms", "(info)")
+
+
+if __name__ == "__main__":
+    main()
