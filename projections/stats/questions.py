@@ -96,7 +96,13 @@ def _seat_filter(f: Filters, alias: str) -> tuple[str, list[Any]]:
 def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
     cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
+    return [{name: _steady(value) for name, value in zip(names, r)} for r in cur.fetchall()]
+
+
+def _steady(value: Any) -> Any:
+    """Floats to 12 significant digits: DuckDB's parallel aggregates (stddev) may differ in the
+    last bits from run to run, and an answer must not change when the data has not."""
+    return float(f"{value:.12g}") if isinstance(value, float) else value
 
 
 def _need_title(f: Filters, question: str, having: str | None = None) -> str:
