@@ -14,16 +14,13 @@ import os
 import random
 import tempfile
 import time
-from typing import Callable
 
 import rules  # noqa: F401  (registers the titles' events)
 from events import codec
 from events.duckdb_log import DuckDBEventLog
-from events.lifecycle import GameCreated
 from events.log import new_game_id
 from projections.fold import fold, start
 from projections.projector import Projector
-from replay.history import History
 from replay.recorder import Recorder
 from replay.simulate import random_game
 

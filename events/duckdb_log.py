@@ -542,6 +542,32 @@ class DuckDBEventLog:
                     raise
         return inserted
 
+    def restore(self, table: pa.Table) -> int:
+        """Add whole games exactly as another tabletape store recorded them (times, actors and
+        hashes kept), all or nothing; returns the number of events.
+
+        The caller has checked the games (chains, rules); here a game that exists is refused.
+        """
+        rows = table.select(list(_COLUMNS)).cast(_ARROW_SCHEMA)
+        with self._lock:
+            self.con.register("_restore_batch", rows)
+            try:
+                clash = self.con.execute(
+                    "SELECT game_id FROM events WHERE game_id IN (SELECT DISTINCT game_id FROM _restore_batch) LIMIT 1"
+                ).fetchall()
+                if clash:
+                    raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
+                self.con.execute("BEGIN")
+                try:
+                    self.con.execute("INSERT INTO events SELECT * FROM _restore_batch")
+                    self.con.execute("COMMIT")
+                except BaseException:
+                    self.con.execute("ROLLBACK")
+                    raise
+            finally:
+                self.con.unregister("_restore_batch")
+        return rows.num_rows
+
     def _insert_arrow(self, batch: pa.Table) -> None:
         self.con.register("_import_batch", batch)
         try:

@@ -27,7 +27,6 @@ from projections.fold import GameState, fold, start
 from projections.locks import AsyncKeyedLocks, KeyedLocks, acquire_from_loop
 from projections.projector import Projector
 from replay.history import History
-from rules import get_title
 
 
 def draw_chance(game: GameState, seq: int) -> Event | None:

@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from events import codec
 from events.base import Event
-from events.errors import GameExists, MalformedEvent, TabletapeError
+from events.errors import MalformedEvent, TabletapeError
 from events.log import GENESIS_HASH, micros
 from projections.stats.sql import views
 
@@ -142,21 +142,5 @@ def restore(
     games = games_of(table)
     if check is not None:
         check(games)
-    con = read_models.log.cursor()
-    try:
-        con.register("_pq_events", table)
-        clash = con.execute(
-            "SELECT game_id FROM events WHERE game_id IN (SELECT DISTINCT game_id FROM _pq_events) LIMIT 1"
-        ).fetchall()
-        if clash:
-            raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
-        con.execute("BEGIN")
-        try:
-            con.execute(f"INSERT INTO events SELECT {', '.join(EVENT_COLUMNS)} FROM _pq_events")
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-    finally:
-        con.close()
+    read_models.log.restore(table)
     return len(games), table.num_rows

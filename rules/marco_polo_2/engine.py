@@ -567,7 +567,7 @@ def travel(w: Work, seat: int, row: int, dice, path, extra, take, discard, figur
         codes.illegal(codes.GANTULGA_LOWER_ROW, 'Gantulga Od: "移動アクションの下段しか選択できなくなる"')
     low = place_dice(w, seat, TRAVEL_SPACE[row], dice, spec["dice"], "shared", f"travel row {row}")
     if spec.get("coins"):
-        pay(w, seat, {"coins": spec["coins"]}, f"for the lower travel row: \"下段：アクションマスにダイスを１つ置き２コインを払います。\"")
+        pay(w, seat, {"coins": spec["coins"]}, "for the lower travel row: \"下段：アクションマスにダイスを１つ置き２コインを払います。\"")
     limit = min(low, spec.get("max") or 6)
     move(w, seat, path, path2, figure, limit, extra, take, discard, f"travel row {row}", row == 3)
     claim = w.get("start_claim")

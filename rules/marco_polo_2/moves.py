@@ -196,7 +196,6 @@ def _travel_moves(sx: Seat, m: Map) -> list[Event]:
     contracts_at: dict[str, list[str]] = {}
     for c, k in state.city_contracts:
         contracts_at.setdefault(c, []).append(k)
-    hold = pack.contracts_action["hold"]
     posts = p.posts
     cities = m.cities
     # per row: the dice sets that may go there, their fixed coins and step limit
