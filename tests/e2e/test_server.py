@@ -5,65 +5,23 @@ and the stream ends cleanly."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import httpx
 import pytest
+
+import live_server
 from sse import sse_messages
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def server(tmp_path):
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "api",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(tmp_path / "t.duckdb"),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"{base}/health", timeout=1)
-            break
-        except httpx.TransportError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(proc.stdout.read().decode())
-            time.sleep(0.05)
+    base, proc = live_server.start(tmp_path / "t.duckdb")
     yield base, proc
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
+    live_server.stop(proc)
 
 
 class Spectator(threading.Thread):

@@ -3,50 +3,19 @@ answer (no stale read model), and SQL answers and refuses over the wire."""
 
 from __future__ import annotations
 
-import os
 import random
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+import live_server
 
 
 @pytest.fixture
 def server(db_path):
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_path],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"{base}/health", timeout=1)
-            break
-        except httpx.TransportError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(proc.stdout.read().decode())
-            time.sleep(0.05)
+    base, proc = live_server.start(db_path)
     yield base
-    proc.kill()
-    proc.wait()
+    live_server.stop(proc)
 
 
 def test_a_match_recorded_over_http_is_in_the_next_answer(server):

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from pagehelp import ARTIFACTS, DESKTOP, PHONE, ROOT
+import live_server
+
+from pagehelp import ARTIFACTS, DESKTOP, PHONE
 
 CHROMIUM = os.environ.get("TABLETAPE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
@@ -62,42 +60,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """A real server (``python -m api serve``) on 127.0.0.1 over a fresh DuckDB file: its base URL."""
-    db = tmp_path_factory.mktemp("web") / "web.duckdb"
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"{base}/health", timeout=1)
-            break
-        except httpx.TransportError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(proc.stdout.read().decode())
-            time.sleep(0.05)
+    base, proc = live_server.start(tmp_path_factory.mktemp("web") / "web.duckdb")
     yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    live_server.stop(proc)
 
 
 @pytest.fixture(scope="session")

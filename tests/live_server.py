@@ -1,0 +1,55 @@
+"""A real ``tabletape serve`` (``python -m api serve``) on 127.0.0.1, for the tests that need one."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(db: str | Path, timeout: float = 30) -> tuple[str, subprocess.Popen]:
+    """Start the server over the DuckDB file ``db``; its base URL once ``/health`` answers."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            httpx.get(f"{base}/health", timeout=1)
+            return base, proc
+        except httpx.TransportError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(proc.stdout.read().decode()) from None
+            time.sleep(0.05)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ask the server to stop; kill it if it does not within 10 s."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
