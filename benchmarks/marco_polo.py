@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
 
 import rules  # noqa: F401  (registers the titles' events)
-from projections.fold import start
 from replay.simulate import random_game
 
-from benchmarks.common import fold_rate, row
+from benchmarks.common import bench_legal_moves, fold_rate, row
 
 TITLE = "marco-polo"
 
@@ -46,37 +43,6 @@ def bench_fold(played: list[list]) -> float:
     count, rate = fold_rate(played)
     row(f"fold: validated Marco Polo events folded per second ({count} events)", f"{rate:,.0f}/s", ">= 50,000/s", rate >= 50_000)
     return rate
-
-
-def bench_legal_moves(played: list[list]) -> float:
-    game = start(played[0][0])
-    title = game.title
-    samples = []
-    for g in played:
-        state = start(g[0]).state
-        for event in g[1:-1]:
-            state = title.evolve(state, event)
-            if 2 <= state.round <= 4 and title.to_move(state) is not None and not state.pending and not state.main_done:
-                samples.append(state)
-    times = []
-    sizes = []
-    for state in samples:
-        best = float("inf")
-        for _ in range(3):
-            t0 = time.perf_counter()
-            moves = title.legal_moves(state)
-            best = min(best, time.perf_counter() - t0)
-        times.append(best)
-        sizes.append(len(moves))
-    median = statistics.median(times) * 1000
-    row(
-        f"legal_moves, mid-game 4-player states ({len(samples)}; median {statistics.median(sizes):.0f} moves)",
-        f"{median:.3f} ms",
-        "<= 1 ms median",
-        median <= 1.0,
-    )
-    print(f"  {'   (p90 / max)':<62} {statistics.quantiles(times, n=10)[-1] * 1000:.3f} / {max(times) * 1000:.3f} ms")
-    return median
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import time
 
 import rules  # noqa: F401  (registers the titles' events)
@@ -20,7 +19,7 @@ from projections.fold import start
 from replay.simulate import random_game
 from rules.marco_polo_2.content import SYNTHETIC
 
-from benchmarks.common import fold_rate, row
+from benchmarks.common import bench_legal_moves, fold_rate, row
 
 TITLE = "marco-polo-2"
 FAVOURED = (("ContractCompleted", 0.8), ("SealImproved", 0.6), ("CaravanConquered", 0.9), ("Travelled", 0.4),
@@ -71,41 +70,6 @@ def bench_fold(played: list[list], repeat: int = 10) -> float:
     cpu = cpu_fold_rate(played, repeat)
     row(f"   the same, per second of CPU time (best of {repeat})", f"{cpu:,.0f}/s", ">= 50,000/s", cpu >= 50_000)
     return rate
-
-
-def mid_game_states(played: list[list]) -> list:
-    title = start(played[0][0]).title
-    samples = []
-    for g in played:
-        state = start(g[0]).state
-        for event in g[1:-1]:
-            state = title.evolve(state, event)
-            if 2 <= state.round <= 4 and title.to_move(state) is not None and not state.pending and not state.main_done:
-                samples.append(state)
-    return samples
-
-
-def bench_legal_moves(played: list[list]) -> float:
-    title = start(played[0][0]).title
-    samples = mid_game_states(played)
-    times, sizes = [], []
-    for state in samples:
-        best = float("inf")
-        for _ in range(3):
-            t0 = time.perf_counter()
-            moves = title.legal_moves(state)
-            best = min(best, time.perf_counter() - t0)
-        times.append(best)
-        sizes.append(len(moves))
-    median = statistics.median(times) * 1000
-    row(
-        f"legal_moves, mid-game 4-player states ({len(samples)}; median {statistics.median(sizes):.0f} moves)",
-        f"{median:.3f} ms",
-        "<= 1 ms median",
-        median <= 1.0,
-    )
-    print(f"  {'   (p90 / max)':<62} {statistics.quantiles(times, n=10)[-1] * 1000:.3f} / {max(times) * 1000:.3f} ms")
-    return median
 
 
 def main(argv: list[str] | None = None) -> None:
