@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.base import Outcome
-from rules.marco_polo_common import ranked_by_camels
+from rules.marco_polo_common import ranked_by_camels, score_sheet
 from rules.marco_polo.content import BEIJING, BEIJING_VP, OBJECTIVE_TABLE, OBJECTIVES, PACK
 from rules.marco_polo.state import OVER, MarcoPoloState, PlayerState
 
@@ -66,17 +66,7 @@ def breakdown(state: MarcoPoloState) -> list[dict[str, int]]:
 
 
 def score(state: MarcoPoloState) -> dict[str, Any]:
-    rows = breakdown(state)
-    return {
-        "round": state.round,
-        "final": state.phase == OVER,
-        "seats": [
-            {"seat": s, "player": state.players[s], "character": p.character, "camels": p.camels, **rows[s]}
-            for s, p in enumerate(state.seats)
-        ],
-        "totals": [r["total"] for r in rows],
-        "rounds": [{"round": i + 1, "in_game_vp": list(track)} for i, track in enumerate(state.round_vp)],
-    }
+    return score_sheet(state, breakdown(state), state.phase == OVER)
 
 
 def outcome(state: MarcoPoloState) -> Outcome | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.base import Outcome
-from rules.marco_polo_common import ranked_by_camels
+from rules.marco_polo_common import ranked_by_camels, score_sheet
 from rules.marco_polo_2.content import PACKS
 from rules.marco_polo_2.engine import _described_map
 from rules.marco_polo_2.state import OVER, MP2State, PlayerState
@@ -96,17 +96,7 @@ def breakdown(state: MP2State) -> list[dict[str, int]]:
 
 
 def score(state: MP2State) -> dict[str, Any]:
-    rows = breakdown(state)
-    return {
-        "round": state.round,
-        "final": state.phase == OVER,
-        "seats": [
-            {"seat": s, "player": state.players[s], "character": p.character, "camels": p.camels, **rows[s]}
-            for s, p in enumerate(state.seats)
-        ],
-        "totals": [r["total"] for r in rows],
-        "rounds": [{"round": i + 1, "in_game_vp": list(t)} for i, t in enumerate(state.round_vp)],
-    }
+    return score_sheet(state, breakdown(state), state.phase == OVER)
 
 
 def outcome(state: MP2State) -> Outcome | None:

@@ -5,6 +5,7 @@ and the +/-1 bonus action that never wraps 6 <-> 1. Pure functions, no title kno
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rules.base import Outcome
 
@@ -27,4 +28,19 @@ def turns(value: int, delta: int) -> bool:
     return delta in (1, -1) and 1 <= value + delta <= 6
 
 
-__all__ = ["compensation", "ranked_by_camels", "turns"]
+def score_sheet(state: Any, rows: list[dict[str, Any]], final: bool) -> dict[str, Any]:
+    """The score breakdown both titles show: per seat (player, character, camels, points by source),
+    totals, and the in-game VP of each round so far."""
+    return {
+        "round": state.round,
+        "final": final,
+        "seats": [
+            {"seat": s, "player": state.players[s], "character": p.character, "camels": p.camels, **rows[s]}
+            for s, p in enumerate(state.seats)
+        ],
+        "totals": [r["total"] for r in rows],
+        "rounds": [{"round": i + 1, "in_game_vp": list(track)} for i, track in enumerate(state.round_vp)],
+    }
+
+
+__all__ = ["compensation", "ranked_by_camels", "score_sheet", "turns"]
