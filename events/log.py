@@ -83,6 +83,16 @@ def utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def naive_utc(moment: datetime | None) -> datetime | None:
+    """A bound as the store keeps times (naive UTC); an aware one is converted."""
+    if moment is None or moment.tzinfo is None:
+        return moment
+    try:
+        return moment.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:  # a moment at the very edge of the calendar: no game is older or newer
+        return datetime.min if moment.year == datetime.min.year else datetime.max
+
+
 def micros(moment: datetime) -> int:
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)

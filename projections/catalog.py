@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import duckdb
+
+from events.log import naive_utc
 
 _COLUMNS = "game_id, title, players, options, status, created_at, ended_at, duration_s, parent_id, forked_at"
 
@@ -49,13 +51,6 @@ def _row(values: tuple[Any, ...]) -> GameRow:
     )
 
 
-def _naive_utc(moment: datetime | None) -> datetime | None:
-    """The read model stores naive UTC timestamps; an aware bound is converted to that."""
-    if moment is None or moment.tzinfo is None:
-        return moment
-    return moment.astimezone(UTC).replace(tzinfo=None)
-
-
 def _where(keep: GameFilter) -> tuple[str, list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
@@ -71,10 +66,10 @@ def _where(keep: GameFilter) -> tuple[str, list[Any]]:
         params.append(keep.status)
     if keep.created_from is not None:
         clauses.append("created_at >= ?")
-        params.append(_naive_utc(keep.created_from))
+        params.append(naive_utc(keep.created_from))
     if keep.created_to is not None:
         clauses.append("created_at < ?")
-        params.append(_naive_utc(keep.created_to))
+        params.append(naive_utc(keep.created_to))
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from events.errors import StatsQueryRefused
+from events.log import naive_utc
 from projections.stats import model, models
 
 if TYPE_CHECKING:
@@ -51,12 +52,6 @@ class Selection:
         return " AND ".join(c.replace("{a}", alias) for c in self.clauses) or "true"
 
 
-def _naive_utc(moment: datetime | None) -> datetime | None:
-    if moment is None or moment.tzinfo is None:
-        return moment
-    return moment.astimezone(UTC).replace(tzinfo=None)
-
-
 def option_text(value: Any) -> str:
     """How an option value reads in the stored JSON (``json_extract_string``)."""
     return value if isinstance(value, str) else json.dumps(value)
@@ -74,10 +69,10 @@ def selection(f: Filters, games_with_player: bool = True) -> Selection:
         sel.params.append(f.player)
     if f.date_from is not None:
         sel.clauses.append("{a}.created_at >= ?")
-        sel.params.append(_naive_utc(f.date_from))
+        sel.params.append(naive_utc(f.date_from))
     if f.date_to is not None:
         sel.clauses.append("{a}.created_at < ?")
-        sel.params.append(_naive_utc(f.date_to))
+        sel.params.append(naive_utc(f.date_to))
     if f.options:
         matches = []
         for key, value in f.options:

@@ -89,3 +89,18 @@ def test_the_openapi_schema_describes_every_statistics_route(client):
     assert "image/svg+xml" in paths["/stats/charts/scores"]["get"]["responses"]["200"]["content"]
     params = {p["name"] for p in paths["/stats/leaderboard"]["get"]["parameters"]}
     assert {"title", "player", "date_from", "date_to", "option", "include_forks"} <= params
+
+
+@pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_dates_at_the_edge_of_the_calendar_are_answered(client, moment):
+    """A time zone that pushes a date past year 1 or 9999 is no 500 (found by schema fuzzing)."""
+    for bound in ("date_from", "date_to"):
+        response = client.get("/stats/lost-cities/bonus", params={bound: moment})
+        assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_the_game_list_answers_dates_at_the_edge_of_the_calendar(client, moment):
+    for bound in ("created_from", "created_to"):
+        response = client.get("/games", params={bound: moment})
+        assert response.status_code == 200, response.text
