@@ -87,6 +87,11 @@ class Title(Protocol, Generic[S]):
     def format_move(self, event: Event) -> str:
         """A move or event in the title's human notation (round-trips with parse_move)."""
 
+    # Optional, for the web page's start form and drawings: ``options_type`` (the msgspec Struct of
+    # the options), ``table_content(state | None) -> dict | None`` (the public content a game is
+    # drawn with: the pack it pins plus components its log described; None: the title's own pack)
+    # and ``dice_groups(state) -> list[int]`` (how a roll of many dice splits by seat).
+    #
     # Optional: ``described(state, event) -> tuple[str, ...]``, the components (``"kind:id"``) the
     # step that led to ``state`` rests on although the game's content pack lacks them (described
     # by the events instead). Replay frames mark such steps; titles without packs leave it out.

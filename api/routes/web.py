@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
@@ -78,18 +77,6 @@ class ComposedOut(BaseModel):
     move: dict[str, Any]
 
 
-def _module_attr(title: Any, name: str) -> Any:
-    """An attribute of the title's package or of its state's module (e.g. ``Options``)."""
-    for module_name in (type(title).__module__, getattr(title, "state_type", object).__module__):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:  # pragma: no cover
-            continue
-        if hasattr(module, name):
-            return getattr(module, name)
-    return None
-
-
 def _players_range(title: Any) -> PlayersRange:
     fits = []
     for n in range(1, 9):
@@ -102,7 +89,7 @@ def _players_range(title: Any) -> PlayersRange:
 
 
 def _options_schema(title: Any) -> tuple[dict[str, Any], str]:
-    options = _module_attr(title, "Options")
+    options = getattr(title, "options_type", None)
     if not isinstance(options, type) or not issubclass(options, msgspec.Struct):
         return {"type": "object", "properties": {}}, ""
     _, components = msgspec.json.schema_components([options], ref_template="#/$defs/{name}")
@@ -114,15 +101,10 @@ def _options_schema(title: Any) -> tuple[dict[str, Any], str]:
 _DETAILS: list[TitleDetailOut] | None = None
 
 
-def _content_pack(title: Any) -> dict[str, Any] | None:
-    pack = _module_attr(title, "PACK")
-    if pack is None:
-        try:
-            content = importlib.import_module(type(title).__module__ + ".content")
-            pack = getattr(content, "PACK", None)
-        except ImportError:
-            pack = None
-    return pack if isinstance(pack, dict) else None
+def _table_content(title: Any, state: Any = None) -> dict[str, Any] | None:
+    """What the title says a game (or, without a state, any game) is drawn with; None: nothing."""
+    content = getattr(title, "table_content", None)
+    return content(state) if content is not None else None
 
 
 @router.get("/", include_in_schema=False)
@@ -145,7 +127,7 @@ def title_details() -> list[TitleDetailOut]:
                     players=_players_range(title),
                     options=schema,
                     options_doc=doc,
-                    has_content=_content_pack(title) is not None,
+                    has_content=_table_content(title) is not None,
                 )
             )
         _DETAILS = out
@@ -155,42 +137,8 @@ def title_details() -> list[TitleDetailOut]:
 @router.get("/titles/{title_id}/content", responses=errors(422))
 def title_content(title_id: str) -> JSONResponse:
     """The title's content pack (map, routes, cards, tiles) as plain data; ``{}`` if it has none."""
-    pack = _content_pack(get_title(title_id))
+    pack = _table_content(get_title(title_id))
     return JSONResponse(pack or {}, headers={"Cache-Control": "max-age=3600"})
-
-
-#: component kinds a game may describe in its log that are public table facts (the map)
-_PUBLIC_DESCRIBED = {"node": "nodes", "route": "routes"}
-
-
-def _game_content(title: Any, state: Any) -> dict[str, Any]:
-    """The content a game is drawn with: the pack it is pinned to (a title with several packs keeps
-    them in ``content.PACKS`` and names its pack in ``state.pack``), plus the map components the
-    log has described so far (a title whose pack lacks them: Marco Polo II)."""
-    data: dict[str, Any] | None = None
-    pack_id = getattr(state, "pack", None)
-    try:
-        packs = getattr(importlib.import_module(type(title).__module__ + ".content"), "PACKS", None)
-    except ImportError:
-        packs = None
-    if isinstance(pack_id, str) and isinstance(packs, dict) and pack_id in packs:
-        pack = packs[pack_id]
-        data = getattr(pack, "data", pack)
-    if not isinstance(data, dict):
-        data = _content_pack(title) or {}
-    described = [d for d in getattr(state, "described", ()) or () if len(d) == 3 and d[0] in _PUBLIC_DESCRIBED]
-    if described and isinstance(data.get("map"), dict):
-        game_map = {k: list(v) for k, v in data["map"].items()}
-        known = {kind: {item.get("id") for item in game_map.get(key, [])} for kind, key in _PUBLIC_DESCRIBED.items()}
-        for kind, cid, spec in described:
-            try:
-                item = msgspec.json.decode(spec) if isinstance(spec, (str, bytes)) else dict(spec)
-            except (msgspec.DecodeError, TypeError, ValueError):
-                continue
-            if isinstance(item, dict) and cid not in known[kind]:
-                game_map.setdefault(_PUBLIC_DESCRIBED[kind], []).append({"id": cid, **item})
-        data = {**data, "map": game_map}
-    return data
 
 
 @router.get("/games/{game_id}/content", responses=errors(404, 422))
@@ -198,7 +146,7 @@ def game_content(game_id: str, svc: Svc) -> JSONResponse:
     """The content this game is drawn with: its title's content pack (map, cards, tiles), and the
     map components its log has described; ``{}`` if the title has none."""
     game = svc.projector.state(game_id)
-    return JSONResponse(_game_content(game.title, game.state))
+    return JSONResponse(_table_content(game.title, game.state) or {})
 
 
 def _chance_state(svc: Any, game_id: str, creds: Any, at: int | None) -> tuple[Any, int]:
@@ -225,10 +173,10 @@ def read_chance(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = Non
     out.count = chance.count
     out.sides = chance.sides
     if chance.kind == "dice" and chance.count > 1:
-        roll_count = _module_attr(title, "roll_count")
-        if callable(roll_count):
+        dice_groups = getattr(title, "dice_groups", None)
+        if dice_groups is not None:
             try:
-                out.groups = [int(n) for n in roll_count(state)]
+                out.groups = [int(n) for n in dice_groups(state)]
             except Exception:  # noqa: BLE001 - groups are a convenience
                 out.groups = None
     return out

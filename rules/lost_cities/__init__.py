@@ -47,6 +47,7 @@ class LostCities:
     name: ClassVar[str] = "Lost Cities"
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     state_type: ClassVar[type] = LostCitiesState
+    options_type: ClassVar[type] = Options
     codes: ClassVar[tuple[str, ...]] = CODES
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> LostCitiesState:

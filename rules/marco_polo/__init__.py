@@ -32,6 +32,7 @@ from rules.marco_polo.content import (
     LARGE_CITIES,
     OBJECTIVE_IDS,
     OUTPOST_BONUS_IDS,
+    PACK,
     PACK_HASH,
     PACK_ID,
     SMALL_CITIES,
@@ -113,6 +114,7 @@ class MarcoPolo:
     name: ClassVar[str] = "The Voyages of Marco Polo"
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     state_type: ClassVar[type] = MarcoPoloState
+    options_type: ClassVar[type] = Options
     codes: ClassVar[tuple[str, ...]] = CODES
     content: ClassVar[dict[str, str]] = CONTENT_REF
 
@@ -168,6 +170,13 @@ class MarcoPolo:
         if kind == ROLL_DIE:
             return DieRolled(value=int(outcome[0]), seat=seat)
         return ContractDrawn(contract=outcome[0], seat=None if seat < 0 else seat)
+
+    def table_content(self, state: MarcoPoloState | None = None) -> dict[str, Any]:
+        """The board, cards and tiles every game is drawn with (one pack)."""
+        return PACK
+
+    def dice_groups(self, state: MarcoPoloState) -> list[int]:
+        return roll_count(state)
 
     def view(self, state: MarcoPoloState, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)

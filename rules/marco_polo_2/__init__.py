@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import msgspec
+
 from events.base import Event
 from rules.base import Chance, Outcome
 from rules.marco_polo_2 import codes
@@ -115,6 +117,10 @@ def roll_count(state: MP2State) -> list[int]:
     return groups
 
 
+#: described component kinds that are public map facts, and where the pack's map keeps them
+_MAP_KINDS = {"node": "nodes", "route": "routes"}
+
+
 class MarcoPolo2:
     """Marco Polo II: In the Service of the Khan (implements ``rules.base.Title``)."""
 
@@ -122,6 +128,7 @@ class MarcoPolo2:
     name: ClassVar[str] = "Marco Polo II: In the Service of the Khan"
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     state_type: ClassVar[type] = MP2State
+    options_type: ClassVar[type] = Options
     codes: ClassVar[tuple[str, ...]] = CODES
     content: ClassVar[dict[str, str]] = CONTENT_REF
 
@@ -180,6 +187,26 @@ class MarcoPolo2:
         if kind == ROLL_DIE:
             return DieRolled(value=int(outcome[0]), seat=seat)
         return ContractRevealed(city=arg, contract=outcome[0])
+
+    def table_content(self, state: MP2State | None = None) -> dict[str, Any] | None:
+        """The pack a game pins plus the map places and routes its log has described (public
+        table facts; described cards and goals stay out). No state: None, the title has no one pack."""
+        if state is None:
+            return None
+        data = PACKS[state.pack].data
+        described = [d for d in state.described if d[0] in _MAP_KINDS]
+        if not described or not isinstance(data.get("map"), dict):
+            return data
+        game_map = {k: list(v) for k, v in data["map"].items()}
+        known = {kind: {item.get("id") for item in game_map.get(key, [])} for kind, key in _MAP_KINDS.items()}
+        for kind, cid, spec in described:
+            item = msgspec.json.decode(spec)
+            if isinstance(item, dict) and cid not in known[kind]:
+                game_map.setdefault(_MAP_KINDS[kind], []).append({"id": cid, **item})
+        return {**data, "map": game_map}
+
+    def dice_groups(self, state: MP2State) -> list[int]:
+        return roll_count(state)
 
     def described(self, state: MP2State, event: Event) -> tuple[str, ...]:
         """The components (``kind:id``) the step that led to ``state`` described or used from the log's
