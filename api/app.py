@@ -9,6 +9,7 @@ from typing import AsyncIterator
 from fastapi import FastAPI
 
 from api import errors, openapi
+from api.fast_lane import MovesLane
 from api.auth import Svc
 from api.models import HealthOut
 from api.routes import games, record, replay, web
@@ -40,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     telemetry = None if settings.telemetry else {"tracing": False, "metrics": False, "logs": False}
     app = FastAPI(title="tabletape", version="0.1.0", description=DESCRIPTION, lifespan=lifespan, telemetry=telemetry)
     errors.install(app)
+    app.add_middleware(MovesLane)
 
     @app.get("/health", tags=["service"], response_model=HealthOut)
     def health(svc: Svc) -> HealthOut:

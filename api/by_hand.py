@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -35,9 +34,8 @@ def _adapter(annotation: Any) -> TypeAdapter:
     return TypeAdapter(annotation)
 
 
-def validated_header(request: Request, name: str, annotation: Any) -> Any:
-    """An optional header validated as ``annotation`` (None when absent)."""
-    value = request.headers.get(name)
+def validated_header(value: str | None, name: str, annotation: Any) -> Any:
+    """An optional header's ``value`` validated as ``annotation`` (None when absent)."""
     if value is None:
         return None
     try:
@@ -46,9 +44,8 @@ def validated_header(request: Request, name: str, annotation: Any) -> Any:
         raise _located(exc, "header", name) from None
 
 
-def bearer_token(request: Request) -> HTTPAuthorizationCredentials | None:
-    """``Authorization: Bearer <token>`` as FastAPI's HTTPBearer(auto_error=False) reads it."""
-    authorization = request.headers.get("authorization")
+def bearer_token(authorization: str | None) -> HTTPAuthorizationCredentials | None:
+    """An ``Authorization: Bearer <token>`` header as FastAPI's HTTPBearer(auto_error=False) reads it."""
     if not authorization:
         return None
     scheme, _, credentials = authorization.partition(" ")

@@ -69,22 +69,32 @@ def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     return [_jsonable({k: e[k] for k in keep if k in e}) for e in exc.errors()]
 
 
+def refused(exc: TabletapeError) -> JSONResponse:
+    """A domain or edge error as its status and ``{code, message, ...}``."""
+    return JSONResponse(status_code=exc.status, content=_jsonable(exc.to_dict()))
+
+
+def malformed(exc: RequestValidationError) -> JSONResponse:
+    """A request that failed validation: 422, naming the first field and why."""
+    errors = _validation_errors(exc)
+    in_body = any(e.get("loc", [None])[0] == "body" for e in errors)
+    code = "malformed-body" if in_body else "malformed-request"
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", []))
+    message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
+    return JSONResponse(status_code=422, content={"code": code, "message": message, "errors": errors})
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that give every error the same JSON shape."""
 
     @app.exception_handler(TabletapeError)
     async def tabletape_error(request: Request, exc: TabletapeError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status, content=_jsonable(exc.to_dict()))
+        return refused(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = _validation_errors(exc)
-        in_body = any(e.get("loc", [None])[0] == "body" for e in errors)
-        code = "malformed-body" if in_body else "malformed-request"
-        first = errors[0] if errors else {}
-        where = ".".join(str(p) for p in first.get("loc", []))
-        message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
-        return JSONResponse(status_code=422, content={"code": code, "message": message, "errors": errors})
+    async def malformed_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return malformed(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
