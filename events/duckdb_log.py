@@ -68,6 +68,8 @@ _COLUMNS = (
     "idempotency_key",
 )
 
+_INSERT_ONE = f"INSERT INTO events VALUES ({','.join('?' * len(_COLUMNS))})"
+
 _ARROW_SCHEMA = pa.schema(
     [
         ("game_id", pa.string()),
@@ -103,7 +105,7 @@ class _Pending:
 
     __slots__ = (
         "game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor",
-        "rows", "result", "error", "done", "on_done",
+        "rows", "result", "error", "done", "waiter",
     )
 
     def __init__(
@@ -114,7 +116,7 @@ class _Pending:
         expected_seq: int,
         idempotency_key: str | None,
         actor: str,
-        on_done: Callable[[], None] | None = None,
+        waiter: "tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None" = None,
     ) -> None:
         self.game_id = game_id
         self.events = events
@@ -126,7 +128,7 @@ class _Pending:
         self.result: AppendResult | None = None
         self.error: Exception | None = None
         self.done = False
-        self.on_done = on_done
+        self.waiter = waiter  # an awaiting task's loop and future; threads wait on the condition
 
     def outcome(self) -> AppendResult:
         if self.error is not None:
@@ -246,6 +248,7 @@ class DuckDBEventLog:
         self._closing = False
         self._stats = {"appends": 0, "commits": 0, "events": 0}
         self._head_cache_size = head_cache_size
+        self._appender: duckdb.Appender | None = None
         with self._lock:
             self.con.execute(SCHEMA)
 
@@ -290,14 +293,7 @@ class DuckDBEventLog:
         """
         loop = asyncio.get_running_loop()
         settled = loop.create_future()
-
-        def wake() -> None:
-            try:
-                loop.call_soon_threadsafe(_settle, settled)
-            except RuntimeError:  # the loop has closed: nobody is waiting any more
-                pass
-
-        request = self._request(game_id, events, expected_seq, idempotency_key, actor, wake)
+        request = self._request(game_id, events, expected_seq, idempotency_key, actor, (loop, settled))
         with self._commit_cv:
             if self._committer is None:
                 self._committer = threading.Thread(target=self._commit_forever, name="tabletape-committer", daemon=True)
@@ -315,7 +311,7 @@ class DuckDBEventLog:
         expected_seq: int,
         idempotency_key: str | None,
         actor: str,
-        on_done: Callable[[], None] | None = None,
+        waiter: "tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None" = None,
     ) -> "_Pending":
         if not events:
             raise MalformedEvent("an append needs at least one event")
@@ -326,7 +322,7 @@ class DuckDBEventLog:
             expected_seq,
             idempotency_key,
             actor,
-            on_done,
+            waiter,
         )
 
     def _lead(self) -> None:
@@ -340,9 +336,7 @@ class DuckDBEventLog:
             self._commit_cv.acquire()
             self._committing = False
             self._commit_cv.notify_all()
-            for request in batch:
-                if request.on_done is not None:
-                    request.on_done()
+            _wake(batch)
 
     def _commit_forever(self) -> None:
         with self._commit_cv:
@@ -482,16 +476,23 @@ class DuckDBEventLog:
         return dict(self._stats)
 
     def _insert(self, rows: list[tuple]) -> None:
-        if len(rows) <= 16:  # measured: bound parameters beat an Arrow scan up to ~16 rows
-            placeholders = ",".join(["(?,?,?,?,?,?,?,?,?,?)"] * len(rows))
-            self.con.execute(f"INSERT INTO events VALUES {placeholders}", [v for row in rows for v in row])
+        """The rows in one statement. A group goes through DuckDB's appender, which skips the SQL
+        parser and binder; one row (a table recording on its own) is a little cheaper as VALUES.
+
+        Measured on a DuckDB file with 2.0.1, CPU per statement: 1 row 1.6 ms as VALUES, 1.7 ms
+        appended; 8 rows 3.4 against 2.4 ms; 16 rows 4.5 against 2.3 ms.
+        """
+        if len(rows) == 1:
+            self.con.execute(_INSERT_ONE, rows[0])
             return
-        table = pa.Table.from_pylist([dict(zip(_COLUMNS, row)) for row in rows], schema=_ARROW_SCHEMA)
-        self.con.register("_append_batch", table)
+        if self._appender is None:
+            self._appender = self.con.appender("events")
         try:
-            self.con.execute("INSERT INTO events SELECT * FROM _append_batch")
-        finally:
-            self.con.unregister("_append_batch")
+            self._appender.append_rows(rows)
+            self._appender.flush()
+        except BaseException:
+            self._appender.clear()  # rows buffered before a failure must not ride along with the next group
+            raise
 
     def _acknowledge(self, request: "_Pending", head: "_Head") -> None:
         """After the commit returned: the head becomes the log's, the writer is released."""
@@ -737,9 +738,24 @@ class DuckDBEventLog:
         return [bytes(r[0]) for r in rows]
 
 
-def _settle(future: "asyncio.Future[None]") -> None:
-    if not future.done():
-        future.set_result(None)
+def _wake(batch: list[_Pending]) -> None:
+    """Resume the tasks awaiting a batch: one call per event loop, not one per append."""
+    waiting: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    for request in batch:
+        if request.waiter is not None:
+            loop, future = request.waiter
+            waiting.setdefault(loop, []).append(future)
+    for loop, futures in waiting.items():
+        try:
+            loop.call_soon_threadsafe(_settle, futures)
+        except RuntimeError:  # the loop has closed: nobody is waiting any more
+            pass
+
+
+def _settle(futures: "list[asyncio.Future[None]]") -> None:
+    for future in futures:
+        if not future.done():
+            future.set_result(None)
 
 
 def _json_bytes(value: object) -> bytes:

@@ -171,6 +171,24 @@ def test_two_log_instances_on_one_database_cannot_both_append_the_same_seq(tmp_p
     assert second.verify(gid).ok
 
 
+def test_a_group_the_key_refuses_writes_nothing_and_is_not_carried_into_the_next_commit(tmp_path):
+    """Several rows go in through DuckDB's appender. When the key refuses them (another log
+    object wrote the game), none of them lands, and the next commit holds only its own rows."""
+    con = duckdb.connect(str(tmp_path / "shared.duckdb"))
+    first, second = DuckDBEventLog(con.cursor()), DuckDBEventLog(con.cursor())
+    gid = new_game_id()
+    first.append(gid, [CREATED], expected_seq=0)
+    assert second.last_seq(gid) == 1
+    first.append(gid, [Undone(to_seq=1), Redone()], expected_seq=1)
+    with pytest.raises(ConcurrencyConflict):
+        second.append(gid, [Undone(to_seq=1), Redone()], expected_seq=1, actor="stale")
+    other = new_game_id()
+    second.append(other, [CREATED, Undone(to_seq=1), Redone()], expected_seq=0)
+    assert [(e.seq, e.actor) for e in first.read(gid)] == [(1, ""), (2, ""), (3, "")]
+    assert [e.seq for e in first.read(other)] == [1, 2, 3]
+    assert first.verify(gid).ok and first.verify(other).ok
+
+
 def test_bulk_import_writes_whole_games_with_valid_chains(log):
     games = [(new_game_id(), [CREATED, Undone(to_seq=1), Redone()]) for _ in range(50)]
     assert log.import_games(games) == 150
