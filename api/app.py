@@ -9,8 +9,8 @@ from typing import AsyncIterator
 from fastapi import FastAPI
 
 from api import errors, openapi
-from api.fast_lane import MovesLane
 from api.auth import Svc
+from api.fast_lane import MovesLane
 from api.models import HealthOut
 from api.routes import games, record, replay, web
 from api.routes import stats as stats_routes
