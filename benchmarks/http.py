@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.client
+import math
 import os
 import random
 import socket
@@ -228,7 +229,9 @@ async def drive(port: int, games: list[Game], clients: int, seconds: float) -> l
 
 def bench_sustained(server: Server, db: str, clients: int, seconds: float) -> list[Game]:
     setup = Client(server.port)
-    games = [Game(setup, 3000 + n) for n in range(clients * 4)]
+    # enough games that no client runs out before time is up (~300 moves each, < 150 moves/s per client)
+    per_client = max(4, math.ceil(seconds / 2) + 1)
+    games = [Game(setup, 3000 + n) for n in range(clients * per_client)]
     cpu0 = server.cpu_seconds()
     client_cpu0 = time.process_time()
     stats0 = setup.call("GET", "/health")[1]["log"]
@@ -243,6 +246,7 @@ def bench_sustained(server: Server, db: str, clients: int, seconds: float) -> li
     done = sum(counts)
     rate = done / elapsed
     row(f"sustained appends over HTTP, {clients} clients on different games", f"{rate:,.0f}/s", ">= 1,000/s", rate >= 1000)
+    row("  appends / seconds measured", f"{done:,} / {elapsed:.1f} s", "(info)")
     row("  server CPU time per append (all threads)", f"{cpu / max(1, done) * 1000:.2f} ms", "(info)")
     row("  load generator's CPU time per append (it shares the cores)", f"{client_cpu / max(1, done) * 1000:.2f} ms", "(info)")
     row("  appends per commit (group commit)", f"{appends / max(1, commits):.1f}", "(info)")
