@@ -48,6 +48,8 @@ class MarcoPoloStats(TitleStats):
     tables: ClassVar[dict[str, pa.Schema]] = {"marco_polo_seats": pa.schema(SEAT_COLUMNS)}
     docs: ClassVar[dict[str, str]] = {"marco_polo_seats": SEAT_DOC}
     sources_order: ClassVar[tuple[str, ...]] = SOURCES
+    #: the title's score sheet, one row of sources per seat
+    breakdown = staticmethod(breakdown)
 
     def rounds(self, game: GameState) -> int:
         return game.state.round
@@ -61,7 +63,7 @@ class MarcoPoloStats(TitleStats):
         return options
 
     def sources(self, game: GameState) -> list[dict[str, int]]:
-        return [{k: row[k] for k in self.sources_order} for row in breakdown(game.state)]
+        return [{k: row[k] for k in self.sources_order} for row in self.breakdown(game.state)]
 
     def travel_steps(self, finished: Finished) -> list[int]:
         steps = [0] * len(finished.game.players)
@@ -81,7 +83,7 @@ class MarcoPoloStats(TitleStats):
             "character": p.character,
             "contracts": len(p.completed),
             "posts": len(p.posts),
-            "beijing_slot": state.beijing.index(seat) + 1 if seat in state.beijing else None,
+            "beijing_slot": self.beijing_slot(state, seat),
             "travel_steps": steps[seat],
             "camels": p.camels,
             "coins": p.coins,
@@ -89,6 +91,9 @@ class MarcoPoloStats(TitleStats):
             "rank": ended.ranks[seat],
             "won": seat in ended.winners,
         }
+
+    def beijing_slot(self, state: Any, seat: int) -> int | None:
+        return state.beijing.index(seat) + 1 if seat in state.beijing else None
 
     def facts(self, finished: Finished) -> dict[str, list[dict[str, Any]]]:
         steps = self.travel_steps(finished)

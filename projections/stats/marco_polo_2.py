@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from projections.fold import GameState
 from projections.stats.base import Finished
 from projections.stats.marco_polo import SEAT_COLUMNS, MarcoPoloStats, characters, contracts
 from rules.marco_polo_2.scoring import breakdown
@@ -30,28 +29,17 @@ class MarcoPolo2Stats(MarcoPoloStats):
         "travel_steps, camels, coins, score, rank, won, caravans (caravans started), jade"
     }
     sources_order: ClassVar[tuple[str, ...]] = SOURCES
+    #: the title's score sheet, one row of sources per seat
+    breakdown = staticmethod(breakdown)
     questions: ClassVar[dict[str, Any]] = {"characters": characters, "contracts": contracts}
 
-    def sources(self, game: GameState) -> list[dict[str, int]]:
-        return [{k: row[k] for k in self.sources_order} for row in breakdown(game.state)]
+    def beijing_slot(self, state: Any, seat: int) -> None:
+        return None  # the game starts in Beijing: no race to it
 
     def seat_row(self, finished: Finished, seat: int, steps: list[int]) -> dict[str, Any]:
-        state, ended = finished.state, finished.game.ended
-        p = state.seats[seat]
+        p = finished.state.seats[seat]
         return {
-            "game_id": finished.game_id,
-            "seat": seat,
-            "player": state.players[seat],
-            "character": p.character,
-            "contracts": len(p.completed),
-            "posts": len(p.posts),
-            "beijing_slot": None,
-            "travel_steps": steps[seat],
-            "camels": p.camels,
-            "coins": p.coins,
-            "score": ended.scores[seat],
-            "rank": ended.ranks[seat],
-            "won": seat in ended.winners,
+            **super().seat_row(finished, seat, steps),
             "caravans": sum(1 for _, location, _ in p.caravans if location),
             "jade": p.jade,
         }
