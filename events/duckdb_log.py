@@ -558,13 +558,7 @@ class DuckDBEventLog:
                 ).fetchall()
                 if clash:
                     raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
-                self.con.execute("BEGIN")
-                try:
-                    self.con.execute("INSERT INTO events SELECT * FROM _restore_batch")
-                    self.con.execute("COMMIT")
-                except BaseException:
-                    self.con.execute("ROLLBACK")
-                    raise
+                self.con.execute("INSERT INTO events SELECT * FROM _restore_batch")  # one statement: all or nothing
             finally:
                 self.con.unregister("_restore_batch")
         return rows.num_rows
