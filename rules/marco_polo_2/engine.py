@@ -711,19 +711,10 @@ def guild_action(w: Work, seat: int, dice, guild: str) -> None:
     d = w.pl.get(seat) or w.p(seat)
     count = 1 if d.character == "dewu" else 2
     low = place_dice(w, seat, GUILD, dice, count, "shared", "the guild action")
-    spec = w.pack.guilds.get(guild)
-    if w.strict:
-        if spec is None:
-            codes.illegal(codes.UNKNOWN_ID, f"{guild!r} is not a guild ({', '.join(GUILDS)})")
-        if low < spec["min_die"]:
-            codes.illegal(codes.GUILD_DIE, f"the {guild} seal needs a lowest die of {spec['min_die']}, not {low}: \"それより小さい場合は選択できません\"")
-        if guild in d.seals:
-            codes.illegal(codes.ONE_SEAL_PER_GUILD, f"{w.who(seat)} owns a {guild} seal: \"プレイヤーは４つのギルドマーカーは各１つしか所持できません。\"")
-    d.seals = d.seals + (guild,)
-    gain(w, seat, "jade", spec["jade"])
+    take_seal(w, seat, guild, low, "a lowest die")
 
 
-def take_seal(w: Work, seat: int, guild, low: int) -> None:
+def take_seal(w: Work, seat: int, guild, low: int, die: str = "a die") -> None:
     """A guild seal taken as the guild action does, ``low`` standing for the lowest die."""
     d = w.pl.get(seat) or w.p(seat)
     spec = w.pack.guilds.get(guild) if isinstance(guild, str) else None
@@ -731,7 +722,7 @@ def take_seal(w: Work, seat: int, guild, low: int) -> None:
         if spec is None:
             codes.illegal(codes.UNKNOWN_ID, f"{guild!r} is not a guild ({', '.join(GUILDS)})")
         if low < spec["min_die"]:
-            codes.illegal(codes.GUILD_DIE, f"the {guild} seal needs a die of {spec['min_die']}, not {low}: \"それより小さい場合は選択できません\"")
+            codes.illegal(codes.GUILD_DIE, f"the {guild} seal needs {die} of {spec['min_die']}, not {low}: \"それより小さい場合は選択できません\"")
         if guild in d.seals:
             codes.illegal(codes.ONE_SEAL_PER_GUILD, f"{w.who(seat)} owns a {guild} seal: \"プレイヤーは４つのギルドマーカーは各１つしか所持できません。\"")
     d.seals = d.seals + (guild,)
