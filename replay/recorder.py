@@ -197,20 +197,6 @@ class Recorder:
         """Replace event ``seq``; the whole effective history after it is re-checked first."""
         return self._run(game_id, lambda: self._plan_amend(game_id, seq, body, expected_seq, idempotency_key, actor))
 
-    async def amend_async(
-        self,
-        game_id: str,
-        seq: int,
-        body: Event,
-        expected_seq: int | None = None,
-        *,
-        idempotency_key: str | None = None,
-        actor: str = "",
-    ) -> AppendResult:
-        return await self._run_async(
-            game_id, lambda: self._plan_amend(game_id, seq, body, expected_seq, idempotency_key, actor)
-        )
-
     def _plan_amend(
         self, game_id: str, seq: int, body: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
     ) -> "_Planned":
