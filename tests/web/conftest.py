@@ -97,19 +97,20 @@ def _page(browser, viewport):
     return context, page
 
 
-@pytest.fixture
-def page(browser):
-    context, page = _page(browser, DESKTOP)
+def _opened(browser, viewport):
+    """A page for one test; afterwards, no script error may have happened on it."""
+    context, page = _page(browser, viewport)
     yield page
     errors = list(page.errors)
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def page(browser):
+    yield from _opened(browser, DESKTOP)
 
 
 @pytest.fixture
 def phone(browser):
-    context, page = _page(browser, PHONE)
-    yield page
-    errors = list(page.errors)
-    context.close()
-    assert not errors, errors
+    yield from _opened(browser, PHONE)
