@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+import seed_docs
 
 import rules  # noqa: F401  (registers the event types with the codec)
 from events.errors import IllegalMove
@@ -12,7 +13,7 @@ from rules.marco_polo.content import DEFAULT_CITY_BONUS, SMALL_CITIES
 from rules.marco_polo.events import ContractsDealt, DiceRolled, SetupDealt
 
 T = MarcoPolo()
-SEED = "../shared/seeds/marco-polo.es.txt"
+SEED = "marco-polo.es.txt"
 NAMES = ("Ana", "Bea", "Cai", "Dov")
 CARDS = ("CC01", "CC02", "CC03", "CC04", "CC05", "CC06", "CC07", "CC08", "CC09")
 OUTPOSTS = ("OB01", "OB02", "OB03", "OB04", "OB05", "OB06", "OB07")
@@ -94,5 +95,4 @@ def refused(state: MarcoPoloState, move, code: str, exc_type=IllegalMove):
 
 
 def seed_text() -> str:
-    with open("/work/shared/seeds/marco-polo.es.txt", encoding="utf-8") as f:
-        return f.read()
+    return seed_docs.seed_text(SEED)

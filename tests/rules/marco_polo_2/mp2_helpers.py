@@ -7,6 +7,7 @@ import random
 
 import msgspec
 import pytest
+import seed_docs
 
 import rules  # noqa: F401  (registers the event types with the codec)
 from events import codec
@@ -20,7 +21,7 @@ from rules.marco_polo_2.events import (
 )
 
 T = MarcoPolo2()
-SEED = "/work/shared/seeds/marco-polo-2.ja.txt"
+SEED = "marco-polo-2.ja.txt"
 NAMES = ("Ana", "Bea", "Cai", "Dov")
 SYN = {"content": SYNTHETIC.ref}
 PUB = {"content": PUBLIC.ref}
@@ -101,8 +102,7 @@ def refused(state: MP2State, move, code: str, exc_type=IllegalMove):
 
 
 def seed_text() -> str:
-    with open(SEED, encoding="utf-8") as f:
-        return f.read()
+    return seed_docs.seed_text(SEED)
 
 
 def policy(moves: list, rng: random.Random):
