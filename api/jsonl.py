@@ -1,11 +1,12 @@
 """Whole games as JSON Lines: one event per line, with its envelope (seq, recorded_at, actor, hashes).
 
-Export writes what the log holds of the games that have ended: the log of a game in progress holds
-what its public view hides (a digital shuffle, hands, objectives, goal cards), so, like
-``GET /games/{id}/events``, it opens at the end and to no one before. Import reads whole games, checks each one (seqs from 1 without
-a gap, every body a known event, the effective history legal under its title's rules), appends
-them through the log in one batch, and verifies the new hash chains. The log stamps imported
-events anew (time, actor ``import``), so their hashes differ from the exported ones.
+Export writes what the log holds of the games that have ended: the log of a game in progress
+holds what its public view hides (a digital shuffle, hands, objectives, goal cards), so, like
+``GET /games/{id}/events``, it opens at the end and to no one before. Import reads whole games,
+checks each one (seqs from 1 without a gap, every body a known event, the effective history legal
+under its title's rules), appends them through the log in one batch, and verifies the new hash
+chains. The log stamps imported events anew (time, actor ``import``), so their hashes differ from
+the exported ones.
 """
 
 from __future__ import annotations
