@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -307,3 +309,30 @@ def test_an_ended_game_shows_everything_and_undone_back_into_play_hides_again(cl
     assert not any(game.id in text for _, text in _parquet_text(folder))
     with pytest.raises(NotYetVisible):
         export_lines(svc.log, svc.projector, [game.id])
+
+
+def test_a_stream_opened_after_the_end_hides_again_once_undone_back_into_play(client, svc):
+    game = new(client, "lost-cities", seed=42)
+    finish(svc, game.id)
+    last = last_seq(client, game.id)
+    seen: dict[str, list[dict]] = {}
+
+    def watch(name: str, **eyes: Any) -> threading.Thread:
+        def read() -> None:
+            seen[name] = read_stream(client, game.id, last + 1, since=last, **eyes)
+        thread = threading.Thread(target=read)
+        thread.start()
+        return thread
+
+    # after the end a seat's view needs no token and the full view is open to all
+    watchers = [watch("seat", seat=1), watch("full", full=True), watch("public")]
+    time.sleep(0.5)  # the streams are open
+    undone = client.post(f"/games/{game.id}/undo", headers=game.auth, json={"to_seq": last - 2, "expected_seq": last})
+    assert undone.status_code == 201, undone.text
+    for thread in watchers:
+        thread.join(10)
+    hidden = hidden_items(svc, game.id)
+    for name, messages in seen.items():
+        frame = json.loads(messages[-1]["data"]) if isinstance(messages[-1]["data"], str) else messages[-1]["data"]
+        assert frame["seq"] == last + 1 and "hand" not in frame["view"] and "hands" not in frame["view"], name
+        assert not tokens(json.dumps(frame)) & hidden, name
