@@ -7,6 +7,9 @@
 - The public view, frames and the live stream in public eyes need no token.
 - What would reveal secrets to anyone — the full view, the raw log (a digital shuffle, every
   drawn card), the seed — is open to everyone once the game has ended, and to no one before.
+- The statistics, SQL views, charts and exports take no token, so they hold a game in progress
+  only as its public ``games`` row, and everything else of it once it has ended
+  (``projections.stats.sql.ENDED_GAMES``; ``api.jsonl.export_lines``).
 - Forking a game still in progress needs its write token, and the fork keeps the parent's
   tokens (the same people hold the same seats); forking an ended game is open to all and the
   fork gets new tokens.

@@ -233,8 +233,9 @@ def export_games(
     format: str = typer.Option("jsonl", "--format", help="jsonl, or parquet (the log and every view, by title and month)"),
     db: str = Db,
 ) -> None:
-    """Write whole games as JSON Lines, one event per line with its envelope; or everything as Parquet."""
-    from api.jsonl import export_lines
+    """Write whole ended games as JSON Lines, one event per line with its envelope; or everything as
+    Parquet. A game in progress is left out (named, it is refused): its log holds hidden cards."""
+    from api.jsonl import ended_games, export_lines
 
     if format == "parquet":
         from api.stats_cli import export_parquet
@@ -246,9 +247,12 @@ def export_games(
     if format != "jsonl":
         fail(f"--format is jsonl or parquet, not {format!r}")
 
+    left_out: list[str] = []
     with layers(db) as lay, reported():
         ids = game_ids or lay.log.game_ids()
-        lines = export_lines(lay.log, ids)
+        if not game_ids:
+            ids, left_out = ended_games(lay.projector, ids)
+        lines = export_lines(lay.log, lay.projector, ids)
         if out == "-":
             for line in lines:
                 sys.stdout.write(line + "\n")
@@ -257,6 +261,8 @@ def export_games(
         with open(out, "w", encoding="utf-8") as handle:
             count = sum(1 for line in lines if handle.write(line + "\n"))
     console(stderr=True).print(f"exported {count} events of {len(ids)} games to {escape(out)}")
+    if left_out:
+        console(stderr=True).print(f"left out {len(left_out)} games in progress (exported once they have ended)")
 
 
 @app.command("import")

@@ -1,9 +1,12 @@
 """Whole games as JSON Lines: one event per line, with its envelope (seq, recorded_at, actor, hashes).
 
-Export writes what the log holds. Import reads whole games, checks each one (seqs from 1 without
-a gap, every body a known event, the effective history legal under its title's rules), appends
-them through the log in one batch, and verifies the new hash chains. The log stamps imported
-events anew (time, actor ``import``), so their hashes differ from the exported ones.
+Export writes what the log holds of the games that have ended: the log of a game in progress
+holds what its public view hides (a digital shuffle, hands, objectives, goal cards), so, like
+``GET /games/{id}/events``, it opens at the end and to no one before. Import reads whole games,
+checks each one (seqs from 1 without a gap, every body a known event, the effective history legal
+under its title's rules), appends them through the log in one batch, and verifies the new hash
+chains. The log stamps imported events anew (time, actor ``import``), so their hashes differ from
+the exported ones.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
+from api.errors import NotYetVisible
 from events import codec
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
@@ -44,7 +48,27 @@ def event_line(event: StoredEvent) -> dict[str, Any]:
     }
 
 
-def export_lines(log: DuckDBEventLog, game_ids: Iterable[str]) -> Iterator[str]:
+def ended_games(projector: Projector, game_ids: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The games whose log may be exported (ended) and those still in progress."""
+    ended, in_progress = [], []
+    for game_id in game_ids:
+        (ended if projector.state(game_id).ended is not None else in_progress).append(game_id)
+    return ended, in_progress
+
+
+def export_lines(log: DuckDBEventLog, projector: Projector, game_ids: Iterable[str]) -> Iterator[str]:
+    """Every event of the given games, one JSON line each; refuses a game in progress."""
+    ended, in_progress = ended_games(projector, game_ids)
+    if in_progress:
+        raise NotYetVisible(
+            f"game {in_progress[0]} is in progress: its log is exported once it has ended, and by no one before",
+            code="export-before-end",
+            game_ids=in_progress,
+        )
+    return _lines(log, ended)
+
+
+def _lines(log: DuckDBEventLog, game_ids: list[str]) -> Iterator[str]:
     for game_id in game_ids:
         for event in log.read(game_id):
             yield json.dumps(event_line(event), ensure_ascii=False, separators=(",", ":"))

@@ -219,6 +219,8 @@ def export_parquet(db: str, folder: str) -> None:
         f"exported {report.events} events of {report.games} games and {len(report.tables) - 1} views "
         f"to {escape(folder)} (title=.../month=... partitions)"
     )
+    if report.in_progress:
+        console(stderr=True).print(f"left out {report.in_progress} games in progress (exported once they have ended)")
 
 
 def import_parquet(db: str, folder: str) -> None:

@@ -17,6 +17,7 @@ from api.routes import errors
 from api.routes.games import outcome_of
 from api.routes.record import check_seq
 from api.streaming import stream
+from events.errors import TabletapeError
 from replay import frames as replay_frames
 
 router = APIRouter(tags=["replay"])
@@ -144,11 +145,19 @@ async def live_stream(
 
     eyes, cursor = await run_in_threadpool(opening)
 
+    def eyes_now() -> replay_frames.Perspective:
+        """Looked at again for each batch: the end opens every move, and an undo back into play
+        closes again what only the end had opened (the full view, a seat without its token)."""
+        now = svc.projector.state(game_id)
+        if ended(now):
+            return replay_frames.Perspective(seat=eyes.seat, full=eyes.full, all_moves=True)
+        try:
+            return perspective(svc, game_id, now, seat, full, creds)
+        except TabletapeError:
+            return replay_frames.Perspective()
+
     def frames(first: int, last: int) -> list[replay_frames.Frame]:
-        # the end of the game opens every move: look again at each batch
-        over = ended(svc.projector.state(game_id))
-        eyes_now = replay_frames.Perspective(seat=eyes.seat, full=eyes.full, all_moves=eyes.all_moves or over)
-        return replay_frames.raw_frames(svc.projector, game_id, first, last, eyes_now)
+        return replay_frames.raw_frames(svc.projector, game_id, first, last, eyes_now())
 
     body = stream(
         svc.hub,

@@ -6,11 +6,16 @@ hashes included), and ``DIR/<view>/title=.../month=.../`` each documented view (
 without tabletape. Importing puts the exported events back unchanged (times, actors, hash
 chains) after checking every chain, so an empty store that imports an export answers every
 statistic exactly as the store it came from.
+
+An export holds the ended games only: a game in progress shows its public view and no more, and
+its log holds what that view hides (a digital shuffle, hands, objectives, goal cards). It is
+exported once it has ended (``ENDED_GAMES``, the rule of the SQL views).
 """
 
 from __future__ import annotations
 
 import hashlib
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -21,7 +26,7 @@ from events import codec
 from events.base import Event
 from events.errors import MalformedEvent, TabletapeError
 from events.log import GENESIS_HASH, micros
-from projections.stats.sql import views
+from projections.stats.sql import ENDED_GAMES, views
 
 if TYPE_CHECKING:
     from projections.read_models import ReadModels
@@ -42,6 +47,8 @@ class ExportReport:
     games: int
     events: int
     tables: dict[str, int]
+    #: games in progress, left out
+    in_progress: int = 0
 
 
 def _quote(path: Path) -> str:
@@ -49,13 +56,15 @@ def _quote(path: Path) -> str:
 
 
 def export(read_models: "ReadModels", folder: str | Path) -> ExportReport:
-    """Write the log and every documented view under ``folder`` (replacing an earlier export)."""
+    """Write the log and every documented view of the ended games under ``folder`` (replacing an
+    earlier export)."""
     read_models.refresh()
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     con = read_models.log.cursor()
     try:
-        where = f"(SELECT game_id, title, {PARTITION} AS month FROM games)"
+        # every table is joined to this: nothing of a game in progress is written
+        where = f"(SELECT game_id, title, {PARTITION} AS month FROM games WHERE game_id IN ({ENDED_GAMES}))"
         counts = {}
         sources = {"events": "SELECT * FROM events", **{name: select for name, (select, _) in views().items()}}
         for name, select in sources.items():
@@ -68,10 +77,12 @@ def export(read_models: "ReadModels", folder: str | Path) -> ExportReport:
                     f"COPY ({query}) TO {_quote(folder / name)} "
                     "(FORMAT parquet, PARTITION_BY (title, month), OVERWRITE true)"
                 )
-        games = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+            else:  # an earlier export's files may hold a game since undone back into play
+                shutil.rmtree(folder / name, ignore_errors=True)
+        games, every = con.execute(f"SELECT (SELECT count(*) FROM {where}), (SELECT count(*) FROM games)").fetchall()[0]
     finally:
         con.close()
-    return ExportReport(games, counts["events"], counts)
+    return ExportReport(games, counts["events"], counts, every - games)
 
 
 def read_events(read_models: "ReadModels", folder: str | Path) -> pa.Table:

@@ -7,6 +7,10 @@ views the query names are copied into it as Arrow tables from the (refreshed) re
 that, DuckDB's own parser must find exactly one SELECT statement that reads only documented views
 (or its own CTEs) and no table function but ``unnest`` / ``range`` / ``generate_series``. A timer
 interrupts a query that runs past its time limit; at most ``row_limit`` rows come back.
+
+What the views hold follows the one rule of who sees what (``api/auth.py``): a game in progress
+shows its public view and nothing more, so it appears only as its ``games`` row (players, options,
+status, rounds, moves so far); every other view holds ended games only (``ENDED_GAMES``).
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ SHARED_VIEWS: dict[str, tuple[str, str]] = {
         "CROSS JOIN LATERAL (SELECT CASE WHEN x.amended_by IS NULL THEN e.body_json::JSON "
         "ELSE json_extract(a.body_json, '$.body') END AS body) b "
         "WHERE (NOT f.edited OR x.seq IS NOT NULL) AND e.type NOT LIKE 'game.%'",
-        "one row per effective event of every game (undone events left out, amended ones as amended; "
+        "one row per effective event of every ended game (undone events left out, amended ones as amended; "
         "not creation, end or fork): game_id, title, seq (raw log seq), step (position in the effective "
         "history), seat (NULL for chance and table facts), kind (the event's tag, e.g. "
         "lost-cities.card-played), detail (the event as JSON: card, source, dice, path...)",
@@ -83,13 +87,26 @@ SHARED_VIEWS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The games whose rows a view may hold beyond ``games``: the ended ones. A game in progress shows
+#: only its public view, and its events and facts hold what that view hides (a digital shuffle, the
+#: cards dealt, objectives, goal cards). ``games`` follows every append, so an ended game undone back
+#: into play drops out at once.
+ENDED_GAMES = "SELECT game_id FROM games WHERE status = 'ended'"
+#: views whose every row is public for a game in progress too (what ``GET /games`` shows of it)
+PUBLIC_VIEWS = frozenset({"games"})
+
+
 def views() -> dict[str, tuple[str, str]]:
-    """Every documented view: the shared ones and each title's own tables."""
+    """Every documented view: the shared ones and each title's own tables; all but ``PUBLIC_VIEWS``
+    hold ended games only, so a view added later cannot forget it."""
     out = dict(SHARED_VIEWS)
     for model in models().values():
         for name in model.tables:
             out[name] = (f"SELECT * FROM {name}", model.docs.get(name, ""))
-    return out
+    return {
+        name: (select if name in PUBLIC_VIEWS else f"SELECT * FROM ({select}) WHERE game_id IN ({ENDED_GAMES})", doc)
+        for name, (select, doc) in out.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)
