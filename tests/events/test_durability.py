@@ -83,24 +83,31 @@ def _uncatalogued(db) -> set[str]:
         con.close()
 
 
-def _create_until_killed(base: str, stop: threading.Event) -> None:
+CREATE = {"title": "lost-cities", "players": ["Ana", "Bea"], "seed": 1}
+
+
+def _create_until_killed(base: str, stop: threading.Event, keys: list[str]) -> None:
+    """Create games, each under a new idempotency key (in ``keys`` before it is sent)."""
     with httpx.Client(base_url=base, timeout=10) as client:
         while not stop.is_set():
+            keys.append(f"{threading.get_ident()}-{len(keys)}")
             try:
-                client.post("/games", json={"title": "lost-cities", "players": ["Ana", "Bea"], "seed": 1})
+                client.post("/games", json=CREATE, headers={"Idempotency-Key": keys[-1]})
             except httpx.TransportError:
                 return
 
 
 def test_games_created_before_a_sigkill_are_listed_after_restart(tmp_path):
     """A creation commits its events before its catalogue row is written; a kill in between must
-    not hide the game from ``GET /games`` once the server is back."""
+    not hide the game from ``GET /games`` once the server is back. Retrying every creation under
+    its key then answers each with its own game: none is lost, none is made twice."""
     db = tmp_path / "catalogue.duckdb"
     missing: set[str] = set()
+    keys: list[str] = []
     for _ in range(10):  # until a kill lands between a creation's commit and its catalogue row
         base, proc = live_server.start(db)
         stop = threading.Event()
-        creators = [threading.Thread(target=_create_until_killed, args=(base, stop)) for _ in range(4)]
+        creators = [threading.Thread(target=_create_until_killed, args=(base, stop, keys)) for _ in range(4)]
         for thread in creators:
             thread.start()
         time.sleep(1.0)
@@ -123,5 +130,10 @@ def test_games_created_before_a_sigkill_are_listed_after_restart(tmp_path):
                 break
         assert missing <= listed
         assert page["total"] == len(listed)
+        with httpx.Client(base_url=base, timeout=30) as client:
+            retried = {key: client.post("/games", json=CREATE, headers={"Idempotency-Key": key}) for key in keys}
+        assert {r.status_code for r in retried.values()} <= {200, 201}
+        made = {r.json()["game_id"] for r in retried.values()}
+        assert len(made) == len(keys) and listed <= made
     finally:
         live_server.stop(proc)
