@@ -116,7 +116,7 @@ class ReadModels:
     """Keeps ``games`` and ``results`` current (``track``), catches the statistics tables up
     (``refresh``), and recreates them all from the log (``rebuild``)."""
 
-    def __init__(self, log: DuckDBEventLog) -> None:
+    def __init__(self, log: DuckDBEventLog, catch_up: bool = True) -> None:
         self.log = log
         self.con = log.cursor()  # our own connection: the log's is the event writer's
         self._lock = threading.RLock()
@@ -126,7 +126,8 @@ class ReadModels:
         self._mark: tuple[int, int] | None = None
         with self._lock:
             self.con.execute(SCHEMA)
-        self.catch_up()
+        if catch_up:
+            self.catch_up()
 
     def track(self, game_id: str, history: History, game: GameState, before: GameState | None) -> None:
         """Rewrite a game's rows when it first appears or its result changes."""
