@@ -2,8 +2,8 @@
 
 A token is shown once, when it is issued (and again to a retry of a keyed creation, which derives
 the same tokens from its key: see ``derived_tokens``); the store keeps its hash, so a copy of the
-database opens no game. Checks compare hashes with ``hmac.compare_digest`` and, when a game has no such
-token, against a dummy hash, so that timing tells nothing about which tokens exist.
+database opens no game. Checks compare hashes with ``hmac.compare_digest`` and, when a game has
+no such token, against a dummy hash, so that timing tells nothing about which tokens exist.
 """
 
 from __future__ import annotations
