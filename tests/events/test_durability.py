@@ -90,9 +90,10 @@ def _create_until_killed(base: str, stop: threading.Event, keys: list[str]) -> N
     """Create games, each under a new idempotency key (in ``keys`` before it is sent)."""
     with httpx.Client(base_url=base, timeout=10) as client:
         while not stop.is_set():
-            keys.append(f"{threading.get_ident()}-{len(keys)}")
+            key = f"{threading.get_ident()}-{len(keys)}"
+            keys.append(key)
             try:
-                client.post("/games", json=CREATE, headers={"Idempotency-Key": keys[-1]})
+                client.post("/games", json=CREATE, headers={"Idempotency-Key": key})
             except httpx.TransportError:
                 return
 
