@@ -90,6 +90,7 @@ class CreateGame(Strict):
         None, description="digital play: chance (shuffles, dice) is drawn from this seed by the server"
     )
     actor: Actor = ""
+    idempotency_key: IdempotencyKey | None = None
 
 
 class SeatToken(BaseModel):
@@ -203,6 +204,7 @@ class AmendIn(MoveFields, Write):
 class ForkIn(Strict):
     at_seq: Seq | None = Field(None, description="the raw seq of the parent to fork after (default: its last)")
     actor: Actor = ""
+    idempotency_key: IdempotencyKey | None = None
 
 
 class AppendedEvent(BaseModel):

@@ -187,7 +187,7 @@ def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None) -> None
     events += import_cached(log, "marco-polo", mp, 1_700_000_000_000 + lc)
     seconds = time.perf_counter() - t0
     row(f"bulk import of {lc + mp:,} games ({events:,} events)", f"{events / seconds:,.0f} ev/s", "(info)")
-    read_models = ReadModels(log)
+    read_models = ReadModels(log, catch_up=False)  # the rebuild below is the catch-up, timed
     t0 = time.perf_counter()
     games = read_models.rebuild()
     seconds = time.perf_counter() - t0

@@ -1,12 +1,14 @@
 """Game tokens: one write token per game and one token per seat, stored only as sha256 hashes.
 
-A token is shown once, when it is issued; the store keeps its hash, so a copy of the database
-opens no game. Checks compare hashes with ``hmac.compare_digest`` and, when a game has no such
-token, against a dummy hash, so that timing tells nothing about which tokens exist.
+A token is shown once, when it is issued (and again to a retry of a keyed creation, which derives
+the same tokens from its key: see ``derived_tokens``); the store keeps its hash, so a copy of the
+database opens no game. Checks compare hashes with ``hmac.compare_digest`` and, when a game has
+no such token, against a dummy hash, so that timing tells nothing about which tokens exist.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -45,6 +47,18 @@ class IssuedTokens:
     seats: tuple[str, ...]
 
 
+def derived_tokens(secret: bytes, seats: int) -> IssuedTokens:
+    """Tokens that are the same for the same ``secret``: a retried creation answers them again.
+
+    They are as strong as ``new_token``'s while ``secret`` is (a claimed key's, never stored).
+    """
+
+    def one(label: bytes) -> str:
+        return base64.urlsafe_b64encode(hmac.digest(secret, label, "sha256")).rstrip(b"=").decode()
+
+    return IssuedTokens(one(b"write"), tuple(one(b"seat %d" % seat) for seat in range(seats)))
+
+
 class TokenStore:
     """The ``game_tokens`` table, with an in-memory cache of each game's hashes."""
 
@@ -57,9 +71,9 @@ class TokenStore:
         with self._lock:
             self._con.execute(SCHEMA)
 
-    def issue(self, game_id: str, seats: int) -> IssuedTokens:
-        """New tokens for a game; any earlier tokens of that game stop working."""
-        issued = IssuedTokens(new_token(), tuple(new_token() for _ in range(seats)))
+    def issue(self, game_id: str, seats: int, issued: IssuedTokens | None = None) -> IssuedTokens:
+        """New tokens for a game (``issued``, or drawn now); any earlier tokens of that game stop working."""
+        issued = issued or IssuedTokens(new_token(), tuple(new_token() for _ in range(seats)))
         rows = [(game_id, WRITE, None, token_hash(issued.write))]
         rows += [(game_id, SEAT, seat, token_hash(token)) for seat, token in enumerate(issued.seats)]
         self._replace(game_id, rows)
@@ -77,6 +91,12 @@ class TokenStore:
     def cached(self, game_id: str) -> bool:
         """Whether checking this game's tokens needs no query."""
         return game_id in self._cache
+
+    def holds(self, game_id: str, issued: IssuedTokens) -> bool:
+        """Whether these are exactly the game's tokens."""
+        rows = {(WRITE, None): token_hash(issued.write)}
+        rows |= {(SEAT, seat): token_hash(token) for seat, token in enumerate(issued.seats)}
+        return self._hashes(game_id) == rows
 
     def has_tokens(self, game_id: str) -> bool:
         return bool(self._hashes(game_id))

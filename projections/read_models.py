@@ -1,6 +1,8 @@
 """Read models for statistics, rebuildable from the log alone.
 
-``games`` and ``results`` are kept current on every append (``track``). The statistics tables
+``games`` and ``results`` are kept current on every append (``track``), and caught up from the
+log when the read models are opened (``catch_up``: a crash between an append's commit and its
+``track`` must not hide a game from the catalogue). The statistics tables
 (``game_facts``, ``score_sources``, ``effective_edits`` and every title's own tables, see
 ``projections.stats``) are caught up lazily: ``refresh`` folds the games whose events arrived since
 its watermark (the largest ``events.rowid`` it has folded; the log only appends, and DuckDB hands
@@ -114,7 +116,7 @@ class ReadModels:
     """Keeps ``games`` and ``results`` current (``track``), catches the statistics tables up
     (``refresh``), and recreates them all from the log (``rebuild``)."""
 
-    def __init__(self, log: DuckDBEventLog) -> None:
+    def __init__(self, log: DuckDBEventLog, catch_up: bool = True) -> None:
         self.log = log
         self.con = log.cursor()  # our own connection: the log's is the event writer's
         self._lock = threading.RLock()
@@ -124,6 +126,8 @@ class ReadModels:
         self._mark: tuple[int, int] | None = None
         with self._lock:
             self.con.execute(SCHEMA)
+        if catch_up:
+            self.catch_up()
 
     def track(self, game_id: str, history: History, game: GameState, before: GameState | None) -> None:
         """Rewrite a game's rows when it first appears or its result changes."""
@@ -138,6 +142,54 @@ class ReadModels:
         )
         row, results = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
         self._write([row], results, replace_ids=[game_id])
+
+    def catch_up(self) -> int:
+        """Rewrite the ``games`` and ``results`` rows of the games a crash left behind; returns how many.
+
+        An append commits before ``track`` writes its rows, so a process killed in between leaves
+        a game out of the catalogue or its result stale. Only events past the catalogue's mark
+        (the largest ``events.rowid`` it is known to reflect) are looked at: a new game without a
+        row, an end the row does not show, and any history edit. Run at start-up, before writes.
+        """
+        with self._lock:
+            self.con.execute(META_SCHEMA)
+            marks = dict(self.con.execute("SELECT key, value FROM stats_meta").fetchall())
+            # a statistics refresh rewrote every catalogue row up to its own mark
+            since = max(int(marks.get(_CATALOGUE_MARK, -1)), int(marks.get("rowid", -1)))
+            top = self._log_mark()[1]
+            if top <= since:
+                return 0
+            ids = sorted(
+                r[0]
+                for r in self.con.execute(
+                    f"""SELECT game_id FROM events WHERE rowid > $since AND rowid <= $top AND seq = 1
+                        AND game_id NOT IN (SELECT game_id FROM games)
+                    UNION SELECT e.game_id FROM events e LEFT JOIN games g USING (game_id)
+                        WHERE e.rowid > $since AND e.rowid <= $top AND e.type = '{codec.tag_of(GameEnded)}'
+                        AND (g.status IS DISTINCT FROM 'ended' OR g.ended_at IS DISTINCT FROM e.recorded_at)
+                    UNION SELECT game_id FROM events WHERE rowid > $since AND rowid <= $top
+                        AND type IN ({", ".join(f"'{codec.tag_of(t)}'" for t in HISTORY_EDITS)})""",
+                    {"since": since, "top": top},
+                ).fetchall()
+            )
+            batch = _Batch()
+            for game_id, events in self._read_games(ids, top):
+                folded = fold_game(game_id, events)
+                batch.add({"games": folded["games"], "results": folded["results"]})
+            marks_sql = ", ".join("?" * len(ids))
+            self.con.execute("BEGIN")
+            try:
+                if ids:
+                    for table in ("results", "games"):
+                        self.con.execute(f"DELETE FROM {table} WHERE game_id IN ({marks_sql})", ids)
+                    self._write_batch(batch)
+                self.con.execute("DELETE FROM stats_meta WHERE key = ?", [_CATALOGUE_MARK])
+                self.con.execute("INSERT INTO stats_meta VALUES (?, ?)", [_CATALOGUE_MARK, str(top)])
+                self.con.execute("COMMIT")
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
+            return len(ids)
 
     def rebuild(self, batch_games: int = 2_000) -> int:
         """Recreate every read model from the log alone; returns the number of games."""
@@ -223,7 +275,7 @@ class ReadModels:
         if row is None or row[0] != version:
             for name in schemas:
                 self.con.execute(f"DROP TABLE IF EXISTS {name}")
-            self.con.execute("DELETE FROM stats_meta")
+            self.con.execute("DELETE FROM stats_meta WHERE key <> ?", [_CATALOGUE_MARK])
             self.con.execute("INSERT INTO stats_meta VALUES ('version', ?)", [version])
         for name, schema in schemas.items():
             self.con.register("_rm_empty", schema.empty_table())
@@ -366,6 +418,8 @@ def _read_range(con, clause: str, low: str, high: str) -> Iterable[tuple[str, li
 log = logging.getLogger("tabletape.read_models")
 
 META_SCHEMA = "CREATE TABLE IF NOT EXISTS stats_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)"
+#: the ``stats_meta`` key of the largest ``events.rowid`` the catalogue is known to reflect
+_CATALOGUE_MARK = "catalogue_rowid"
 
 #: the statistics tables every title shares (each title adds its own, see ``projections.stats``)
 STATS_SCHEMAS: dict[str, pa.Schema] = {

@@ -105,6 +105,17 @@ class Recorder:
         self._notify(child, result)
         return child, result
 
+    def first_append(self, game_id: str) -> tuple[AppendResult, Forked | None]:
+        """What creating or forking this game appended, as a replayed result (a retry's answer),
+        and its ``Forked`` event if it is a fork."""
+        bodies = self.log.read_bodies(game_id, 1, 2)
+        forked = bodies[1] if len(bodies) > 1 and isinstance(bodies[1], Forked) else None
+        if forked is not None:
+            last = len(self.projector.history(forked.parent_id).entries(forked.at_seq)) + 1
+        else:
+            last = 1 + len(self._chance_events(start(bodies[0]), 2))
+        return AppendResult(game_id, 1, last, replayed=True), forked
+
     # -- moves -----------------------------------------------------------------------------
 
     def record(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Response, status
 
 from api.auth import Credentials, Svc, ended, require_write
 from api.models import (
@@ -23,15 +24,20 @@ from api.models import (
     Tokens,
 )
 from api.routes import errors
+from api.routes.record import IdempotencyHeader, idempotency_key
 from api.services import Services
+from events.creation_keys import CREATION, fork_scope
+from events.errors import ConcurrencyConflict
 from events.lifecycle import GameCreated
-from events.log import new_game_id
-from events.tokens import IssuedTokens
+from events.log import AppendResult, new_game_id
+from events.tokens import IssuedTokens, derived_tokens
 from projections import catalog
 from projections.fold import GameState, start
 from rules import titles
 
 router = APIRouter(tags=["games"])
+
+REPLAYED = "replayed: this idempotency key had already done it with the same request; the first answer again"
 
 
 def tokens_out(players: tuple[str, ...], issued: IssuedTokens) -> Tokens:
@@ -73,20 +79,63 @@ def list_titles() -> list[TitleOut]:
     return [TitleOut(id=t.id, name=t.name) for t in titles().values()]
 
 
-@router.post("/games", status_code=status.HTTP_201_CREATED, response_model=GameCreatedOut, responses=errors(409, 422))
-def create_game(body: CreateGame, svc: Svc) -> GameCreatedOut:
-    """Start a game; the answer holds its write token and one token per seat, shown only now."""
+def canonical(body: CreateGame | ForkIn) -> bytes:
+    """The request as validated (defaults filled in), without its key: what a retry must repeat."""
+    fields = body.model_dump(mode="json", exclude={"idempotency_key"})
+    return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def settle_failed(svc: Services, game_id: str, scope: str, key: str | None, exc: BaseException) -> None:
+    """After a creation or fork failed: return if a retry under the same key wrote the game
+    meanwhile (the caller answers as that retry); else leave nothing of it behind (its tokens,
+    the key's claim) and raise. An existing game's tokens are never revoked."""
+    if svc.log.exists(game_id):
+        if key is not None and isinstance(exc, ConcurrencyConflict):
+            return
+        raise exc
+    svc.tokens.revoke(game_id)
+    if key is not None:
+        svc.creation_keys.release(scope, key)
+    raise exc
+
+
+def replayed(response: Response) -> None:
+    """A retry answers what the key did first, with 200 instead of 201."""
+    response.status_code = status.HTTP_200_OK
+
+
+@router.post(
+    "/games",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameCreatedOut,
+    responses={200: {"model": GameCreatedOut, "description": REPLAYED}, **errors(409, 422)},
+)
+def create_game(
+    body: CreateGame, svc: Svc, response: Response, key: IdempotencyHeader = None
+) -> GameCreatedOut:
+    """Start a game; the answer holds its write token and one token per seat, shown only now
+    (and to a retry with the same idempotency key and the same request)."""
     created = GameCreated(title=body.title, players=tuple(body.players), options=body.options, seed=body.seed)
-    start(created)  # the title checks players and options before any token is written
-    game_id = new_game_id()
-    issued = svc.tokens.issue(game_id, len(body.players))
-    try:
-        game_id, result = svc.recorder.create(
-            body.title, body.players, body.options, seed=body.seed, actor=body.actor, game_id=game_id
-        )
-    except BaseException:
-        svc.tokens.revoke(game_id)
-        raise
+    start(created)  # the title checks players and options before any token or key is written
+    key = idempotency_key(body, key)
+    if key is None:
+        game_id, issued = new_game_id(), None
+    else:
+        claim = svc.creation_keys.claim(CREATION, key, canonical(body), new_game_id())
+        game_id, issued = claim.game_id, derived_tokens(claim.secret, len(body.players))
+    result = None
+    if key is None or not svc.log.exists(game_id):
+        issued = svc.tokens.issue(game_id, len(body.players), issued)
+        try:
+            _, result = svc.recorder.create(
+                body.title, body.players, body.options, seed=body.seed, actor=body.actor, game_id=game_id
+            )
+        except BaseException as exc:
+            settle_failed(svc, game_id, CREATION, key, exc)  # returns if a retry created it meanwhile
+    if result is None:
+        result, _ = svc.recorder.first_append(game_id)
+        replayed(response)
+    assert issued is not None
     return GameCreatedOut(
         game_id=game_id,
         title=body.title,
@@ -158,26 +207,53 @@ def get_game(game_id: str, svc: Svc) -> GameOut:
     "/games/{game_id}/fork",
     status_code=status.HTTP_201_CREATED,
     response_model=ForkOut,
-    responses=errors(401, 403, 404, 409, 422),
+    responses={200: {"model": ForkOut, "description": REPLAYED}, **errors(401, 403, 404, 409, 422)},
 )
-def fork_game(game_id: str, body: ForkIn, svc: Svc, creds: Credentials) -> ForkOut:
-    """A new game whose history starts as this game's effective history up to ``at_seq``."""
+def fork_game(
+    game_id: str, body: ForkIn, svc: Svc, creds: Credentials, response: Response, key: IdempotencyHeader = None
+) -> ForkOut:
+    """A new game whose history starts as this game's effective history up to ``at_seq``.
+
+    An idempotency key forks a game once: its retry answers that fork again."""
     parent = svc.projector.state(game_id)
     over = ended(parent)
     if not over:
         require_write(svc, game_id, creds, "forking a game in progress")
-    at_seq = svc.projector.history(game_id).last_seq if body.at_seq is None else body.at_seq
-    child_id, result = svc.recorder.fork(game_id, at_seq, actor=body.actor)
-    if over:
-        tokens = tokens_out(parent.players, svc.tokens.issue(child_id, len(parent.players)))
+    key = idempotency_key(body, key)
+    if key is None:
+        child_id, derived = new_game_id(), None
     else:
-        svc.tokens.inherit(game_id, child_id)
-        tokens = None
+        claim = svc.creation_keys.claim(fork_scope(game_id), key, canonical(body), new_game_id())
+        child_id, derived = claim.game_id, derived_tokens(claim.secret, len(parent.players))
+    if key is None or not svc.log.exists(child_id):
+        # the tokens come first, as for a new game: a fork is never in the log without them
+        issued = svc.tokens.issue(child_id, len(parent.players), derived) if over else None
+        if not over:
+            svc.tokens.inherit(game_id, child_id)
+        at_seq = svc.projector.history(game_id).last_seq if body.at_seq is None else body.at_seq
+        try:
+            _, result = svc.recorder.fork(game_id, at_seq, actor=body.actor, new_id=child_id)
+        except BaseException as exc:
+            settle_failed(svc, child_id, fork_scope(game_id), key, exc)  # returns if a retry forked it meanwhile
+        else:
+            return fork_out(game_id, child_id, at_seq, result, parent.players, issued)
+    result, forked = svc.recorder.first_append(child_id)
+    assert forked is not None and derived is not None
+    replayed(response)
+    issued = derived if svc.tokens.holds(child_id, derived) else None  # else it inherited the parent's
+    return fork_out(game_id, child_id, forked.at_seq, result, parent.players, issued)
+
+
+def fork_out(
+    parent_id: str, child_id: str, at_seq: int, result: AppendResult, players: tuple[str, ...],
+    issued: IssuedTokens | None,
+) -> ForkOut:
+    """A fork's answer: its new tokens (a fork of an ended game), or none (it has the parent's)."""
     return ForkOut(
         game_id=child_id,
-        parent_id=game_id,
+        parent_id=parent_id,
         at_seq=at_seq,
         last_seq=result.last_seq,
-        tokens_inherited=not over,
-        tokens=tokens,
+        tokens_inherited=issued is None,
+        tokens=None if issued is None else tokens_out(players, issued),
     )

@@ -6,7 +6,7 @@ idempotency key, in the body or as the ``Idempotency-Key`` header.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Protocol
 
 from fastapi import APIRouter, Header, Request, Response, status
 from starlette.concurrency import run_in_threadpool
@@ -27,7 +27,6 @@ from api.models import (
     RedoIn,
     Seq,
     UndoIn,
-    Write,
 )
 from api.routes import errors
 from api.services import Services
@@ -47,7 +46,14 @@ WRITE_ERRORS = {
 }
 
 
-def idempotency_key(body: Write, header: str | None) -> str | None:
+class Keyed(Protocol):
+    """A write's body: it may carry the idempotency key itself."""
+
+    idempotency_key: str | None
+
+
+def idempotency_key(body: Keyed, header: str | None) -> str | None:
+    """The request's key, from the body or the ``Idempotency-Key`` header (which must agree)."""
     if header is not None and body.idempotency_key is not None and header != body.idempotency_key:
         raise MalformedRequest(
             "the Idempotency-Key header and the body's idempotency_key differ", code="idempotency-key-mismatch"

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from apiplay import finish, log_rows, new_game, play
+from apiplay import Game, finish, log_rows, log_size, new_game, play
+
+from api.models import CreateGame
+from api.routes.games import canonical
+from events.creation_keys import CREATION
+from events.log import new_game_id
 
 
 def test_create_returns_the_id_a_write_token_and_one_token_per_seat(client):
@@ -151,3 +157,157 @@ def test_a_game_played_through_the_api_is_listed_as_ended_with_its_result(client
     listed = client.get("/games", params={"status": "ended"}).json()["games"]
     assert [g["game_id"] for g in listed] == [game.id]
     assert listed[0]["duration_s"] is not None
+
+
+# -- retrying a creation: idempotency keys ---------------------------------------------------------
+
+CREATE = {"title": "lost-cities", "players": ["Ana", "Bea"], "options": {"rounds": 1}, "seed": 3}
+
+
+def tokens_of(answer: dict) -> list[str]:
+    return [answer["tokens"]["write_token"], *(t["token"] for t in answer["tokens"]["seat_tokens"])]
+
+
+def game_of(answer: dict) -> Game:
+    write, *seats = tokens_of(answer)
+    return Game(answer["game_id"], write, tuple(seats), tuple(answer["players"]))
+
+
+def test_a_retried_creation_answers_the_first_game_and_its_tokens_with_200(client, svc):
+    first = client.post("/games", json=CREATE | {"idempotency_key": "table-7"})
+    assert first.status_code == 201, first.text
+    again = client.post("/games", json=CREATE, headers={"Idempotency-Key": "table-7"})  # the header is the same key
+    assert again.status_code == 200, again.text
+    assert again.json() == first.json()
+    assert client.get("/games").json()["total"] == 1
+    play(client, game_of(first.json()), 2)  # its tokens are the game's
+    # later moves do not change the first answer
+    assert client.post("/games", json=CREATE | {"idempotency_key": "table-7"}).json() == first.json()
+
+
+def test_the_same_request_is_the_validated_one_with_its_defaults(client):
+    plain = {"title": "lost-cities", "players": ["Ana", "Bea"], "idempotency_key": "k"}
+    first = client.post("/games", json=plain)
+    spelled_out = client.post("/games", json=plain | {"options": {}, "seed": None, "actor": ""})
+    assert (first.status_code, spelled_out.status_code) == (201, 200)
+    assert spelled_out.json()["game_id"] == first.json()["game_id"]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"players": ["Ana", "Cy"]},
+        {"players": ["Bea", "Ana"]},
+        {"options": {"rounds": 3}},  # the title's default, but not what the first request said
+        {"seed": 4},
+        {"seed": None},
+        {"actor": "Ana"},
+    ],
+)
+def test_a_creation_key_reused_for_another_request_is_a_409_and_writes_nothing(client, svc, other):
+    first = client.post("/games", json=CREATE | {"idempotency_key": "k-1"})
+    assert first.status_code == 201
+    before = log_size(svc)
+    refused = client.post("/games", json=CREATE | other | {"idempotency_key": "k-1"})
+    assert refused.status_code == 409 and refused.json()["code"] == "idempotency-key-reused", refused.text
+    assert "tokens" not in refused.json()
+    assert log_size(svc) == before
+
+
+def test_a_creation_whose_header_and_body_keys_differ_is_a_422_and_writes_nothing(client, svc):
+    response = client.post("/games", json=CREATE | {"idempotency_key": "a"}, headers={"Idempotency-Key": "b"})
+    assert response.status_code == 422 and response.json()["code"] == "idempotency-key-mismatch"
+    assert log_size(svc) == (0, 0)
+    assert client.post("/games", json=CREATE | {"idempotency_key": "a"}).status_code == 201  # the key is still free
+
+
+def test_a_creation_the_title_refuses_leaves_its_key_free(client):
+    refused = client.post("/games", json=CREATE | {"players": ["Ana"], "idempotency_key": "k"})
+    assert refused.status_code == 422 and refused.json()["code"] == "lost-cities.player-count"
+    assert client.post("/games", json=CREATE | {"idempotency_key": "k"}).status_code == 201
+
+
+def test_creation_keys_are_their_own_scope(client):
+    """A creation key names one creation of this store; a game's move keys are that game's own."""
+    first = client.post("/games", json=CREATE | {"idempotency_key": "k"}).json()
+    other = client.post("/games", json=CREATE | {"idempotency_key": "k2"}).json()
+    assert other["game_id"] != first["game_id"]
+    game = game_of(first)
+    legal = client.get(f"/games/{game.id}/legal-moves", headers=game.auth).json()
+    move = {"notation": legal["moves"][0]["notation"], "expected_seq": legal["at"], "idempotency_key": "k"}
+    assert client.post(f"/games/{game.id}/moves", headers=game.auth, json=move).status_code == 201
+
+
+def test_concurrent_retries_of_one_creation_make_one_game(client, svc):
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: client.post("/games", json=CREATE, headers={"Idempotency-Key": "race"}), range(8)))
+    assert sorted(a.status_code for a in answers) == [200] * 7 + [201], [a.text for a in answers]
+    assert len({a.text for a in answers}) == 1
+    assert client.get("/games").json()["total"] == 1
+
+
+def test_a_creation_that_died_after_claiming_its_key_is_made_by_its_retry(client, svc):
+    """The first attempt claimed the key and was killed before its append: the retry creates the
+    game under the claimed id, and only then does it exist."""
+    request = CreateGame.model_validate(CREATE | {"idempotency_key": "lost"})
+    claimed = svc.creation_keys.claim(CREATION, "lost", canonical(request), new_game_id()).game_id
+    assert client.get("/games").json()["total"] == 0
+    retry = client.post("/games", json=CREATE | {"idempotency_key": "lost"})
+    assert retry.status_code == 201 and retry.json()["game_id"] == claimed
+    assert client.post("/games", json=CREATE | {"idempotency_key": "lost"}).json() == retry.json()
+
+
+def test_the_store_keeps_neither_a_creation_key_nor_its_tokens(client, svc):
+    answer = client.post("/games", json=CREATE | {"idempotency_key": "secret-key-1234"}).json()
+    dump = b"".join(
+        bytes(str(row), "utf-8")
+        for table in ("creation_keys", "game_tokens", "events")
+        for row in svc.log.con.cursor().execute(f"SELECT * FROM {table}").fetchall()
+    )
+    assert b"secret-key-1234" not in dump
+    assert not any(token.encode() in dump for token in tokens_of(answer))
+
+
+# -- retrying a fork ---------------------------------------------------------------------------
+
+def test_a_retried_fork_of_an_ended_game_answers_the_first_fork_and_its_tokens(client, svc):
+    game = new_game(client)
+    finish(svc, game.id)
+    first = client.post(f"/games/{game.id}/fork", json={"at_seq": 5, "idempotency_key": "f"})
+    assert first.status_code == 201, first.text
+    again = client.post(f"/games/{game.id}/fork", json={"at_seq": 5}, headers={"Idempotency-Key": "f"})
+    assert again.status_code == 200 and again.json() == first.json()
+    assert first.json()["tokens"] is not None
+    assert client.get("/games").json()["total"] == 2
+    other = client.post(f"/games/{game.id}/fork", json={"at_seq": 6, "idempotency_key": "f"})
+    assert other.status_code == 409 and other.json()["code"] == "idempotency-key-reused"
+    assert client.get("/games").json()["total"] == 2
+
+
+def test_a_retried_fork_at_the_end_answers_the_first_fork_though_the_parent_moved_on(client, svc):
+    game = new_game(client)
+    play(client, game, 2)
+    first = client.post(f"/games/{game.id}/fork", headers=game.auth, json={"idempotency_key": "f"})
+    assert first.status_code == 201, first.text
+    play(client, game, 1)
+    again = client.post(f"/games/{game.id}/fork", headers=game.auth, json={"idempotency_key": "f"})
+    assert again.status_code == 200 and again.json() == first.json()
+    assert again.json()["tokens_inherited"] is True and again.json()["tokens"] is None
+    assert client.post(f"/games/{game.id}/fork", json={"idempotency_key": "f"}).status_code == 401
+
+
+def test_fork_keys_are_scoped_to_their_parent(client, svc):
+    a, b = new_game(client), new_game(client)
+    fork_a = client.post(f"/games/{a.id}/fork", headers=a.auth, json={"idempotency_key": "f"})
+    fork_b = client.post(f"/games/{b.id}/fork", headers=b.auth, json={"idempotency_key": "f"})
+    assert (fork_a.status_code, fork_b.status_code) == (201, 201)
+    assert fork_a.json()["game_id"] != fork_b.json()["game_id"]
+
+
+def test_a_refused_keyed_fork_writes_nothing_and_leaves_its_key_free(client, svc):
+    game = new_game(client)
+    before = log_size(svc)
+    empty = client.post(f"/games/{game.id}/fork", headers=game.auth, json={"at_seq": 0, "idempotency_key": "f"})
+    assert empty.status_code == 409 and empty.json()["code"] == "fork-empty"
+    assert log_size(svc) == before
+    assert client.post(f"/games/{game.id}/fork", headers=game.auth, json={"idempotency_key": "f"}).status_code == 201

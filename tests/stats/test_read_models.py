@@ -7,11 +7,13 @@ import random
 
 from statsdata import LC_GAMES, MP_GAMES, tables
 
+from projections.projector import Projector
 from projections.stats import model, models
 from projections.stats.base import TitleStats
 from projections.stats.questions import Filters, Questions
 from projections.stats.sql import SHARED_VIEWS
 from replay.history import build
+from replay.recorder import Recorder
 from rules import titles
 
 STATS_TABLES = (
@@ -164,3 +166,23 @@ def test_marco_polo_2_games_fill_their_own_table(log):
     ).fetchall()[0][0] == 0
     rows = Questions(read_models).title_question(Filters(title="marco-polo-2"), "characters")
     assert sum(r["seats"] for r in rows) == 6
+
+
+def test_opening_the_read_models_catches_the_catalogue_up_with_what_a_crash_left_out(file_log):
+    """A writer whose catalogue writes never ran (a process killed between an append's commit and
+    its ``track``): the next process to open the read models lists its games as they stand."""
+    tracked = Recorder(file_log, Projector(file_log))
+    ended_id, _ = tracked.create("lost-cities", ["Ana", "Bea"], {"rounds": 1}, seed=4)
+    untracked = Recorder(file_log, Projector(file_log, read_models=False))
+    play(untracked, ended_id, seed=1)
+    new_id, _ = untracked.create("lost-cities", ["Cy", "Di"], seed=5)
+    con = file_log.con
+    assert con.execute("SELECT status FROM games WHERE game_id = ?", [ended_id]).fetchall() == [("in-progress",)]
+    assert con.execute("SELECT count(*) FROM games WHERE game_id = ?", [new_id]).fetchall() == [(0,)]
+
+    Projector(file_log)  # a restart: the read models are opened again
+    assert dict(con.execute("SELECT game_id, status FROM games").fetchall()) == {
+        ended_id: "ended", new_id: "in-progress"
+    }
+    assert con.execute("SELECT count(*) FROM results WHERE game_id = ?", [ended_id]).fetchall() == [(2,)]
+    assert Projector(file_log).read_models.catch_up() == 0  # past the mark: nothing to look at again
