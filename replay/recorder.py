@@ -158,11 +158,12 @@ class Recorder:
                 f"{type(move).__name__} is not a {game.title.name} move; history edits have their own commands",
                 code="not-a-move",
             )
-        if game.ended is not None:
+        if game.ended is not None and type(move) not in getattr(game.title, "after_end", ()):
             raise IllegalMove("the game is over; undo or fork to go on", code="game-over")
         events = list(game.title.decide(game.state, move))
         after = fold(game, events)
-        events += self._closing_events(after)
+        if game.ended is None:
+            events += self._closing_events(after)
         return self._plan_append(game_id, events, history.last_seq, idempotency_key, actor)
 
     def record_notation(self, game_id: str, text: str, expected_seq: int | None = None, **kw: Any) -> AppendResult:

@@ -92,6 +92,9 @@ class Title(Protocol, Generic[S]):
     # drawn with: the pack it pins plus components its log described; None: the title's own pack)
     # and ``dice_groups(state) -> list[int]`` (how a roll of many dice splits by seat).
     #
+    # Optional: ``after_end`` (a tuple of event types), the facts the table may still record once the
+    # game has ended, e.g. a hand shown to check the log; they change no score.
+    #
     # Optional: ``described(state, event) -> tuple[str, ...]``, the components (``"kind:id"``) the
     # step that led to ``state`` rests on although the game's content pack lacks them (described
     # by the events instead). Replay frames mark such steps; titles without packs leave it out.

@@ -49,6 +49,10 @@ class LostCities:
     state_type: ClassVar[type] = LostCitiesState
     options_type: ClassVar[type] = Options
     codes: ClassVar[tuple[str, ...]] = CODES
+    #: ruling LC-10: a hand may be shown after the game, and is checked like any other fact
+    after_end: ClassVar[tuple[type[Event], ...]] = (HandRevealed,)
+    #: 2: a face-down pass keeps the passer's known cards as shared (LC-3); older snapshots differ
+    version: ClassVar[str] = "2"
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> LostCitiesState:
         return _setup(players, options)

@@ -30,7 +30,16 @@ from rules.lost_cities.events import (
     DeckShuffled,
     HandRevealed,
 )
-from rules.lost_cities.knowledge import draw_pile_cards, player, require_in_hand, require_unseen, seen_counts
+from rules.lost_cities.evolve import evolve
+from rules.lost_cities.knowledge import (
+    draw_pile_cards,
+    places,
+    player,
+    require_in_hand,
+    require_shared_fit,
+    require_unseen,
+    seen_counts,
+)
 from rules.lost_cities.state import DEAL, DRAW, OVER, PLAY, SIDES, LostCitiesState
 
 Q_ALTERNATE = '"El jugador de mayor edad comienza y los jugadores alternan turnos."'
@@ -146,19 +155,32 @@ def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
         )
 
 
+def _check_shared(state: LostCitiesState, event: Event, seat: int, what: str, code: str) -> None:
+    """Cards passed face down (ruling LC-3) must still fit the side's hands once ``event`` is folded."""
+    side = seat % SIDES
+    if state.shared[side]:
+        require_shared_fit(evolve(state, event), side, what=what, code=code)
+
+
 def _decide_played(state: LostCitiesState, move: CardPlayed) -> tuple[Event, ...]:
     seat = _turn_seat(state, move.seat, PLAY, "play a card")
     card = _check_card_id(state, move.card, "play")
     _check_placement(state, seat, card)
-    require_in_hand(state, seat, (card,), what=f"{player(state, seat)} plays {card}")
-    return (CardPlayed(card=card, seat=seat),)
+    what = f"{player(state, seat)} plays {card}"
+    require_in_hand(state, seat, (card,), what=what)
+    event = CardPlayed(card=card, seat=seat)
+    _check_shared(state, event, seat, what, codes.CARD_NOT_IN_HAND)
+    return (event,)
 
 
 def _decide_discarded(state: LostCitiesState, move: CardDiscarded) -> tuple[Event, ...]:
     seat = _turn_seat(state, move.seat, PLAY, "discard a card")
     card = _check_card_id(state, move.card, "discard")
-    require_in_hand(state, seat, (card,), what=f"{player(state, seat)} discards {card}")
-    return (CardDiscarded(card=card, seat=seat),)
+    what = f"{player(state, seat)} discards {card}"
+    require_in_hand(state, seat, (card,), what=what)
+    event = CardDiscarded(card=card, seat=seat)
+    _check_shared(state, event, seat, what, codes.CARD_NOT_IN_HAND)
+    return (event,)
 
 
 def _decide_drawn(state: LostCitiesState, move: CardDrawn) -> tuple[Event, ...]:
@@ -236,9 +258,12 @@ def _decide_passed(state: LostCitiesState, move: CardsPassed) -> tuple[Event, ..
             f"name both passed cards: digital play knows every card ({player(state, seat)} holds "
             f"{', '.join(sorted(state.hands[seat]))})",
         )
-    require_in_hand(state, seat, named, what=f"{player(state, seat)} passes {', '.join(named)}")
+    what = f"{player(state, seat)} passes {', '.join(named) or 'two cards face down'}"
+    require_in_hand(state, seat, named, what=what)
     ordered = tuple(sorted(cards, key=_pass_key))
-    return (CardsPassed(cards=ordered, seat=seat),)  # type: ignore[arg-type]
+    event = CardsPassed(cards=ordered, seat=seat)  # type: ignore[arg-type]
+    _check_shared(state, event, seat, what, codes.CARD_NOT_IN_HAND)
+    return (event,)
 
 
 def _check_deal_phase(state: LostCitiesState, round_no: object) -> None:
@@ -325,14 +350,28 @@ def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event,
     new = shown - Counter(hand)
     if new:
         seen = seen_counts(state)
+        room = state.shared_room[seat]
+        shared = Counter(state.shared[seat % SIDES]) if room else Counter()
+        passed = 0  # shown cards that can only be cards passed face down
         for card, k in new.items():
-            if state.multiplicity[card] - seen[card] < k:
+            unseen = state.multiplicity[card] - seen[card]
+            if unseen + shared[card] < k:
                 require_unseen(state, card, seen, what=f"reveal of {who}'s hand")
                 codes.contradiction(
                     codes.CARD_ALREADY_SEEN,
-                    f"reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies",
+                    f"reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies "
+                    f"({'; '.join(places(state, card))})",
                 )
-    return (HandRevealed(seat=seat, cards=cards),)
+            passed += max(0, k - unseen)
+        if passed > room:
+            codes.contradiction(
+                codes.CARD_ALREADY_SEEN,
+                f"reveal of {who}'s hand: {passed} of the shown cards can only be cards passed face "
+                f"down, but {who} can hold at most {room} of them",
+            )
+    event = HandRevealed(seat=seat, cards=cards)
+    _check_shared(state, event, seat, f"reveal of {who}'s hand", codes.REVEAL_MISSING_KNOWN_CARD)
+    return (event,)
 
 
 DECIDERS = {

@@ -38,13 +38,24 @@ _COLOUR_OF: dict[str, int] = dict(CARD_COLOUR)
 _COLOUR_NAMED: dict[str, int] = dict(COLOUR_INDEX)
 
 
-def _remove_from_hand(hand: tuple[str, ...], unknown: int, card: str) -> tuple[tuple[str, ...], int]:
-    """Take ``card`` out of a hand: a known copy if there is one, else one unknown card."""
+def _leave_hand(state: LostCitiesState, seat: int, card: str, hands=None, unknown=None, shared=None):
+    """``card`` leaves ``seat``'s hand: a known copy if there is one, else one unknown card (a shared
+    copy when it can be one). Returns hands, unknown and shared (of ``state``, or those given)."""
+    if hands is None:
+        hands, unknown, shared = state.hands, state.unknown, state.shared
+    hand = hands[seat]
     try:
         i = hand.index(card)
     except ValueError:
-        return hand, unknown - 1
-    return hand[:i] + hand[i + 1 :], unknown
+        unknown = _set(unknown, seat, unknown[seat] - 1)
+        side = seat % SIDES
+        cards = shared[side]
+        # which copy left cannot be told: a shared one, where it can be, leaves the most open
+        if state.shared_room[seat] and card in cards:
+            j = cards.index(card)
+            shared = _set(shared, side, cards[:j] + cards[j + 1 :])
+        return hands, unknown, shared
+    return _set(hands, seat, hand[:i] + hand[i + 1 :]), unknown, shared
 
 
 def _set(items: tuple, i: int, value) -> tuple:
@@ -64,6 +75,8 @@ def _new_round(state: LostCitiesState, hands, unknown, draw_pile: int, deck_orde
         draw_pile=draw_pile,
         deck_order=deck_order,
         discarded_onto=-1,
+        shared=((),) * SIDES,
+        shared_room=(0,) * len(state.players),
     )
 
 
@@ -88,7 +101,7 @@ def _cards_dealt(state: LostCitiesState, event: CardsDealt) -> LostCitiesState:
 def _card_played(state: LostCitiesState, event: CardPlayed) -> LostCitiesState:
     seat = event.seat
     card = event.card
-    hand, unknown = _remove_from_hand(state.hands[seat], state.unknown[seat], card)
+    hands, unknown, shared = _leave_hand(state, seat, card)
     side = seat % SIDES
     colour = _COLOUR_OF[card]
     side_exps = state.expeditions[side]
@@ -96,8 +109,9 @@ def _card_played(state: LostCitiesState, event: CardPlayed) -> LostCitiesState:
     return replace(
         state,
         phase=DRAW,
-        hands=_set(state.hands, seat, hand),
-        unknown=_set(state.unknown, seat, unknown) if unknown != state.unknown[seat] else state.unknown,
+        hands=hands,
+        unknown=unknown,
+        shared=shared,
         expeditions=_set(state.expeditions, side, side_exps),
         discarded_onto=-1,
     )
@@ -106,14 +120,15 @@ def _card_played(state: LostCitiesState, event: CardPlayed) -> LostCitiesState:
 def _card_discarded(state: LostCitiesState, event: CardDiscarded) -> LostCitiesState:
     seat = event.seat
     card = event.card
-    hand, unknown = _remove_from_hand(state.hands[seat], state.unknown[seat], card)
+    hands, unknown, shared = _leave_hand(state, seat, card)
     colour = _COLOUR_OF[card]
     piles = state.discard_piles
     return replace(
         state,
         phase=DRAW,
-        hands=_set(state.hands, seat, hand),
-        unknown=_set(state.unknown, seat, unknown) if unknown != state.unknown[seat] else state.unknown,
+        hands=hands,
+        unknown=unknown,
+        shared=shared,
         discard_piles=_set(piles, colour, piles[colour] + (card,)),
         discarded_onto=colour,
     )
@@ -178,37 +193,62 @@ def _cards_passed(state: LostCitiesState, event: CardsPassed) -> LostCitiesState
     seat = event.seat
     n = len(state.players)
     partner = (seat + 2) % n
-    hand = list(state.hands[seat])
-    unknown = state.unknown[seat]
-    received: list[str] = []
-    received_unknown = 0
     faces_down = 0
+    received: tuple[str, ...] = ()
+    hands, unknowns, shared = state.hands, state.unknown, state.shared
     for card in event.cards:
         if card is None:
             faces_down += 1
-            received_unknown += 1
         else:
-            received.append(card)
-            if card in hand:
-                hand.remove(card)
-            else:
-                unknown -= 1
+            hands, unknowns, shared = _leave_hand(state, seat, card, hands, unknowns, shared)
+            received += (card,)
+    room = state.shared_room
     if faces_down:
-        # Ruling: an unknown card left a hand, so its known cards can no longer be told apart.
-        unknown = len(hand) + unknown - faces_down
-        hand = []
-    hands = _set(state.hands, seat, tuple(hand))
-    hands = _set(hands, partner, hands[partner] + tuple(received))
-    unknowns = _set(state.unknown, seat, unknown)
-    unknowns = _set(unknowns, partner, unknowns[partner] + received_unknown)
-    return replace(state, phase=PLAY, turn=(seat + 1) % n, hands=hands, unknown=unknowns, discarded_onto=-1)
+        # Ruling LC-3: the passer's known cards are now with one of the partners, not told which;
+        # the partner holds at most as many of them as it was passed face down.
+        known = hands[seat]
+        side = seat % SIDES
+        if not shared[side]:  # rooms left from cards since played or shown bound nothing now
+            room = _set(_set(room, seat, 0), partner, 0)
+        shared = _set(shared, side, shared[side] + known)
+        hands = _set(hands, seat, ())
+        unknowns = _set(unknowns, seat, unknowns[seat] + len(known) - faces_down)
+        unknowns = _set(unknowns, partner, unknowns[partner] + faces_down)
+        room = _set(room, seat, room[seat] + len(known))
+        room = _set(room, partner, room[partner] + faces_down)
+    hands = _set(hands, partner, hands[partner] + received)
+    return replace(
+        state,
+        phase=PLAY,
+        turn=(seat + 1) % n,
+        hands=hands,
+        unknown=unknowns,
+        shared=shared,
+        shared_room=room,
+        discarded_onto=-1,
+    )
 
 
 def _hand_revealed(state: LostCitiesState, event: HandRevealed) -> LostCitiesState:
+    seat = event.seat
+    side = seat % SIDES
+    shared = state.shared
+    if state.shared_room[seat] and shared[side]:
+        # shown cards the log did not know in this hand: shared copies where they can be
+        rest = list(shared[side])
+        new = list(event.cards)
+        for card in state.hands[seat]:
+            new.remove(card)
+        for card in new:
+            if card in rest:
+                rest.remove(card)
+        shared = _set(shared, side, tuple(rest))
     return replace(
         state,
-        hands=_set(state.hands, event.seat, tuple(event.cards)),
-        unknown=_set(state.unknown, event.seat, 0),
+        hands=_set(state.hands, seat, tuple(event.cards)),
+        unknown=_set(state.unknown, seat, 0),
+        shared=shared,
+        shared_room=_set(state.shared_room, seat, 0),
     )
 
 

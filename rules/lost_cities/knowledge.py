@@ -3,6 +3,11 @@
 Every copy is in exactly one place: a hand (known, or one of the hand's unknown cards), the draw
 pile, an expedition or a discard pile. A card id is *seen* where the log knows it; its *unseen*
 copies (multiplicity minus seen) are somewhere among the unknown hand cards and the draw pile.
+
+A face-down pass (ruling LC-3) leaves some cards *shared* by a side: each is among the unknown
+cards of one of the two partners, and seat s holds at most ``shared_room[s]`` of them. A record is
+consistent while the shared cards fit: ``len(shared) <= sum(min(unknown[s], shared_room[s]))``
+over the side's two seats (every other unknown card is an unseen one; counting does the rest).
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ def seen_counts(state: LostCitiesState) -> Counter[str]:
             seen.update(cards)
     for pile in state.discard_piles:
         seen.update(pile)
+    for cards in state.shared:
+        seen.update(cards)
     seen.update(draw_pile_cards(state))
     return seen
 
@@ -65,7 +72,57 @@ def places(state: LostCitiesState, card: str) -> list[str]:
     k = draw_pile_cards(state).count(card)
     if k:
         found.append(f"{'in' if k == 1 else f'{k} in'} the draw pile")
+    for side, cards in enumerate(state.shared):
+        k = cards.count(card)
+        if k:
+            found.append(f"{'' if k == 1 else f'{k} '}with {_either(state, side)} (passed face down)")
     return found
+
+
+def _either(state: LostCitiesState, side: int) -> str:
+    """The side's seats that can still hold a shared card."""
+    seats = range(side, len(state.players), SIDES)
+    able = [s for s in seats if min(state.unknown[s], state.shared_room[s]) > 0] or list(seats)
+    return " or ".join(player(state, s) for s in able)
+
+
+def shared_overflow(state: LostCitiesState, side: int, leaving: int = -1) -> int:
+    """How many of ``side``'s shared cards fit in no hand (> 0: a contradiction); ``leaving``: a seat
+    that gives up one unknown card that is not a shared one."""
+    shared = state.shared[side]
+    if not shared:
+        return 0
+    room = state.shared_room
+    fit = sum(
+        min(state.unknown[s] - (s == leaving), room[s]) for s in range(side, len(state.players), SIDES)
+    )
+    return len(shared) - fit
+
+
+def can_give_unseen(state: LostCitiesState, seat: int) -> bool:
+    """Whether one of ``seat``'s unknown cards can be an unseen card rather than a shared one."""
+    return shared_overflow(state, seat % SIDES, leaving=seat) <= 0
+
+
+def require_shared_fit(state: LostCitiesState, side: int, *, what: str, code: str) -> None:
+    """After a fact (``state`` folded with it), ``side``'s shared cards must still fit its hands."""
+    over = shared_overflow(state, side)
+    if over <= 0:
+        return
+    seats = range(side, len(state.players), SIDES)
+    holds = "; ".join(
+        f"{player(state, s)} has {state.unknown[s]} unknown card(s) and can hold at most "
+        f"{min(state.unknown[s], state.shared_room[s])} of them"
+        for s in seats
+    )
+    codes.contradiction(
+        code,
+        f"{what}: the cards passed face down must still be with "
+        f"{' or '.join(player(state, s) for s in seats)} "
+        f"({', '.join(sorted(state.shared[side]))}: {holds}), and {over} of them would fit in no hand. "
+        'A pass gives "dos cartas cualesquiera de su mano" to the partner: the cards come from the '
+        "passer's hand and go to the partner's.",
+    )
 
 
 def copies(state: LostCitiesState, card: str) -> str:
@@ -90,11 +147,13 @@ def require_in_hand(
     state: LostCitiesState, seat: int, cards: tuple[str, ...], seen: Counter[str] | None = None, *, what: str
 ) -> None:
     """Each of ``cards`` (a multiset) must be possible in ``seat``'s hand: a known card of the hand, or
-    one of its unknown cards while the id still has an unseen copy."""
+    one of its unknown cards while the id still has an unseen copy or a shared copy the hand can
+    hold. (Whether the shared cards still fit afterwards is ``require_shared_fit``'s check.)"""
     hand = Counter(state.hands[seat])
     unknown = state.unknown[seat]
     if seen is None and any(hand[c] < n for c, n in Counter(cards).items()):
         seen = seen_counts(state)
+    shared = state.shared[seat % SIDES] if state.shared_room[seat] else ()
     from_unknown = 0
     for card, n in Counter(cards).items():
         extra = n - hand[card]
@@ -102,7 +161,7 @@ def require_in_hand(
             continue
         from_unknown += extra
         assert seen is not None
-        unseen = state.multiplicity[card] - seen[card]
+        unseen = state.multiplicity[card] - seen[card] + shared.count(card)
         if unknown == 0 or from_unknown > unknown or extra > unseen:
             known = ", ".join(sorted(state.hands[seat])) or "no known cards"
             where = "; ".join(places(state, card))

@@ -1,9 +1,10 @@
 """Every legal move now, as completed events (seat filled in; known drawn cards filled in).
 
 Plays and discards: every card id the hand can hold (its known cards; and, when it has unknown
-cards, every id with an unseen copy). Draws: the draw pile (``card=None`` when its top is unknown,
-plus each unseen id the recorder might have seen drawn) and the top of each non-empty discard pile
-except the one discarded onto this turn. Passes (partnership, hand of 8 or more): pairs of the
+cards, the cards its side shares after a face-down pass that it can hold, and every id with an
+unseen copy unless all its unknown cards must be shared ones). Draws: the draw pile
+(``card=None`` when its top is unknown, plus each unseen id the recorder might have seen drawn)
+and the top of each non-empty discard pile except the one discarded onto this turn. Passes (partnership, hand of 8 or more): pairs of the
 hand's known cards and, at a physical table, ``None`` entries (a face-down pass the recorder did
 not see; digital play names every card). A pass naming a card that comes from the hand's unknown
 cards is legal too (``decide`` accepts it) but is not listed, to keep the list short.
@@ -22,7 +23,7 @@ from rules.lost_cities.cards import (
     WAGERS_PER_COLOUR,
 )
 from rules.lost_cities.events import CardDiscarded, CardDrawn, CardPlayed, CardsPassed
-from rules.lost_cities.knowledge import draw_pile_cards, unseen_counts
+from rules.lost_cities.knowledge import can_give_unseen, draw_pile_cards, unseen_counts
 from rules.lost_cities.state import DRAW, PLAY, SIDES, LostCitiesState
 
 
@@ -41,9 +42,12 @@ def possible_cards(state: LostCitiesState, seat: int, unseen: dict[str, int] | N
     """Distinct card ids ``seat``'s hand may hold, in canonical order."""
     ids = set(state.hands[seat])
     if state.unknown[seat]:
-        if unseen is None:
-            unseen = unseen_counts(state)
-        ids.update(unseen)
+        if state.shared_room[seat]:
+            ids.update(state.shared[seat % SIDES])
+        if can_give_unseen(state, seat):
+            if unseen is None:
+                unseen = unseen_counts(state)
+            ids.update(unseen)
     return sorted(ids, key=CARD_KEY.__getitem__)
 
 

@@ -47,6 +47,10 @@ class LostCitiesState(msgspec.Struct, frozen=True):
     arrival order) plus ``unknown[seat]`` cards the recorder has not seen. In digital play
     (``deck_order`` non-empty) everything is known and the draw pile is
     ``deck_order[len(deck_order) - draw_pile:]``, next card first.
+
+    After a face-down pass (ruling LC-3) the passer's known cards are ``shared`` by its side: each
+    is in one of the two partners' hands, among their unknown cards, and seat s holds at most
+    ``shared_room[s]`` of them.
     """
 
     players: tuple[str, ...]
@@ -75,6 +79,10 @@ class LostCitiesState(msgspec.Struct, frozen=True):
     history: tuple[RoundResult, ...]
     #: running total per side
     totals: tuple[int, ...]
+    #: per side, cards known to be with one of its two partners (a multiset); () outside partnership
+    shared: tuple[Cards, ...] = ((), ())
+    #: per seat, the most of its side's shared cards its hand can hold
+    shared_room: tuple[int, ...] = (0, 0, 0, 0)
 
     @property
     def partnership(self) -> bool:
@@ -132,4 +140,6 @@ def setup(players: tuple[str, ...], options: dict[str, Any] | None) -> LostCitie
         discarded_onto=-1,
         history=(),
         totals=(0,) * SIDES,
+        shared=((),) * SIDES,
+        shared_room=(0,) * n,
     )

@@ -457,9 +457,14 @@ def place_dice(w: Work, seat: int, space: str, tokens: tuple[str, ...], count: i
         d["used"] = d["used"] + (space,)
     w.f["board"] = w.get("board") + tuple(placed)
     low = min((p[1] for p in placed), default=0)
-    if fee and occupied and d["character"] != "berke":
-        pay(w, seat, "coins", low, f"for the occupied space {what} (the lowest die placed): {Q_FEE}")
+    if fee and occupied:
+        occupied_fee(w, seat, low, what)
     return low
+
+
+def occupied_fee(w: Work, seat: int, low: int, what: str) -> None:
+    if w.p(seat)["character"] != "berke":
+        pay(w, seat, "coins", low, f"for the occupied space {what} (the lowest die placed): {Q_FEE}")
 
 
 def seat_of(state: MarcoPoloState, character: str) -> int:
@@ -564,29 +569,38 @@ def take_contracts(w: Work, seat: int, die: str, columns: tuple[int, ...], disca
 
 
 def travel(w: Work, seat: int, dice: tuple[str, ...], path: tuple[str, ...], path2: tuple[str, ...]) -> None:
-    low = place_dice(w, seat, TRAVEL, dice, 2, True, "'Viajar'")
     d = w.p(seat)
-    steps = len(path) + len(path2)
-    if w.strict:
-        if path2 and d["character"] != "niccolo":
-            codes.illegal(codes.SECOND_FIGURE, "only Niccolo & Marco Polo move a second figure")
-        if not 1 <= steps <= low:
-            codes.illegal(codes.TRAVEL_STEPS, f"{steps} step(s) with a lowest die of {low}: {Q_TRAVEL}")
-    pay(w, seat, "coins", TRAVEL_COST.get(steps, 0), f"for {steps} travel step(s): {Q_TRAVEL}")
-    ends = []
-    passed = []
+    if w.strict and path2 and d["character"] != "niccolo":
+        codes.illegal(codes.SECOND_FIGURE, "only Niccolo & Marco Polo move a second figure")
+    # every step is checked along a route before anything is paid: a path no route allows is
+    # refused as such, whatever the traveller holds
+    walks = []
     for fig, walk in enumerate((path, path2)):
         if not walk:
             continue
         here = d["figures"][fig]
+        costs = []
         for there in walk:
-            cost = step_cost(w, seat, here, there)
+            costs.append((here, there, step_cost(w, seat, here, there)))
+            here = there
+        walks.append((fig, here, costs))
+    occupied = any(p[0] == TRAVEL for p in w.get("board"))
+    low = place_dice(w, seat, TRAVEL, dice, 2, False, "'Viajar'")
+    steps = len(path) + len(path2)
+    if w.strict and not 1 <= steps <= low:
+        codes.illegal(codes.TRAVEL_STEPS, f"{steps} step(s) with a lowest die of {low}: {Q_TRAVEL}")
+    if occupied:
+        occupied_fee(w, seat, low, "'Viajar'")
+    pay(w, seat, "coins", TRAVEL_COST.get(steps, 0), f"for {steps} travel step(s): {Q_TRAVEL}")
+    ends = []
+    passed = []
+    for fig, end, costs in walks:
+        for here, there, cost in costs:
             for res, n in cost.items():
                 pay(w, seat, res, n, f"for the route {NAME[here]}-{NAME[there]}: {Q_TRAVEL}")
             passed.append(there)
-            here = there
-        ends.append(here)
-        d["figures"] = d["figures"][:fig] + (here,) + d["figures"][fig + 1 :]
+        ends.append(end)
+        d["figures"] = d["figures"][:fig] + (end,) + d["figures"][fig + 1 :]
     cities = passed if d["character"] == "wilhelm" else ends
     bonuses = []
     for city in cities:

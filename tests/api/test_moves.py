@@ -235,6 +235,28 @@ def test_a_move_after_the_end_is_refused(client, svc):
     assert log_rows(svc) == before
 
 
+def test_a_hand_shown_after_the_end_is_recorded_and_checked(client, svc):
+    """lost-cities.es.txt: "Los jugadores pueden ver sus cartas" -- ruling LC-10: a hand may be shown
+    after the game; it is checked against the log like any fact, and the result stands."""
+    game = new_game(client)
+    finish(svc, game.id)
+    hand = svc.projector.state(game.id).state.hands[0]
+    seq = last_seq(client, game.id)
+    before = log_rows(svc)
+    wrong = {"notation": "reveal 0:" + ",".join(("R2",) * len(hand)), "expected_seq": seq}
+    response = client.post(f"/games/{game.id}/moves", headers=game.auth, json=wrong)
+    assert response.status_code == 422 and response.json()["code"].startswith("lost-cities.reveal-")
+    assert log_rows(svc) == before
+    shown = {"notation": "reveal 0:" + ",".join(hand), "expected_seq": seq}
+    response = client.post(f"/games/{game.id}/moves", headers=game.auth, json=shown)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["ended"] is True and body["events"] == [{"seq": seq + 1, "type": "lost-cities.hand-revealed"}]
+    move = {"notation": "d", "expected_seq": seq + 1}
+    response = client.post(f"/games/{game.id}/moves", headers=game.auth, json=move)
+    assert response.status_code == 422 and response.json()["code"] == "game-over"
+
+
 @pytest.mark.parametrize(
     "bodies, headers",
     [

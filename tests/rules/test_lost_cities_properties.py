@@ -100,6 +100,9 @@ def check_invariants(state: LostCitiesState) -> None:
     known = Counter(on_table) + Counter(discarded)
     for hand in state.hands:
         known.update(hand)
+    for cards in state.shared:
+        known.update(cards)
+    assert all(len(state.shared[side]) <= holdable(state, side) for side in (0, 1)), "shared cards fit"
     if state.deck_order:
         known.update(state.deck_order[len(state.deck_order) - state.draw_pile :])
         assert known == deck, "digital play knows every card"
@@ -138,6 +141,11 @@ def check_invariants(state: LostCitiesState) -> None:
         view = T.view(state, seat)
         msgspec.json.encode(view)
         assert "hands" not in view and "draw_pile_order" not in view
+
+
+def holdable(state: LostCitiesState, side: int) -> int:
+    seats = range(side, len(state.players), 2)
+    return sum(min(state.unknown[s], state.shared_room[s]) for s in seats)
 
 
 # --- the game driver -----------------------------------------------------------------------------
@@ -452,5 +460,169 @@ def test_random_recorded_games(players, expeditions, seed, rounds, first, record
         if truth.phase in ("deal", "over") and truth.round == rnd and isinstance(true_event, CardDrawn):
             reveal_all()  # the round just ended: hands are shown and checked
             check_invariants(game.state)
+    game.check_full_replay()
+    assert T.outcome(game.state) == T.outcome(truth)
+
+
+# --- partnership: face-down passes, and contradictions refused -----------------------------------
+
+
+def truth_is_possible(state: LostCitiesState, truth: LostCitiesState) -> None:
+    """The true hands are a world the log allows: known cards are there, and each side's shared
+    cards (passed face down) can be split between the partners' unknown cards within their room."""
+    for side in (0, 1):
+        a, b = side, side + 2
+        shared = Counter(state.shared[side])
+        free_a = Counter(truth.hands[a]) - Counter(state.hands[a])
+        free_b = Counter(truth.hands[b]) - Counter(state.hands[b])
+        assert not shared - (free_a + free_b), ("shared cards are in the side's hands", side)
+        low = sum(max(0, n - free_b[c]) for c, n in shared.items())  # fewest that seat a must hold
+        high = sum(min(n, free_a[c]) for c, n in shared.items())  # most that seat a can hold
+        total = sum(shared.values())
+        lo, hi = max(low, total - state.shared_room[b]), min(high, state.shared_room[a])
+        assert lo <= hi, ("the shared cards fit the rooms", side, state.shared, state.shared_room)
+
+
+def partnership_mask(rng: random.Random, event, known_deal: float):
+    """What a recorder at a partnership table notes: most passes and draws face down."""
+    if isinstance(event, DeckShuffled):
+        hands = []
+        for seat in range(4):
+            hand = event.order[seat * 8 : (seat + 1) * 8]
+            p = rng.choice([0.0, known_deal, 1.0])
+            hands.append(tuple(c if rng.random() < p else None for c in hand))
+        return CardsDealt(round=event.round, hands=tuple(hands))
+    if isinstance(event, CardDrawn):
+        if event.source != "deck":
+            return CardDrawn(source=event.source, seat=rng.choice([None, event.seat]))
+        return CardDrawn(source="deck", card=event.card if rng.random() < 0.3 else None, seat=event.seat)
+    if isinstance(event, CardsPassed):
+        cards = tuple(c if rng.random() < 0.3 else None for c in event.cards)
+        return CardsPassed(cards=cards, seat=event.seat)
+    return strip(rng, event)
+
+
+class SideOf:
+    """Reference, kept apart from the rules core: which side's hands hold each single-copy card the
+    recorder saw go into a hand (plays and discards are public, a pass stays within the side)."""
+
+    def __init__(self, multiplicity) -> None:
+        self.single = {c for c, n in multiplicity.items() if n == 1}
+        self.side: dict[str, int] = {}
+
+    def noted(self, event) -> None:
+        if isinstance(event, CardsDealt):
+            self.side = {}
+            for seat, hand in enumerate(event.hands):
+                self._into(hand, seat)
+        elif isinstance(event, (CardPlayed, CardDiscarded)):
+            self.side.pop(event.card, None)
+        elif isinstance(event, CardDrawn) and event.card is not None:
+            self._into((event.card,), event.seat)
+        elif isinstance(event, CardsPassed):
+            self._into(event.cards, event.seat)
+        elif isinstance(event, HandRevealed):
+            self._into(event.cards, event.seat)
+
+    def _into(self, cards, seat: int) -> None:
+        for card in cards:
+            if card in self.single:
+                self.side[card] = seat % 2
+
+
+def contradicted(state: LostCitiesState, move) -> None:
+    before = msgspec.msgpack.encode(state)
+    with pytest.raises(ContradictsKnownFacts):
+        T.decide(state, move)
+    assert msgspec.msgpack.encode(state) == before
+
+
+def elsewhere_facts(rng: random.Random, state: LostCitiesState, truth: LostCitiesState, ref: SideOf) -> list:
+    """Facts that put a card the recorder saw go into one side's hands anywhere else."""
+    if not ref.side:
+        return []
+    facts = []
+    card, side = rng.choice(sorted(ref.side.items()))
+    if state.phase == "play" and state.turn % 2 != side:
+        facts.append(CardDiscarded(card=card, seat=state.turn))
+    if state.phase == "draw":
+        facts.append(CardDrawn(source="deck", card=card))
+    seat = rng.choice([s for s in range(4) if s % 2 != side])
+    if truth.hands[seat]:
+        shown = list(truth.hands[seat])
+        shown[rng.randrange(len(shown))] = card
+        facts.append(HandRevealed(seat=seat, cards=tuple(shown)))
+    return facts
+
+
+def pass_facts(rng, before: LostCitiesState, truth: LostCitiesState, true_pass, seen_pass) -> list:
+    """After a face-down pass from a hand the recorder knew whole (H), on a side with no cards passed
+    face down before (ruling LC-3 keeps one set of such cards per side): a reveal of the passer that
+    shows a card not in H, or of a wholly known partner whose face-down cards include one not in H."""
+    a = true_pass.seat
+    b = (a + 2) % 4
+    if before.unknown[a] or before.shared[a % 2] or None not in seen_pass.cards:
+        return []
+    held = set(before.hands[a])
+    outside = [c for c in before.multiplicity if c not in held]
+    z = rng.choice(outside)
+    shown = list(truth.hands[a])
+    shown[rng.randrange(len(shown))] = z
+    facts = [HandRevealed(seat=a, cards=tuple(shown))]
+    if before.unknown[b] == 0:
+        face_down = [c for c, s in zip(true_pass.cards, seen_pass.cards) if s is None]
+        shown = list(truth.hands[b])
+        shown[shown.index(rng.choice(face_down))] = z
+        facts.append(HandRevealed(seat=b, cards=tuple(shown)))
+    return facts
+
+
+@pytest.mark.parametrize("expeditions", [5, 6])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), rounds=st.integers(1, 2), first=st.integers(0, 3))
+def test_random_partnership_records_with_face_down_passes(expeditions, seed, rounds, first):
+    """lost-cities.es.txt: "un jugador puede elegir dos cartas cualesquiera de su mano y pasárselas a
+    su compañero". Random partnership tables where most passes and draws go unseen: every true fact
+    is accepted and the true hands stay a world the log allows (ruling LC-3); a fact that puts a
+    card the recorder saw go into one side's hands anywhere else, or that shows a hand holding a
+    card it cannot hold after a face-down pass, is refused."""
+    rng = random.Random(seed)
+    known_deal = rng.choice([0.3, 0.7])
+    options = {"rounds": rounds, "expeditions": expeditions, "first_seat": first}
+    truth = T.setup(("Ana", "Bea", "Cai", "Dov"), options)
+    game = Game(4, expeditions, rounds, first)
+    ref = SideOf(game.state.multiplicity)
+    while T.outcome(truth) is None:
+        assert len(game.log) < MAX_EVENTS
+        if T.chance(truth) is not None:
+            (true_event,) = T.decide(truth, T.chance_event(truth, shuffle_order(rng, truth)))
+        else:
+            legal = T.legal_moves(truth)
+            passes = [m for m in legal if isinstance(m, CardsPassed)]
+            move = rng.choice(passes) if passes and rng.random() < 0.3 else choose(rng, legal, truth)
+            (true_event,) = T.decide(truth, move)
+        rnd = truth.round
+        truth = T.evolve(truth, true_event)
+        seen = partnership_mask(rng, true_event, known_deal)
+        before = game.state
+        for fact in elsewhere_facts(rng, before, truth, ref) if rng.random() < 0.3 else []:
+            contradicted(before, fact)
+        (recorded,) = game.record(seen)  # a true fact is never refused
+        ref.noted(recorded)
+        if isinstance(recorded, CardsPassed):
+            for fact in pass_facts(rng, before, truth, true_event, recorded):
+                contradicted(game.state, fact)
+        state = game.state
+        assert state.expeditions == truth.expeditions and state.discard_piles == truth.discard_piles
+        for seat in range(4):
+            assert not Counter(state.hands[seat]) - Counter(truth.hands[seat]), "known cards are really there"
+        truth_is_possible(state, truth)
+        check_invariants(state)
+        ended = truth.phase in ("deal", "over") and truth.round == rnd and isinstance(true_event, CardDrawn)
+        if ended or (truth.phase in ("play", "draw") and rng.random() < 0.05):
+            for seat in range(4) if ended else [rng.randrange(4)]:
+                (shown,) = game.record(HandRevealed(seat=seat, cards=truth.hands[seat]))
+                ref.noted(shown)
+                truth_is_possible(game.state, truth)
     game.check_full_replay()
     assert T.outcome(game.state) == T.outcome(truth)

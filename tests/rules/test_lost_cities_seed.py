@@ -616,18 +616,101 @@ def test_reveal_is_checked_and_fills_the_hand():
     refused(state, "reveal 1:B3,Y3,Y4,Y5,Y6,Y7,Y8,Y9", "lost-cities.card-already-seen", ContradictsKnownFacts)
 
 
-def test_face_down_pass_demotes_known_cards():
+def test_face_down_pass_keeps_the_passed_cards_with_the_side():
     """lost-cities.es.txt: "un jugador puede elegir dos cartas cualesquiera de su mano y pasárselas a su
-    compañero" -- unseen by the recorder, so the passer's known cards become unknown (ruling LC-3)."""
+    compañero" -- unseen by the recorder, so the passer's known cards are now with the passer or its
+    partner, not told which (ruling LC-3)."""
     state = do(new(4), "deal R2,R3,?,?,?,?,?,?;?;?;?")
     state = do(state, ">R2,?")
     assert state.hands[0] == () and state.unknown[0] == 6
     assert state.hands[2] == ("R2",) and state.unknown[2] == 9
-    # R3 may still be in seat 0's hand: playing it later is not rejected
+    assert state.shared == (("R3",), ()) and T.view(state, 0)["hand"] == {"cards": [], "unknown": 6}
+    # R3 may still be in seat 0's hand, or now in seat 2's: playing it later is not rejected
     state = do(state, "-B2", "d", "-B3", "d", "-B4", "d")
     state = do(state, "R3")
-    assert state.expeditions[0][4] == ("R3",)
+    assert state.expeditions[0][4] == ("R3",) and state.shared == ((), ())
     refused(shuffled(new(4), []), ">?,?", "lost-cities.card-must-be-named")
+
+
+KNOWN_EIGHT = "deal R9,B9,Y9,G9,W9,R10,B10,Y10;?;?;?"
+
+
+@pytest.mark.parametrize(
+    "moves, refusal",
+    [
+        ((">?,?", "-Y2", "d=R9"), "lost-cities.card-already-seen"),
+        ((">?,?", "R9"), "lost-cities.card-not-in-hand"),
+        ((">R9,?", "B9"), "lost-cities.card-not-in-hand"),
+        ((">?,?", "-G2", "d", "-G3", "d", "-G4", "d", "-G5"), "lost-cities.card-not-in-hand"),
+        (
+            (">?,?", "-G2", "d", "-G3", "d", "reveal 0:G4,G5,G6,G7,G8,G10"),
+            "lost-cities.reveal-missing-known-card",
+        ),
+    ],
+)
+def test_cards_passed_face_down_stay_with_the_side(moves, refusal):
+    """lost-cities.es.txt: "un jugador puede elegir dos cartas cualesquiera de su mano y pasárselas a su
+    compañero" -- the passed cards come from the passer's hand: after a face-down pass each card the
+    passer was known to hold is with it or its partner (not in the draw pile, not with the other
+    side), and the partner holds at most the two it was passed (ruling LC-3)."""
+    state = do(new(4), KNOWN_EIGHT, *moves[:-1])
+    err = refused(state, moves[-1], refusal, ContradictsKnownFacts)
+    assert "seat 0 (Ana) or seat 2 (Cai)" in err.message
+
+
+def test_a_reveal_must_hold_what_was_passed_face_down():
+    """lost-cities.es.txt: "un jugador puede elegir dos cartas cualesquiera de su mano y pasárselas a su
+    compañero" -- a partner known to hold Y2..Yx is passed two of seat 0's eight known cards: its
+    reveal must show two of them (ruling LC-3)."""
+    deal = "deal R9,B9,Y9,G9,W9,R10,B10,Y10;?;Y2,Y3,Y4,Y5,Y6,Y7,Y8,Yx;?"
+    state = do(new(4), deal, ">?,?", "-G2", "d")
+    refused(
+        state,
+        "reveal 2:Y2,Y3,Y4,Y5,Y6,Y7,Y8,Yx,G3,G4",
+        "lost-cities.reveal-missing-known-card",
+        ContradictsKnownFacts,
+    )
+    refused(
+        state,
+        "reveal 2:Y2,Y3,Y4,Y5,Y6,Y7,Y8,Yx,R9,G4",
+        "lost-cities.reveal-missing-known-card",
+        ContradictsKnownFacts,
+    )
+    state = do(state, "reveal 2:Y2,Y3,Y4,Y5,Y6,Y7,Y8,Yx,R9,B10")
+    assert sorted(state.shared[0]) == ["B9", "G9", "R10", "W9", "Y10", "Y9"] and state.unknown[0] == 6
+    # the rest are now seat 0's whole hand: it can only play or discard one of them
+    state = do(state, "-Y2", "d", "-G3", "d")
+    refused(state, "-G4", "lost-cities.card-not-in-hand", ContradictsKnownFacts)
+    state = do(state, "-Y9", "d")
+    state = do(state, "reveal 0:B9,G9,R10,W9,Y10,B8")
+    assert state.shared == ((), ()) and state.unknown[0] == 0
+
+
+def test_a_partner_shows_at_most_the_cards_it_was_passed():
+    """lost-cities.es.txt: "un jugador puede elegir dos cartas cualesquiera de su mano y pasárselas a su
+    compañero" -- two cards: a partner cannot show three of the passer's cards (ruling LC-3)."""
+    deal = "deal R9,B9,Y9,G9,W9,R10,B10,Y10;?;Y2,Y3,Y4,Y5,Y6,Y7,?,?;?"
+    state = do(new(4), deal, ">?,?", "-G2", "d")
+    err = refused(
+        state, "reveal 2:Y2,Y3,Y4,Y5,Y6,Y7,R9,B9,Y9,G3", "lost-cities.card-already-seen", ContradictsKnownFacts
+    )
+    assert "at most 2" in err.message
+    assert do(state, "reveal 2:Y2,Y3,Y4,Y5,Y6,Y7,R9,B9,G3,G4").shared[0] == ("Y9", "G9", "W9", "R10", "B10", "Y10")
+
+
+def test_consistent_records_after_face_down_passes_are_accepted():
+    """lost-cities.es.txt: "un jugador puede elegir dos cartas cualesquiera de su mano y pasárselas a su
+    compañero" -- the partner may play what it was passed; passes go back and forth (ruling LC-3)."""
+    state = do(new(4), KNOWN_EIGHT, ">?,?", "-G2", "d")
+    # seat 2 plays one of the cards it was passed, seat 0 one it kept
+    state = do(state, "R9", "d", "-G3", "d", "Y9", "d")
+    assert sorted(state.shared[0]) == ["B10", "B9", "G9", "R10", "W9", "Y10"]
+    state = do(state, "-G4", "d", ">?,?")  # seat 2 passes two back, face down
+    assert state.unknown == (8, 8, 8, 8) and len(state.shared[0]) == 6
+    state = do(state, "-G5", "d", "-B10", "d", "-G6", "d", "W9")
+    state = do(state, "reveal 0:B9,G9,R10,Y10,B2,B3,B4,B5")
+    state = do(state, "reveal 2:G7,G8,G10,Gx,Gx,Gx,W2")
+    assert state.shared == ((), ()) and state.unknown[0] == state.unknown[2] == 0
 
 
 def test_known_pass_keeps_knowledge():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import msgspec
 import pytest
 
 from events.errors import ContradictsKnownFacts
@@ -65,6 +66,9 @@ def base(name: str):
         return do(s, "complete S3 : MOS")
     if name == "black":
         return do(seat(base("play"), 0, camels=6), "black", "=2")
+    if name == "travel_taken":  # another traveller's dice on 'Viajar', and no coins for its fee
+        s = base("posts")
+        return msgspec.structs.replace(s, board=s.board + (("travel", 5, 1, "c"), ("travel", 5, 1, "c")))
     if name == "posts":
         return seat(plain(2, dice=[(5, 5, 5, 5, 5), (3, 3, 3, 3, 3)]), 0, posts=("KAR", "ANX", "KAS", "XIA"), coins=0, camels=0)
     raise KeyError(name)
@@ -209,6 +213,14 @@ CASES = [
     ("play", "travel 3,3 ALE|ALE", "second-figure-niccolo"),
     ("six", "travel 6,6 O5", "cannot-afford"),
     ("posts", "travel 5,5 ALE", "cannot-afford"),
+    # a path no route allows, or too long for the dice, is refused as such whatever one holds
+    ("posts", "travel 5,5 MOS", "not-adjacent"),
+    ("posts", "travel 5,5 ALE-MOS", "not-adjacent"),
+    ("posts", "travel 5,5 ALE-ATLANTIS", "unknown-id"),
+    ("posts", "travel 5,5 ALE|ALE", "second-figure-niccolo"),
+    ("travel_taken", "travel 5,5 MOS", "not-adjacent"),
+    ("travel_taken", "travel 5,5 ALE-VEN-ALE-VEN-ALE-VEN", "travel-steps"),
+    ("travel_taken", "travel 5,5 ALE", "occupied-fee"),
     # --- city cards -------------------------------------------------------------------------
     ("play", "card MOS 3", "city-card-needs-post"),
     ("play", "card XYZ 3", "unknown-id"),

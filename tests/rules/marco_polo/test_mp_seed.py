@@ -338,6 +338,21 @@ def test_travel_steps_costs_and_post():
     assert (p.coins, p.camels) == (30 - 12 + 5, 10 - 3)
 
 
+def test_a_travel_no_holding_could_make_is_refused_for_its_rule_not_its_cost():
+    """"Puedes avanzar hasta tantos pasos como marque el menor dado, pero al menos uno." -- a path along
+    no route, or longer than the lowest die, is refused as such even when the traveller could not pay
+    (ruling MP-9)."""
+    quoted("Puedes avanzar hasta tantos pasos como marque el menor dado, pero al menos uno.")
+    s = seat(plain(2, dice=[(5, 5, 5, 5, 5), (3, 3, 3, 3, 3)]), 0, coins=0, camels=0)
+    refused(s, "travel 5,5 MOS", P + "not-adjacent")
+    refused(s, "travel 5,5 ALE-MOS", P + "not-adjacent")
+    refused(s, "travel 5,5 ALE", P + "cannot-afford")
+    taken = msgspec.structs.replace(s, board=s.board + (("travel", 5, 1, "c"), ("travel", 5, 1, "c")))
+    refused(taken, "travel 5,5 MOS", P + "not-adjacent")
+    refused(taken, "travel 5,5 ALE-VEN-ALE-VEN-ALE-VEN", P + "travel-steps")
+    refused(taken, "travel 5,5 ALE", P + "occupied-fee")
+
+
 def test_travel_cost_table():
     """Reference A6 (the seed names no figures): 3 / 7 / 12 / 12 / 18 / 18 coins for 1..6 steps."""
     from rules.marco_polo.content import TRAVEL_COST
