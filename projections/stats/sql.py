@@ -465,5 +465,9 @@ def _snapshot(source: duckdb.DuckDBPyConnection, select: str) -> pa.Table:
     return source.sql(select).to_arrow_table()
 
 
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+def _first_line(exc: BaseException, most: int = 1_000) -> str:
+    """The error's first line, cut at ``most`` characters: DuckDB quotes values (a cast of a
+    50 MB string quotes all of it)."""
+    text = str(exc)[: most + 1].strip()
+    line = text.splitlines()[0] if text else type(exc).__name__
+    return line if len(line) <= most else line[:most] + "…"
