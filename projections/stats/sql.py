@@ -51,6 +51,8 @@ MEMORY_MARGIN = 256 * 2**20
 BYTE_LIMIT = 8 * 2**20
 #: sandbox processes running at once (each may use MEMORY_LIMIT + MEMORY_MARGIN)
 SANDBOXES = 2
+#: queries waiting for a sandbox at once; more get ``sql-busy`` at once rather than hold a server thread
+WAITING = 4
 #: table functions that read nothing outside the query
 SAFE_TABLE_FUNCTIONS = frozenset({"unnest", "range", "generate_series"})
 
@@ -114,6 +116,8 @@ SHARED_VIEWS: dict[str, tuple[str, str]] = {
 _FORKS = multiprocessing.get_context("forkserver")
 _FORKS.set_forkserver_preload([__name__])
 _SANDBOXES = threading.BoundedSemaphore(SANDBOXES)
+_waiting = 0
+_WAITING_LOCK = threading.Lock()
 _SPARE: list[tuple[multiprocessing.process.BaseProcess, "Connection"]] = []
 _SPARE_LOCK = threading.Lock()
 _PARSER: duckdb.DuckDBPyConnection | None = None
@@ -235,9 +239,10 @@ def run(
         con.close()
     read_models.refresh()
     deadline = time.monotonic() + time_limit_s
-    if not _SANDBOXES.acquire(timeout=time_limit_s):
+    if not _wait_for_sandbox(deadline):
         raise SqlBusy(
-            f"{SANDBOXES} queries are running; none ended within this query's time limit of {time_limit_s:g} s",
+            f"{SANDBOXES} queries are running (and at most {WAITING} may wait); none ended within this "
+            f"query's time limit of {time_limit_s:g} s",
             sandboxes=SANDBOXES,
         )
     try:
@@ -256,6 +261,28 @@ def run(
     _, columns, types, rows = outcome
     truncated = len(rows) > row_limit
     return SqlAnswer(columns, types, rows[:row_limit], truncated, (time.perf_counter() - started) * 1000)
+
+
+def _wait_for_sandbox(deadline: float) -> bool:
+    """Take a sandbox slot with time left before ``deadline``; False at once if ``WAITING``
+    queries already wait."""
+    global _waiting
+    if _SANDBOXES.acquire(blocking=False):
+        return True
+    with _WAITING_LOCK:
+        if _waiting >= WAITING:
+            return False
+        _waiting += 1
+    try:
+        if not _SANDBOXES.acquire(timeout=max(0.0, deadline - time.monotonic() - 0.05)):
+            return False
+    finally:
+        with _WAITING_LOCK:
+            _waiting -= 1
+    if time.monotonic() < deadline - 0.05:
+        return True
+    _SANDBOXES.release()
+    return False
 
 
 def _in_sandbox(

@@ -180,10 +180,17 @@ def test_the_byte_limit_is_a_setting(db_path):
 
 def test_a_query_that_finds_every_sandbox_busy_gets_a_503(client):
     slow = {"query": "SELECT sum(hash(range)) FROM range(100000000000)", "time_limit_s": 3}
-    with ThreadPoolExecutor(sql.SANDBOXES) as pool:
+    one = {"query": "SELECT 1", "time_limit_s": 5}
+    with ThreadPoolExecutor(sql.SANDBOXES + sql.WAITING) as pool:
         running = [pool.submit(client.post, "/sql", json=slow) for _ in range(sql.SANDBOXES)]
         time.sleep(1)
         busy = client.post("/sql", json={"query": "SELECT 1", "time_limit_s": 0.5})
         assert busy.status_code == 503 and busy.json()["code"] == "sql-busy", busy.text
+        waiting = [pool.submit(client.post, "/sql", json=one) for _ in range(sql.WAITING)]
+        time.sleep(0.3)
+        started = time.monotonic()
+        refused = client.post("/sql", json=one)  # one waiter too many: refused at once, no thread held
+        assert refused.status_code == 503 and time.monotonic() - started < 1, refused.text
         assert [f.result().json()["code"] for f in running] == ["sql-timeout"] * sql.SANDBOXES
+        assert [f.result().json()["rows"] for f in waiting] == [[[1]]] * sql.WAITING
     assert client.post("/sql", json={"query": "SELECT 1"}).json()["rows"] == [[1]]
