@@ -241,8 +241,8 @@ def run(
     deadline = time.monotonic() + time_limit_s
     if not _wait_for_sandbox(deadline):
         raise SqlBusy(
-            f"{SANDBOXES} queries are running (and at most {WAITING} may wait); none ended within this "
-            f"query's time limit of {time_limit_s:g} s",
+            f"every SQL sandbox is busy ({SANDBOXES} queries run at once, {WAITING} may wait) and none "
+            f"was free in time for this query's time limit of {time_limit_s:g} s; try again shortly",
             sandboxes=SANDBOXES,
         )
     try:
