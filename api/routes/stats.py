@@ -239,8 +239,3 @@ def run_sql(body: SqlIn, svc: Svc) -> SqlOut:
         truncated=answer.truncated,
         elapsed_ms=answer.elapsed_ms,
     )
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return str(value)
