@@ -17,6 +17,10 @@ class Settings(BaseModel):
     stream_ping_s: float = 15.0
     #: most frames one read of the log turns into stream messages at once
     stream_batch: int = 256
+    #: most bytes of JSON rows one ``POST /sql`` answer carries (``TABLETAPE_SQL_BYTE_LIMIT``)
+    sql_byte_limit: int = Field(
+        default_factory=lambda: int(os.environ.get("TABLETAPE_SQL_BYTE_LIMIT", 8 * 2**20)), ge=1
+    )
     #: FastAPI's OpenTelemetry spans and metrics (``TABLETAPE_OTEL=1``); off by default because
     #: checking for a configured provider on every request costs ~5% of an append
     telemetry: bool = Field(default_factory=lambda: os.environ.get("TABLETAPE_OTEL") == "1")

@@ -150,14 +150,13 @@ def sql(
     db: str = Db,
 ) -> None:
     """Run one read-only SQL query over the documented views, in a sandbox (no files, no writes)."""
-    from api.routes.stats import jsonable
     from projections.stats import sql as sandbox
 
     text = sys.stdin.read() if query == "-" else query
     with layers(db) as lay, reported():
         answer = sandbox.run(lay.projector.read_models, text, row_limit, time_limit)
     if as_json:
-        rows = [dict(zip(answer.columns, (jsonable(v) for v in row))) for row in answer.rows]
+        rows = [dict(zip(answer.columns, row)) for row in answer.rows]
         typer.echo(json.dumps(rows, indent=2))
         return
     table = Table(title=f"{len(answer.rows)} rows{' (truncated)' if answer.truncated else ''}, "

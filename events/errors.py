@@ -112,7 +112,14 @@ class StatsQueryRefused(TabletapeError):
 
 class SqlRefused(TabletapeError):
     """A read-only SQL query that is not allowed (not one SELECT, a file, an unknown view), that
-    fails, or that runs past its time limit; ``code`` says which."""
+    fails, or that runs past its time, memory or answer size limit; ``code`` says which."""
 
     code = "sql-refused"
     status = 400
+
+
+class SqlBusy(SqlRefused):
+    """Every SQL sandbox stayed busy for the whole of a query's time limit."""
+
+    code = "sql-busy"
+    status = 503

@@ -6,12 +6,9 @@ the statistics tables up to date, so an answer never lags the log.
 
 from __future__ import annotations
 
-import base64
 import json
-from datetime import date, datetime
-from decimal import Decimal
+from datetime import datetime
 from typing import Annotated, Any, Literal
-from uuid import UUID
 
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import Response
@@ -42,7 +39,9 @@ from projections.stats.questions import Filters, Questions
 router = APIRouter(tags=["statistics"])
 
 _WHY = {
-    400: "a refused or failed SQL query (`sql-refused`, `sql-parse-error`, `sql-error`, `sql-timeout`)",
+    400: "a refused or failed SQL query (`sql-refused`, `sql-parse-error`, `sql-error`, `sql-timeout`, "
+    "`sql-memory-limit`, `sql-result-too-large`)",
+    503: "every SQL sandbox stayed busy for the query's time limit (`sql-busy`)",
     422: "malformed filters, or a question asked of a title it does not cover",
 }
 
@@ -225,34 +224,18 @@ def sql_views() -> list[ViewOut]:
     return [ViewOut(name=name, description=doc) for name, (_, doc) in sorted(sql.views().items())]
 
 
-@router.post("/sql", response_model=SqlOut, responses=errors(400, 422))
+@router.post("/sql", response_model=SqlOut, responses=errors(400, 422, 503))
 def run_sql(body: SqlIn, svc: Svc) -> SqlOut:
     """One read-only SELECT over the documented views (``GET /sql/views``), in a sandbox without
-    file or network access; at most ``row_limit`` rows, stopped after ``time_limit_s``."""
-    answer = sql.run(svc.projector.read_models, body.query, body.row_limit, body.time_limit_s)
+    file or network access; at most ``row_limit`` rows and the server's byte limit of JSON (8 MiB
+    unless set), 1 GB of memory, stopped after ``time_limit_s``."""
+    answer = sql.run(
+        svc.projector.read_models, body.query, body.row_limit, body.time_limit_s, svc.settings.sql_byte_limit
+    )
     return SqlOut(
         columns=answer.columns,
         types=answer.types,
-        rows=[[jsonable(v) for v in row] for row in answer.rows],
+        rows=answer.rows,
         truncated=answer.truncated,
         elapsed_ms=answer.elapsed_ms,
     )
-
-
-def jsonable(value: Any) -> Any:
-    """A DuckDB value as JSON: times as ISO text, bytes as base64, maps as objects."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (datetime, date)):
-        return value.isoformat()
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return base64.b64encode(bytes(value)).decode()
-    if isinstance(value, Decimal):
-        return float(value)
-    if isinstance(value, UUID):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return str(value)

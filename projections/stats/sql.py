@@ -1,12 +1,16 @@
 """Read-only SQL over the documented views, in a sandbox.
 
-The service holds its DuckDB file open read-write, so a query never runs there. Each query gets
-a fresh in-memory DuckDB with external access disabled (no files, no ATTACH, no COPY target, no
-extension installed or loaded), Python replacement scans off and the configuration locked; the
-views the query names are copied into it as Arrow tables from the (refreshed) read models. Before
-that, DuckDB's own parser must find exactly one SELECT statement that reads only documented views
-(or its own CTEs) and no table function but ``unnest`` / ``range`` / ``generate_series``. A timer
-interrupts a query that runs past its time limit; at most ``row_limit`` rows come back.
+The service holds its DuckDB file open read-write, so a query never runs there. Before anything
+runs, DuckDB's own parser must find exactly one SELECT statement that reads only documented views
+(or its own CTEs) and no table function but ``unnest`` / ``range`` / ``generate_series``. Each
+query then runs in a process of its own (forked from a clean fork server: no handle on the
+service's database) in a fresh in-memory DuckDB with external access disabled (no files, no
+ATTACH, no COPY target, no extension installed or loaded), Python replacement scans off and the
+configuration locked; the views the query names are copied into it as Arrow tables from the
+(refreshed) read models. That process caps its own address space (``MEMORY_LIMIT`` beyond the
+views, which also catches what DuckDB's ``memory_limit`` does not count, such as one huge string)
+and is killed at the time limit; at most ``row_limit`` rows and ``byte_limit`` bytes of JSON come
+back, and at most ``SANDBOXES`` such processes run at once.
 
 What the views hold follows the one rule of who sees what (``api/auth.py``): a game in progress
 shows its public view and nothing more, so it appears only as its ``games`` row (players, options,
@@ -15,36 +19,61 @@ status, rounds, moves so far); every other view holds ended games only (``ENDED_
 
 from __future__ import annotations
 
+import base64
 import json
+import multiprocessing
+import resource
+import signal
 import threading
 import time
 from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 import duckdb
+import msgspec
 import pyarrow as pa
 
-from events.errors import SqlRefused
+from events.errors import SqlBusy, SqlRefused
 from projections.stats import models
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from projections.read_models import ReadModels
 
 ROW_LIMIT = 1_000
 MAX_ROW_LIMIT = 10_000
 TIME_LIMIT_S = 5.0
+#: bytes a query may use (DuckDB's ``memory_limit`` and the sandbox process's address space)
+MEMORY_LIMIT = 1_000_000_000
+#: address space beyond MEMORY_LIMIT for what DuckDB allocates besides its buffers and for the answer
+MEMORY_MARGIN = 256 * 2**20
+#: bytes of JSON rows an answer may carry
+BYTE_LIMIT = 8 * 2**20
+#: sandbox processes running at once (each may use MEMORY_LIMIT + MEMORY_MARGIN)
+SANDBOXES = 2
+#: queries waiting for a sandbox at once; more get ``sql-busy`` at once rather than hold a server thread
+WAITING = 4
 #: table functions that read nothing outside the query
 SAFE_TABLE_FUNCTIONS = frozenset({"unnest", "range", "generate_series"})
 
 SANDBOX_CONFIG = {
-    "enable_external_access": False,
+    "temp_directory": "",  # nothing spills to disk: what a query holds counts against its memory
     "autoload_known_extensions": False,
     "autoinstall_known_extensions": False,
     "python_enable_replacements": False,  # no reading Python variables by name
-    "memory_limit": "1GB",
+    "memory_limit": f"{MEMORY_LIMIT}B",
     "threads": 2,
-    "lock_configuration": True,  # last: nothing above can be changed afterwards
 }
+#: run on the new connection in this order (DuckDB refuses temp_directory once external access is off)
+SANDBOX_LOCKS = (
+    "SET enable_progress_bar = false",
+    "SET enable_external_access = false",  # no files, no ATTACH, no COPY target, no extension
+    "SET lock_configuration = true",  # last: nothing above can be changed afterwards
+)
 
 #: the shared views: name -> (SELECT over the read models, what a row is)
 SHARED_VIEWS: dict[str, tuple[str, str]] = {
@@ -94,6 +123,18 @@ SHARED_VIEWS: dict[str, tuple[str, str]] = {
 ENDED_GAMES = "SELECT game_id FROM games WHERE status = 'ended'"
 #: views whose every row is public for a game in progress too (what ``GET /games`` shows of it)
 PUBLIC_VIEWS = frozenset({"games"})
+#: a fork server that imported this module (and DuckDB, Arrow) once: a sandbox starts in ~10 ms
+_FORKS = multiprocessing.get_context("forkserver")
+_FORKS.set_forkserver_preload([__name__])
+_SANDBOXES = threading.BoundedSemaphore(SANDBOXES)
+_waiting = 0
+_WAITING_LOCK = threading.Lock()
+_SPARE: list[tuple[multiprocessing.process.BaseProcess, "Connection"]] = []
+_SPARE_LOCK = threading.Lock()
+_PARSER: duckdb.DuckDBPyConnection | None = None
+_PARSER_LOCK = threading.Lock()
+_json = msgspec.json.encode
+_MEMORY_MESSAGE = f"the query needed more than its memory limit of {MEMORY_LIMIT / 1e9:g} GB and was stopped"
 
 
 def views() -> dict[str, tuple[str, str]]:
@@ -119,7 +160,19 @@ class SqlAnswer:
 
 
 def sandbox() -> duckdb.DuckDBPyConnection:
-    return duckdb.connect(":memory:", config=dict(SANDBOX_CONFIG))
+    con = duckdb.connect(":memory:", config=dict(SANDBOX_CONFIG))
+    for statement in SANDBOX_LOCKS:
+        con.execute(statement)
+    return con
+
+
+def _parser() -> duckdb.DuckDBPyConnection:
+    """One sandbox kept for parsing (``check`` runs nothing of the query): a connection costs ~15 ms."""
+    global _PARSER
+    with _PARSER_LOCK:
+        if _PARSER is None:
+            _PARSER = sandbox()
+        return _PARSER
 
 
 def check(con: duckdb.DuckDBPyConnection, query: str) -> tuple[str, set[str]]:
@@ -185,55 +238,278 @@ def _walk(node: Any, tables: list, functions: list, ctes: set) -> None:
 
 
 def run(
-    read_models: "ReadModels", query: str, row_limit: int = ROW_LIMIT, time_limit_s: float = TIME_LIMIT_S
+    read_models: "ReadModels",
+    query: str,
+    row_limit: int = ROW_LIMIT,
+    time_limit_s: float = TIME_LIMIT_S,
+    byte_limit: int = BYTE_LIMIT,
 ) -> SqlAnswer:
-    """Run one read-only query over the documented views; raises SqlRefused."""
+    """Run one read-only query over the documented views in a sandbox process; raises SqlRefused."""
     row_limit = max(1, min(row_limit, MAX_ROW_LIMIT))
-    con = sandbox()
-    source = read_models.log.cursor()
-    timer = threading.Timer(time_limit_s, lambda: (con.interrupt(), source.interrupt()))
     started = time.perf_counter()
+    con = _parser().cursor()
     try:
         text, used = check(con, query)
-        read_models.refresh()
-        timer.start()
-        known = views()
-        for name in sorted(used):
-            con.register(name, _snapshot(source, known[name][0]))
-        try:
-            result = con.execute(f"SELECT * FROM (\n{text}\n) AS q LIMIT {row_limit + 1}")
-            columns = [d[0] for d in result.description]
-            types = [str(d[1]) for d in result.description]
-            rows = result.fetchall()
-        except duckdb.InterruptException:
-            raise SqlRefused(
-                f"the query ran past its time limit of {time_limit_s:g} s and was stopped",
-                code="sql-timeout",
-                time_limit_s=time_limit_s,
-            ) from None
-        except duckdb.PermissionException as exc:
-            raise SqlRefused(f"refused: {_first_line(exc)}", code="sql-refused", reason="permission") from None
-        except duckdb.Error as exc:
-            raise SqlRefused(f"the query failed: {_first_line(exc)}", code="sql-error") from None
-    except duckdb.InterruptException:  # while copying the views
+    finally:
+        con.close()
+    read_models.refresh()
+    deadline = time.monotonic() + time_limit_s
+    if not _wait_for_sandbox(deadline):
+        raise SqlBusy(
+            f"every SQL sandbox is busy ({SANDBOXES} queries run at once, {WAITING} may wait) and none "
+            f"was free in time for this query's time limit of {time_limit_s:g} s; try again shortly",
+            sandboxes=SANDBOXES,
+        )
+    try:
+        outcome = _in_sandbox(read_models, text, used, row_limit, byte_limit, deadline)
+    finally:
+        _SANDBOXES.release()
+    if outcome is None:
         raise SqlRefused(
             f"the query ran past its time limit of {time_limit_s:g} s and was stopped",
             code="sql-timeout",
             time_limit_s=time_limit_s,
-        ) from None
+        )
+    if outcome[0] == "refused":
+        _, code, message, details = outcome
+        raise SqlRefused(message, code=code, **details)
+    _, columns, types, rows = outcome
+    truncated = len(rows) > row_limit
+    return SqlAnswer(columns, types, rows[:row_limit], truncated, (time.perf_counter() - started) * 1000)
+
+
+def _wait_for_sandbox(deadline: float) -> bool:
+    """Take a sandbox slot with time left before ``deadline``; False at once if ``WAITING``
+    queries already wait."""
+    global _waiting
+    if _SANDBOXES.acquire(blocking=False):
+        return True
+    with _WAITING_LOCK:
+        if _waiting >= WAITING:
+            return False
+        _waiting += 1
+    try:
+        if not _SANDBOXES.acquire(timeout=max(0.0, deadline - time.monotonic() - 0.05)):
+            return False
+    finally:
+        with _WAITING_LOCK:
+            _waiting -= 1
+    if time.monotonic() < deadline - 0.05:
+        return True
+    _SANDBOXES.release()
+    return False
+
+
+def _in_sandbox(
+    read_models: "ReadModels",
+    text: str,
+    used: set[str],
+    row_limit: int,
+    byte_limit: int,
+    deadline: float,
+) -> tuple | None:
+    """What the sandbox process answers (see ``_sandboxed``), or None if it ran past ``deadline``."""
+    process, ours = _sandbox_process()
+    source = read_models.log.cursor()
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), source.interrupt)
+    try:
+        timer.start()
+        known = views()
+        try:
+            ours.send((text, row_limit, byte_limit, deadline - time.monotonic()))
+            for name in sorted(used):
+                _send_view(ours, name, _snapshot(source, known[name][0]))
+            ours.send(None)
+        except duckdb.InterruptException:
+            return None
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the process died; what it said, if anything, is read below
+        if not ours.poll(max(0.0, deadline - time.monotonic())):
+            return None
+        try:
+            return ours.recv()
+        except (EOFError, ConnectionResetError):
+            process.join(1)
+            if process.exitcode == -signal.SIGALRM:
+                return None
+            return ("refused", "sql-error", _died(process.exitcode), {})
     finally:
         timer.cancel()
-        con.close()
         source.close()
-    truncated = len(rows) > row_limit
-    return SqlAnswer(
-        columns, types, [list(r) for r in rows[:row_limit]], truncated, (time.perf_counter() - started) * 1000
-    )
+        ours.close()
+        if process.is_alive():
+            process.kill()
+        process.join()
+        process.close()
+        _start_spare()
+
+
+def _sandbox_process() -> tuple[multiprocessing.process.BaseProcess, "Connection"]:
+    """A sandbox process (and our end of its pipe) that waits for a query: the one started ahead
+    (its DuckDB already open), else a new one."""
+    with _SPARE_LOCK:
+        ahead = _SPARE.pop() if _SPARE else None
+    if ahead is not None and ahead[0].is_alive():
+        return ahead
+    return _start_sandbox()
+
+
+def _start_spare() -> None:
+    """Start the sandbox process for the next query ahead, so it opens its DuckDB off that query's path."""
+    with _SPARE_LOCK:
+        if not _SPARE:
+            _SPARE.append(_start_sandbox())
+
+
+def _start_sandbox() -> tuple[multiprocessing.process.BaseProcess, "Connection"]:
+    ours, theirs = _FORKS.Pipe()
+    process = _FORKS.Process(target=_sandboxed, args=(theirs,), name="tabletape-sql", daemon=True)
+    process.start()
+    theirs.close()
+    return process, ours
+
+
+def _send_view(conn: "Connection", name: str, table: pa.Table) -> None:
+    """``name`` and its rows as an Arrow IPC stream, in pieces (no second copy of the table here)."""
+    conn.send(name)
+    with pa.ipc.new_stream(_Sender(conn), table.schema) as writer:
+        writer.write_table(table)
+    conn.send_bytes(b"")
+
+
+class _Sender:
+    """A write-only file that sends each write over a pipe, for ``pa.ipc.new_stream``."""
+
+    closed = False
+
+    def __init__(self, conn: "Connection") -> None:
+        self.conn = conn
+
+    def write(self, data: Any) -> int:
+        self.conn.send_bytes(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _sandboxed(conn: "Connection") -> None:
+    """The sandbox process: opens its DuckDB, waits for one query, takes the views, caps its own
+    memory, runs the query, sends the answer: ``("answer", columns, types, rows)`` or
+    ``("refused", code, message, details)``. The kernel ends it at the query's deadline (SIGALRM,
+    default action) even inside DuckDB and even if the server is gone; the server kills it too."""
+    con = sandbox()
+    try:
+        text, row_limit, byte_limit, seconds = conn.recv()
+    except EOFError:  # the server stopped before it needed this one
+        return
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    try:
+        outcome = _answer(con, conn, text, row_limit, byte_limit)
+    except SqlRefused as exc:
+        outcome = ("refused", exc.code, exc.message, exc.details)
+    except EOFError:  # the server gave up on it
+        return
+    except (MemoryError, duckdb.OutOfMemoryException):
+        # handled here, once the frames holding what was built are gone, so the refusal fits
+        outcome = ("refused", "sql-memory-limit", _MEMORY_MESSAGE, {"memory_limit_bytes": MEMORY_LIMIT})
+    conn.send(outcome)
+
+
+def _answer(con: duckdb.DuckDBPyConnection, conn: "Connection", text: str, row_limit: int, byte_limit: int) -> tuple:
+    while (name := conn.recv()) is not None:
+        con.register(name, _received_view(conn))
+    _cap_memory()
+    try:
+        result = con.execute(f"SELECT * FROM (\n{text}\n) AS q LIMIT {row_limit + 1}")
+        columns = [d[0] for d in result.description]
+        types = [str(d[1]) for d in result.description]
+        return ("answer", columns, types, _fetch(result, row_limit, byte_limit))
+    except duckdb.OutOfMemoryException:
+        raise
+    except duckdb.PermissionException as exc:
+        raise SqlRefused(f"refused: {_first_line(exc)}", code="sql-refused", reason="permission") from None
+    except duckdb.Error as exc:
+        raise SqlRefused(f"the query failed: {_first_line(exc)}", code="sql-error") from None
+
+
+def _received_view(conn: "Connection") -> pa.Table:
+    pieces = []
+    while piece := conn.recv_bytes():
+        pieces.append(piece)
+    return pa.ipc.open_stream(pa.py_buffer(b"".join(pieces))).read_all()
+
+
+def _cap_memory() -> None:
+    """At most ``MEMORY_LIMIT`` (+ margin) more address space from now on, so that what DuckDB's
+    own limit does not count (one huge string, a list) fails to allocate instead of growing."""
+    with open("/proc/self/status") as status:
+        size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+    cap = size + MEMORY_LIMIT + MEMORY_MARGIN
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def _fetch(result: duckdb.DuckDBPyConnection, row_limit: int, byte_limit: int) -> list[list[Any]]:
+    """Up to ``row_limit + 1`` rows as JSON values, refused once their JSON passes ``byte_limit``.
+    Fetched a few at a time (as many as still fit at the mean row size so far) so that building
+    the answer stays within the memory it is allowed."""
+    rows: list[list[Any]] = []
+    size, batch = 0, 1
+    while len(rows) <= row_limit and (chunk := result.fetchmany(batch)):
+        for raw in chunk:
+            row = [jsonable(v) for v in raw]
+            size += len(_json(row)) + 1
+            if size > byte_limit:
+                raise SqlRefused(
+                    f"the answer is larger than the limit of {_size(byte_limit)}: "
+                    "ask for fewer rows (row_limit, LIMIT) or smaller columns",
+                    code="sql-result-too-large",
+                    byte_limit=byte_limit,
+                )
+            rows.append(row)
+        batch = max(1, min(1024, (byte_limit - size) * len(rows) // max(size, 1)))
+    return rows
+
+
+def jsonable(value: Any) -> Any:
+    """A DuckDB value as JSON: times as ISO text, bytes as base64, maps as objects."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode()
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return str(value)
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:g} MiB" if n >= 2**20 else f"{n:,} bytes"
+
+
+def _died(exitcode: int | None) -> str:
+    how = f"killed by {signal.Signals(-exitcode).name}" if exitcode and exitcode < 0 else f"exit code {exitcode}"
+    return f"the query's sandbox process stopped ({how}), most likely at its memory limit of {MEMORY_LIMIT / 1e9:g} GB"
 
 
 def _snapshot(source: duckdb.DuckDBPyConnection, select: str) -> pa.Table:
     return source.sql(select).to_arrow_table()
 
 
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+def _first_line(exc: BaseException, most: int = 1_000) -> str:
+    """The error's first line, cut at ``most`` characters: DuckDB quotes values (a cast of a
+    50 MB string quotes all of it)."""
+    text = str(exc)[: most + 1].strip()
+    line = text.splitlines()[0] if text else type(exc).__name__
+    return line if len(line) <= most else line[:most] + "…"
