@@ -15,7 +15,7 @@ from rules.lost_cities.state import SIDES, LostCitiesState
 
 
 def player(state: LostCitiesState, seat: int) -> str:
-    return f"seat {seat} ({state.players[seat]})"
+    return state.players[seat]
 
 
 def draw_pile_cards(state: LostCitiesState) -> tuple[str, ...]:

@@ -28,12 +28,12 @@ from rules.marco_polo_2.state import (
 Q_ONE_MAIN = '"少なくともダイスを１つ自分のボードから取り、アクションマスを１つ選択して置き実行します。"'
 Q_MUST = '"手番プレイヤーは、ダイスがある限り、必ず本アクションを行わなければなりません。"'
 PENDING_TEXT = {
-    PICK: "{who} picks a character (CharacterPicked)",
-    KEEP: "{who} keeps 1 of 3 goal cards (GoalKept)",
-    INCOME: "{who}'s round-start choices: compensation split, doubled bonus, doubles (IncomeTaken)",
-    ROLL_DIE: "the value of the die just {arg} by {who} (DieRolled)",
-    REFILL: "the contract refilled in {arg} (ContractRevealed)",
-    SHOW: "{who}'s goal card, shown at the end (GoalRevealed)",
+    PICK: "{who} picks a character",
+    KEEP: "{who} keeps 1 of 3 goal cards",
+    INCOME: "{who}'s round-start choices: compensation split, doubled bonus, doubles",
+    ROLL_DIE: "the value of the die just {arg} by {who}",
+    REFILL: "the contract refilled in {arg}",
+    SHOW: "{who}'s goal card, shown at the end",
 }
 
 
