@@ -56,8 +56,8 @@ def places(state: LostCitiesState, card: str) -> list[str]:
     for side, side_exps in enumerate(state.expeditions):
         for colour, cards in enumerate(side_exps):
             if card in cards:
-                seats = "+".join(str(s) for s in range(len(state.players)) if s % SIDES == side)
-                found.append(f"on the {COLOURS[colour]} expedition of side {side} (seat {seats})")
+                names = " and ".join(state.players[s] for s in range(len(state.players)) if s % SIDES == side)
+                found.append(f"on {names}'s {COLOURS[colour]} expedition")
     for colour, pile in enumerate(state.discard_piles):
         k = pile.count(card)
         if k:

@@ -572,10 +572,10 @@ def test_contradiction_rejected_names_the_place():
     de todas las cartas pueden ser vistas por ambos jugadores." -- a card seen once cannot appear again."""
     state = do(new(), "deal", "R7", "d")
     err = refused(state, "R7", "lost-cities.card-not-in-hand", ContradictsKnownFacts)
-    assert "red expedition of side 0" in err.message
+    assert "Ana's red expedition" in err.message
     state = do(state, "B2")
     err = refused(state, "d=R7", "lost-cities.card-already-seen", ContradictsKnownFacts)
-    assert "red expedition of side 0" in err.message
+    assert "Ana's red expedition" in err.message
     # a deal naming more copies than exist
     refused(
         new(),
