@@ -113,9 +113,9 @@ def _not_over(state: MarcoPoloState) -> None:
 
 def _phase_message(state: MarcoPoloState) -> tuple[str, str]:
     if state.phase == SETUP:
-        return codes.AWAITING_SETUP, "the table's layout (SetupDealt) comes first"
+        return codes.AWAITING_SETUP, "the table's layout comes first"
     if state.phase == CONTRACTS:
-        return codes.AWAITING_CONTRACTS, f"round {state.round}'s six contracts must be revealed first (ContractsDealt)"
+        return codes.AWAITING_CONTRACTS, f"round {state.round}'s six contracts must be revealed first"
     if state.phase == ROLL:
         return codes.AWAITING_ROLL, f'round {state.round}\'s dice must be rolled first: "Al empezar cada ronda, tirad vuestros dados."'
     if state.phase == REVEAL:

@@ -60,11 +60,11 @@ def _not_over(state: MP2State) -> None:
 
 def _phase_message(state: MP2State) -> str:
     if state.phase == SETUP:
-        return "the table's layout (SetupDealt) comes first"
+        return "the table's layout comes first"
     if state.phase == ROUND:
-        return f"round {state.round + 1}'s reveals come first (RoundRevealed)"
+        return f"round {state.round + 1}'s reveals come first"
     if state.phase == ROLL:
-        return f"round {state.round}'s dice must be rolled first (DiceRolled): \"全てのプレイヤーは自分のダイスを振ります\""
+        return f"round {state.round}'s dice must be rolled first: \"全てのプレイヤーは自分のダイスを振ります\""
     if state.phase == REVEAL:
         return "the five rounds are over; only goal cards remain to be shown"
     if state.pending:

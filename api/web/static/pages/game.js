@@ -294,7 +294,7 @@ export async function show(main, q, { navigate }) {
         move ? [' ', h('code', { class: 'notation', 'data-move': move, title: 'in the game\'s notation' }, stripSeat(move))] : null,
         f.amended_by ? h('span', { class: 'muted small' }, ' (corrected)') : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
-          ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, onclick: () => openAmend(i) }, 'Amend')
+          ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': `Correct step ${i}`, onclick: () => openAmend(i) }, 'Correct')
           : null);
       return li;
     }));
@@ -469,7 +469,7 @@ export async function show(main, q, { navigate }) {
         dialog.close();
         await reload({ toEnd: true }); // back to the latest step, where recording goes on
         return true;
-      } catch (e) { showError(err, e); return false; }
+      } catch (e) { err.append(errorBox(e, { stepOf, lead: 'Not corrected.' })); return false; }
     };
     try {
       const [legal, chance] = await Promise.all([
