@@ -312,6 +312,7 @@ export async function show(main, q, { navigate }) {
   async function fillRecorder(mine) {
     clear(recorder);
     const i = g.info;
+    recorder.classList.toggle('recording', !!g.tokens.write && i.status !== 'ended');
     if (!g.tokens.write) {
       recorder.hidden = i.status === 'ended';
       recorder.append(h('h2', { id: 'rec-h' }, 'Recording'),
