@@ -243,8 +243,16 @@ def low_contrast(page, selector: str, ratio: float = 4.5) -> list[dict]:
         const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
                                      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
         const over = (fg, a, bg) => fg.map((c, i) => c * a + bg[i] * (1 - a));
-        const backOf = (e) => { for (let x = e; x; x = x.parentElement) { const c = rgb(getComputedStyle(x).backgroundColor);
-                                  if (c.length === 3 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+        const backOf = (e) => {  // translucent backgrounds composited over those beneath
+          const layers = [];
+          for (let x = e; x; x = x.parentElement) {
+            const c = rgb(getComputedStyle(x).backgroundColor);
+            const a = c.length > 3 ? c[3] : 1;
+            if (a > 0) layers.push([c.slice(0, 3), a]);
+            if (a >= 1) break;
+          }
+          return layers.reverse().reduce((under, [c, a]) => over(c, a, under), [255, 255, 255]);
+        };
         const out = [];
         for (const el of document.querySelectorAll(selector)) {
           for (const t of [el, ...el.querySelectorAll('*')]) {

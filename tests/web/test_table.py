@@ -365,8 +365,9 @@ def test_every_page_passes_axe(browser, server, http, viewport):
             found[name] = axe_violations(page)
         assert {k: v for k, v in found.items() if v} == {}
         if viewport is PHONE_TALL:
-            page.goto(f"{server}/?game={lc}")
-            wait_ready(page)
-            assert small_targets(page) == []
+            for game_id in (lc, mp):
+                page.goto(f"{server}/?game={game_id}")
+                wait_ready(page)
+                assert small_targets(page) == [], game_id
     finally:
         context.close()
