@@ -187,7 +187,7 @@ export async function show(main, q, { navigate }) {
     const keep = g.eyes;
     const opts = [h('option', { value: 'public' }, 'everyone at the table')];
     g.info.players.forEach((p, s) => {
-      if (ended || (g.tokens.seats || [])[s]) opts.push(h('option', { value: `seat-${s}` }, `${p}, with their hand`));
+      if (ended || (g.tokens.seats || [])[s]) opts.push(h('option', { value: `seat-${s}` }, `${p}, as they see it`));
     });
     if (ended) opts.push(h('option', { value: 'full' }, 'the whole log'));
     clear(eyesSel).append(...opts);
@@ -397,8 +397,8 @@ export async function show(main, q, { navigate }) {
   // Focus the next choice in the picker (the kind already chosen, else the first), scrolling the
   // choices into view: at a phone the next tap needs no scrolling.
   function focusPicker(pick, facts) {
-    const target = pick.querySelector('.kind[aria-pressed=true]') ? pick.querySelector('.move, .kind[aria-pressed=true]')
-      : pick.querySelector('.kind, .move') || facts.querySelector('button, select, input, summary');
+    const target = pick.querySelector('.options-area .move') || pick.querySelector('.kind')
+      || facts.querySelector('button, select, input, summary');
     if (!target) return;
     target.focus({ preventScroll: true });
     const area = pick.querySelector('.options-area') || pick;
@@ -430,6 +430,7 @@ export async function show(main, q, { navigate }) {
       await reload({ toEnd: true, appended: what === 'moves' });
       return true;
     } catch (e) {
+      g.refocus = false;
       if (e.code === 'stale-expected-seq') await reload({ toEnd: true });
       g.showError && g.showError(e);
       return false;
