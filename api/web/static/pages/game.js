@@ -291,7 +291,7 @@ export async function show(main, q, { navigate }) {
       const li = h('li', { 'data-index': i, 'data-seq': f.seq, 'data-type': f.type },
         h('button', { type: 'button', class: 'link step-no', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
         ' ', dot, h('span', { class: 'said' }, textOf(f)),
-        move ? [' ', h('code', { class: 'notation', 'data-move': move, title: 'in the game\'s notation' }, stripSeat(move))] : null,
+        move ? [' ', h('code', { class: 'notation', 'data-move': move, title: stripSeat(move) }, stripSeat(move))] : null,
         f.amended_by ? h('span', { class: 'muted small' }, ' (corrected)') : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
           ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': `Correct step ${i}`, onclick: () => openAmend(i) }, 'Correct')
