@@ -275,8 +275,9 @@ class FrameOut(BaseModel):
     seat: int | None = None
     player: str | None = None
     move: str | None = Field(
-        None, description="the title's notation; hidden until the end unless it is your seat's move"
+        None, description="the title's notation; hidden facts (a drawn card) left out unless it is your seat's move"
     )
+    text: str | None = Field(None, description="the step as a plain sentence with names, from what you may know")
     amended_by: int | None = None
     status: str
     to_move: int | None = None

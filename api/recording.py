@@ -1,8 +1,8 @@
 """The interactive recorder of ``tabletape record``: for a game being played at a real table.
 
 Each turn it shows whose turn it is and the legal moves in the title's notation, then reads one
-line: a move in notation, ``undo`` (take back the last move), ``undo N`` (back to the state after
-seq N), ``redo``, ``moves``, ``help`` or ``quit``. A typo or an illegal move is explained and
+line: a move in notation, ``undo`` (take back the last move), ``undo N`` (take back the last N
+moves), ``undo --to SEQ`` (back to the state after raw seq SEQ), ``redo``, ``moves``, ``help`` or ``quit``. A typo or an illegal move is explained and
 nothing is written.
 """
 
@@ -19,8 +19,9 @@ from replay.frames import notation, take_back_seq
 from replay.recorder import Recorder
 
 HELP = (
-    "Type a move in the title's notation, or: undo (take back the last move), undo N (back to the "
-    "state after seq N; 0 = before the first move), redo, moves (all legal moves), help, quit."
+    "Type a move in the title's notation, or: undo (take back the last move), undo N (take back the "
+    "last N moves), undo --to SEQ (back to the state after seq SEQ; 0 = before the first move), redo, "
+    "moves (all legal moves), help, quit."
 )
 QUIT = {"quit", "q", "exit"}
 SHOWN_MOVES = 40
@@ -69,17 +70,39 @@ class TableRecorder:
         return self.projector.history(self.game_id).last_seq
 
     def _undo(self, argument: str) -> None:
-        if argument:
-            if not argument.isdigit():
-                self.console.print(f"[red]undo takes a seq (a whole number), not {escape(argument)!r}[/]")
+        words = argument.split()
+        if words[:1] == ["--to"]:
+            if len(words) != 2 or not words[1].isdigit():
+                self.console.print("[red]undo --to takes a seq (a whole number), e.g. undo --to 12[/]")
                 return
-            to_seq: int | None = int(argument)
+            to_seq = int(words[1])
         else:
-            game = self.projector.state(self.game_id)
-            to_seq = take_back_seq(self.projector.history(self.game_id).entries(), game.created.seed is not None)
-            if to_seq is None:
-                raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
+            if len(words) > 1 or (words and not words[0].isdigit()) or words == ["0"]:
+                self.console.print(
+                    f"[red]undo takes how many moves to take back (a whole number from 1), not {escape(argument)!r}[/]"
+                )
+                return
+            to_seq = self._take_back(int(words[0]) if words else 1)
         self.recorder.undo(self.game_id, to_seq, self._expected(), actor=self.actor)
+
+    def _take_back(self, count: int) -> int:
+        """The seq to undo to so that the last ``count`` moves go (with what was recorded
+        automatically after each)."""
+        game = self.projector.state(self.game_id)
+        digital = game.created.seed is not None
+        entries = self.projector.history(self.game_id).entries()
+        to_seq = None
+        for taken in range(count):
+            to_seq = take_back_seq(entries, digital)
+            if to_seq is None:
+                if taken == 0:
+                    raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
+                raise HistoryEditRefused(
+                    f"there are only {taken} move(s) to take back, not {count}", code="undo-out-of-range"
+                )
+            entries = entries[: next(i for i, e in enumerate(entries) if e.seq == to_seq) + 1]
+        assert to_seq is not None
+        return to_seq
 
     def handle(self, line: str) -> bool:
         """Act on one line; False when the session ends."""

@@ -3,7 +3,9 @@ title's notation, and what the table looked like after it (a view, or a diff fro
 
 Frames fold incrementally: the state before a window comes from the projector (snapshots), then
 each step is one ``evolve``. A ``Perspective`` says whose eyes the views are for; a move's
-notation is shown only to those who may know it (before the end, a draw names the drawn card).
+notation is shown whole only to those who may know it (before the end, a draw names the drawn
+card); others get it as the table saw it (the title's ``public_move``), and every frame words
+the step as a sentence (the title's ``describe``) from what its viewer may know.
 Everything here works through the ``Title`` protocol, for every title.
 """
 
@@ -17,7 +19,7 @@ import msgspec
 from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused, TabletapeError
-from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameEnded, Redone, Undone
+from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Redone, Undone
 from projections.fold import GameState, fold, start
 from projections.projector import Projector
 from replay.history import Entry, History, Node
@@ -62,8 +64,11 @@ class Frame(msgspec.Struct, kw_only=True):
     type: str
     seat: int | None = None
     player: str | None = None
-    #: the move in the title's notation; None for lifecycle events or when hidden from this viewer
+    #: the move in the title's notation, as far as this viewer may know it; None for lifecycle
+    #: events, or for a title that does not say what of a move is public
     move: str | None = None
+    #: the step as a plain sentence with names, from what this viewer may know
+    text: str | None = None
     amended_by: int | None = None
     #: the title's one-line status after this step
     status: str
@@ -140,15 +145,57 @@ def described(game: GameState, body: Event) -> list[str] | None:
     return list(hook(game.state, body)) or None
 
 
-def _frame(game: GameState, index: int, seq: int, body: Event, perspective: Perspective) -> Frame:
+def known_move(game: GameState, body: Event, perspective: Perspective) -> Event | None:
+    """The move as this viewer may know it: whole, as the table saw it (``public_move``), or
+    None (not the title's, or a title that does not say what of it is public)."""
+    if perspective.shows(body):
+        return body
+    hook = getattr(game.title, "public_move", None)
+    if hook is None or type(body) not in game.title.event_types:
+        return None
+    return hook(body)
+
+
+_LIFECYCLE_TEXT = {
+    Undone: "Moves were taken back",
+    Redone: "A move taken back was put back",
+    Amended: "An earlier step was corrected",
+    Forked: "This game was forked from another one",
+}
+
+
+def sentence(before: GameState | None, after: GameState, body: Event, known: Event | None) -> str:
+    """The step in words: the title's ``describe`` of the move as known, else a plain line."""
+    if isinstance(body, GameCreated):
+        return f"{after.title.name} began: {', '.join(body.players)}"
+    if isinstance(body, GameEnded):
+        return f"The game ended: {after.title.status(after.state)}"
+    if type(body) in _LIFECYCLE_TEXT:
+        return _LIFECYCLE_TEXT[type(body)]
+    hook = getattr(after.title, "describe", None)
+    if hook is not None and known is not None and before is not None:
+        try:
+            return hook(before.state, known, after.state)
+        except Exception:  # noqa: BLE001 - a sentence is a reading aid: the plain line below does
+            pass
+    words = codec.tag_of(type(body)).split(".")[-1].replace("-", " ")
+    seat, player = _who(after, body)
+    return f"{player}: {words}" if player else words.capitalize()
+
+
+def _frame(
+    game: GameState, index: int, seq: int, body: Event, perspective: Perspective, before: GameState | None = None
+) -> Frame:
     seat, player = _who(game, body)
+    known = known_move(game, body, perspective)
     return Frame(
         index=index,
         seq=seq,
         type=codec.tag_of(type(body)),
         seat=seat,
         player=player,
-        move=notation(game, body) if perspective.shows(body) else None,
+        move=notation(game, known) if known is not None else None,
+        text=sentence(before, game, body, known),
         status=game.title.status(game.state),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
@@ -206,8 +253,9 @@ def frames(
     previous: dict[str, Any] | None = None
     for index in range(lo, hi):
         entry = entries[index]
+        before = game
         game = start(entry.body) if game is None else fold(game, (entry.body,))
-        frame = _frame(game, index, entry.seq, entry.body, perspective)
+        frame = _frame(game, index, entry.seq, entry.body, perspective, before)
         frame.amended_by = entry.amended_by
         view = perspective.see(game)
         if diff and previous is not None:
@@ -262,11 +310,14 @@ def raw_frames(
     )
     out: list[Frame] = []
     for seq, body in zip(range(from_seq, to_seq + 1), bodies):
+        before = previous[1]
         game = _state_after(projector, game_id, history, seq, previous)
         node = history.at(seq)
         previous = (node, game)
         edit, amended = _edit(body)
-        frame = _frame(game, node.length - 1 if node else 0, seq, amended or body, perspective)
+        frame = _frame(game, node.length - 1 if node else 0, seq, amended or body, perspective, before)
+        if amended is not None or type(body) in (Undone, Redone):
+            frame.text = sentence(before, game, body, None)
         frame.type = codec.tag_of(type(body))
         frame.edit = edit
         frame.view = perspective.see(game)

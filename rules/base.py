@@ -98,3 +98,9 @@ class Title(Protocol, Generic[S]):
     # Optional: ``described(state, event) -> tuple[str, ...]``, the components (``"kind:id"``) the
     # step that led to ``state`` rests on although the game's content pack lacks them (described
     # by the events instead). Replay frames mark such steps; titles without packs leave it out.
+    #
+    # Optional: ``public_move(event) -> Event``, the move as the whole table saw it (hidden facts
+    # emptied: a card drawn from a pile, passed cards); replay frames show its notation to
+    # followers. Without it a move stays hidden from those who may not read it.
+    # Optional: ``describe(state, event, after) -> str``, one plain sentence with names for an
+    # event recorded in ``state`` (``after``: the state it led to), worded from the event as given.

@@ -4,7 +4,7 @@ Modules: ``cards`` (ids, decks, tables), ``events`` (the title's event types), `
 (state, options, setup), ``codes`` (every error code), ``knowledge`` (where card copies are:
 consistency of partial information), ``decide`` (all validation), ``evolve`` (the fast fold),
 ``moves`` (legal moves), ``scoring`` (score, next starting seat, outcome), ``views`` (views and
-status), ``notation`` (parse / format).
+status), ``notation`` (parse / format), ``sentences`` (moves in words; what the public knows of one).
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from rules.lost_cities.notation import format_move as _format_move
 from rules.lost_cities.notation import parse_move as _parse_move
 from rules.lost_cities.scoring import outcome as _outcome
 from rules.lost_cities.scoring import score as _score
+from rules.lost_cities.sentences import describe as _describe
+from rules.lost_cities.sentences import public_move as _public_move
 from rules.lost_cities.state import DEAL, LostCitiesState, Options, RoundResult
 from rules.lost_cities.state import setup as _setup
 from rules.lost_cities.views import full_view as _full_view
@@ -99,6 +101,12 @@ class LostCities:
 
     def format_move(self, event: Event) -> str:
         return _format_move(event)
+
+    def public_move(self, event: Event) -> Event:
+        return _public_move(event)
+
+    def describe(self, state: LostCitiesState, event: Event, after: LostCitiesState) -> str:
+        return _describe(state, event, after)
 
 
 __all__ = [

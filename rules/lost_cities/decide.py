@@ -126,6 +126,12 @@ def _turn_seat(state: LostCitiesState, seat: int | None, expected_phase: str, ac
     return seat
 
 
+def _owners(state: LostCitiesState, side: int) -> str:
+    """"Ana's", or "Ana and Cy's" for a partnership side."""
+    names = [state.players[s] for s in range(len(state.players)) if s % SIDES == side]
+    return " and ".join(names) + "'s"
+
+
 def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
     side = seat % SIDES
     colour = CARD_COLOUR[card]
@@ -134,7 +140,7 @@ def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
         return
     value = CARD_VALUE[card]
     last = CARD_VALUE[cards[-1]]
-    name = f"the {COLOURS[colour]} expedition of side {side}"
+    name = f"{_owners(state, side)} {COLOURS[colour]} expedition"
     if value == 0:
         if last != 0:
             codes.illegal(

@@ -20,7 +20,7 @@ from rules.lost_cities.state import SIDES, LostCitiesState
 
 
 def player(state: LostCitiesState, seat: int) -> str:
-    return f"seat {seat} ({state.players[seat]})"
+    return state.players[seat]
 
 
 def draw_pile_cards(state: LostCitiesState) -> tuple[str, ...]:
@@ -63,8 +63,8 @@ def places(state: LostCitiesState, card: str) -> list[str]:
     for side, side_exps in enumerate(state.expeditions):
         for colour, cards in enumerate(side_exps):
             if card in cards:
-                seats = "+".join(str(s) for s in range(len(state.players)) if s % SIDES == side)
-                found.append(f"on the {COLOURS[colour]} expedition of side {side} (seat {seats})")
+                names = " and ".join(state.players[s] for s in range(len(state.players)) if s % SIDES == side)
+                found.append(f"on {names}'s {COLOURS[colour]} expedition")
     for colour, pile in enumerate(state.discard_piles):
         k = pile.count(card)
         if k:

@@ -1,7 +1,8 @@
 """What a seat, the public, or the whole log may see; and the one-line status.
 
 Public information: every expedition, every discard pile (the whole pile: each card was shown
-when discarded), the draw pile's size, each hand's size, scores so far. A seat also sees its own
+when discarded), the draw pile's size, each hand's size, scores so far (by round, side and
+expedition). A seat also sees its own
 hand (as far as the log knows it). Never shown outside ``full_view``: other hands' cards and the
 digital deck order.
 """
@@ -13,7 +14,7 @@ from typing import Any
 from rules.lost_cities import codes
 from rules.lost_cities.cards import COLOURS, sort_cards
 from rules.lost_cities.knowledge import draw_pile_cards, player
-from rules.lost_cities.scoring import outcome, side_score, side_seats
+from rules.lost_cities.scoring import outcome, score, side_score, side_seats
 from rules.lost_cities.state import DEAL, DRAW, PLAY, SIDES, LostCitiesState
 
 
@@ -58,6 +59,27 @@ def _expeditions(state: LostCitiesState, expeditions) -> list[dict[str, Any]]:
     ]
 
 
+def _sheet(state: LostCitiesState) -> list[dict[str, Any]]:
+    """Each round's score by side and expedition (sum, wagers, multiplier, bonus), the round in
+    progress last (``complete: false``): public, as the expeditions are."""
+    keep = ("colour", "sum", "wagers", "value", "multiplier", "bonus", "score")
+    return [
+        {
+            "round": r["round"],
+            "complete": r["complete"],
+            "sides": [
+                {
+                    "side": side["side"],
+                    "score": side["score"],
+                    "expeditions": [{**{k: e[k] for k in keep}, "cards": len(e["cards"])} for e in side["expeditions"]],
+                }
+                for side in r["sides"]
+            ],
+        }
+        for r in score(state)["rounds"]
+    ]
+
+
 def _public(state: LostCitiesState) -> dict[str, Any]:
     in_round = state.phase in (PLAY, DRAW)
     return {
@@ -81,6 +103,7 @@ def _public(state: LostCitiesState) -> dict[str, Any]:
             "rounds": [list(r.scores) for r in state.history],
             "totals": list(state.totals),
             "round_in_progress": [side_score(e) for e in state.expeditions] if in_round else None,
+            "sheet": _sheet(state),
         },
         "digital": bool(state.deck_order),
     }

@@ -48,6 +48,8 @@ from rules.marco_polo.notation import format_move as _format_move
 from rules.marco_polo.notation import parse_move as _parse_move
 from rules.marco_polo.scoring import outcome as _outcome
 from rules.marco_polo.scoring import score as _score
+from rules.marco_polo.sentences import describe as _describe
+from rules.marco_polo.sentences import public_move as _public_move
 from rules.marco_polo.state import (
     CONTRACTS,
     DICE,
@@ -195,6 +197,12 @@ class MarcoPolo:
 
     def format_move(self, event: Event) -> str:
         return _format_move(event)
+
+    def public_move(self, event: Event) -> Event:
+        return _public_move(event)
+
+    def describe(self, state: MarcoPoloState, event: Event, after: MarcoPoloState) -> str:
+        return _describe(state, event, after)
 
 
 __all__ = [

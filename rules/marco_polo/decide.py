@@ -79,13 +79,13 @@ Q_ONE_MAIN = '"Haz una acción principal" (exactly one per turn, while dice rema
 Q_NOT_MIDDLE = '"No puedes intercalarlas mientras resuelves la acción principal."'
 Q_FIVE_ROUNDS = '"La partida termina al acabar la quinta ronda"'
 PENDING_TEXT = {
-    ROLL_DIE: "the value of the die just {arg} ({who}): record DieRolled",
-    DRAW: "the contract {who} draws from the special pile: record ContractDrawn",
-    DISCARD: "{who} holds three contracts and must return one under the special pile (ContractDiscarded)",
-    INCOME: "{who}'s round-start income: compensation split and bonus choices (IncomeTaken)",
-    PICK: "{who} picks a character (CharacterPicked)",
-    KEEP_ITEM: "{who} keeps 2 of 4 objective cards (ObjectivesKept)",
-    SHOW: "{who}'s objective cards, shown at the end (ObjectivesRevealed)",
+    ROLL_DIE: "the table reports the value of the die just {arg} ({who})",
+    DRAW: "the table reports the contract {who} draws from the special pile",
+    DISCARD: "{who} holds three contracts and must return one under the special pile",
+    INCOME: "{who} takes the round-start income (compensation split and bonus choices)",
+    PICK: "{who} picks a character",
+    KEEP_ITEM: "{who} keeps 2 of 4 objective cards",
+    SHOW: "{who} shows their objective cards (the end)",
 }
 
 
@@ -113,9 +113,9 @@ def _not_over(state: MarcoPoloState) -> None:
 
 def _phase_message(state: MarcoPoloState) -> tuple[str, str]:
     if state.phase == SETUP:
-        return codes.AWAITING_SETUP, "the table's layout (SetupDealt) comes first"
+        return codes.AWAITING_SETUP, "the table's layout comes first"
     if state.phase == CONTRACTS:
-        return codes.AWAITING_CONTRACTS, f"round {state.round}'s six contracts must be revealed first (ContractsDealt)"
+        return codes.AWAITING_CONTRACTS, f"round {state.round}'s six contracts must be revealed first"
     if state.phase == ROLL:
         return codes.AWAITING_ROLL, f'round {state.round}\'s dice must be rolled first: "Al empezar cada ronda, tirad vuestros dados."'
     if state.phase == REVEAL:

@@ -36,6 +36,8 @@ from rules.marco_polo_2.notation import format_move as _format_move
 from rules.marco_polo_2.notation import parse_move as _parse_move
 from rules.marco_polo_2.scoring import outcome as _outcome
 from rules.marco_polo_2.scoring import score as _score
+from rules.marco_polo_2.sentences import describe as _describe
+from rules.marco_polo_2.sentences import public_move as _public_move
 from rules.marco_polo_2.state import OVER, PLAY, REFILL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, Options, PlayerState
 from rules.marco_polo_2.state import setup as _setup
 from rules.marco_polo_2.views import full_view as _full_view
@@ -233,6 +235,12 @@ class MarcoPolo2:
 
     def format_move(self, event: Event) -> str:
         return _format_move(event)
+
+    def public_move(self, event: Event) -> Event | None:
+        return _public_move(event)
+
+    def describe(self, state: MP2State, event: Event, after: MP2State) -> str:
+        return _describe(state, event, after)
 
 
 __all__ = [

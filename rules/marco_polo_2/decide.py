@@ -28,12 +28,12 @@ from rules.marco_polo_2.state import (
 Q_ONE_MAIN = '"少なくともダイスを１つ自分のボードから取り、アクションマスを１つ選択して置き実行します。"'
 Q_MUST = '"手番プレイヤーは、ダイスがある限り、必ず本アクションを行わなければなりません。"'
 PENDING_TEXT = {
-    PICK: "{who} picks a character (CharacterPicked)",
-    KEEP: "{who} keeps 1 of 3 goal cards (GoalKept)",
-    INCOME: "{who}'s round-start choices: compensation split, doubled bonus, doubles (IncomeTaken)",
-    ROLL_DIE: "the value of the die just {arg} by {who} (DieRolled)",
-    REFILL: "the contract refilled in {arg} (ContractRevealed)",
-    SHOW: "{who}'s goal card, shown at the end (GoalRevealed)",
+    PICK: "{who} picks a character",
+    KEEP: "{who} keeps 1 of 3 goal cards",
+    INCOME: "{who}'s round-start choices: compensation split, doubled bonus, doubles",
+    ROLL_DIE: "the value of the die just {arg} by {who}",
+    REFILL: "the contract refilled in {arg}",
+    SHOW: "{who}'s goal card, shown at the end",
 }
 
 
@@ -60,11 +60,11 @@ def _not_over(state: MP2State) -> None:
 
 def _phase_message(state: MP2State) -> str:
     if state.phase == SETUP:
-        return "the table's layout (SetupDealt) comes first"
+        return "the table's layout comes first"
     if state.phase == ROUND:
-        return f"round {state.round + 1}'s reveals come first (RoundRevealed)"
+        return f"round {state.round + 1}'s reveals come first"
     if state.phase == ROLL:
-        return f"round {state.round}'s dice must be rolled first (DiceRolled): \"全てのプレイヤーは自分のダイスを振ります\""
+        return f"round {state.round}'s dice must be rolled first: \"全てのプレイヤーは自分のダイスを振ります\""
     if state.phase == REVEAL:
         return "the five rounds are over; only goal cards remain to be shown"
     if state.pending:

@@ -87,7 +87,12 @@ def test_in_mid_game_the_public_never_yields_a_hand(client, svc):
         public |= cards_in(text)
     assert not public & hidden
     frames = client.get(f"/games/{game.id}/frames").json()["frames"]
-    assert all(f["move"] is None for f in frames)  # a move's notation can name a drawn card
+    # public moves are named (a card played, a discard pile's top taken); a draw from the draw
+    # pile never names its card, and the sentences name no hidden card either
+    draws = [f for f in frames if f["type"] == "lost-cities.card-drawn"]
+    assert draws and all(f["move"] == "d" or f["move"][1] in "YBWGRP" for f in draws)
+    assert all(f["move"] for f in frames if f["type"] == "lost-cities.card-played")
+    assert not cards_in(" ".join(f["text"] for f in frames)) & hidden
     assert all("hand" not in f["view"] and "hands" not in f["view"] for f in frames)
 
 
@@ -131,4 +136,6 @@ def test_a_seat_sees_the_notation_of_its_own_moves_only(client, svc):
     game = new_game(client)
     play(client, game, 6)
     frames = client.get(f"/games/{game.id}/frames", params={"seat": 0}, headers=game.seat_auth(0)).json()["frames"]
-    assert all((f["move"] is not None) == (f["seat"] == 0) for f in frames if f["type"].startswith("lost-cities."))
+    draws = [f for f in frames if f["type"] == "lost-cities.card-drawn" and f["move"].startswith("d=")]
+    assert draws and all(f["seat"] == 0 for f in draws)  # the drawn card: only in its own seat's moves
+    assert all(f["move"] for f in frames if f["type"].startswith("lost-cities."))

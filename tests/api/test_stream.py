@@ -24,7 +24,8 @@ def test_new_events_arrive_as_they_are_appended(client, svc):
     assert [m["id"] for m in messages] == [3, 4]
     first = messages[0]["data"]
     assert first["seq"] == 3 and first["type"].startswith("lost-cities.") and first["seat"] == 0
-    assert first["player"] == "Ana" and first["move"] is None and first["body"] is None  # secret until the end
+    assert first["player"] == "Ana" and first["body"] is None  # the body: secret until the end
+    assert first["move"] and "=" not in first["move"] and first["text"].startswith("Ana ")  # as the table saw it
     assert first["view"] == client.get(f"/games/{game.id}/state", params={"at": 3}).json()["view"]
 
 

@@ -66,7 +66,7 @@ def test_new_refuses_what_the_title_refuses(db):
 
 def test_record_at_the_table_with_a_typo_an_undo_and_a_redo(db):
     game_id, _ = new(db)
-    script = "deal\nR7\nzz\nundo\nredo\nd\nundo 2\nB5\nquit\n"
+    script = "deal\nR7\nzz\nundo\nredo\nd\nundo 2\nB5\nquit\n"  # undo 2: the draw and R7
     result = run("record", game_id, "--db", db, input=script)
     assert result.exit_code == 0, result.output
     assert "lost-cities.bad-notation" in result.output and "Nothing was recorded" in result.output
@@ -76,12 +76,28 @@ def test_record_at_the_table_with_a_typo_an_undo_and_a_redo(db):
     assert bodies(db, game_id)[2].card == "B5"
 
 
+def test_undo_n_takes_back_n_moves_and_undo_to_returns_to_a_seq(db):
+    game_id, _ = new(db)
+
+    def effective() -> list[str]:
+        with layers(db) as lay:
+            return [type(e.body).__name__ for e in lay.projector.history(game_id).entries()]
+
+    result = run("record", game_id, "--db", db, input="deal\nR7\nd\nB5\nd\nY3\nd\nundo 2\nquit\n")
+    assert result.exit_code == 0, result.output
+    # Y3 and its draw are taken back, nothing more (not "back to seq 2")
+    assert effective() == ["GameCreated", "CardsDealt", "CardPlayed", "CardDrawn", "CardPlayed", "CardDrawn"]
+    result = run("record", game_id, "--db", db, input="undo 9\nundo --to 3\nquit\n")
+    assert "undo-out-of-range" in result.output and "only 5 move(s)" in result.output
+    assert effective() == ["GameCreated", "CardsDealt", "CardPlayed"]
+
+
 def test_record_survives_bad_commands_and_the_end_of_input(db):
     game_id, _ = new(db)
-    result = run("record", game_id, "--db", db, input="undo\nundo x\nundo 99\nredo\nhelp\n")
+    result = run("record", game_id, "--db", db, input="undo\nundo x\nundo --to 99\nredo\nhelp\n")
     assert result.exit_code == 0, result.output
     assert "nothing-to-undo" in result.output
-    assert "undo takes a seq" in result.output
+    assert "undo takes how many moves" in result.output
     assert "undo-out-of-range" in result.output
     assert "nothing-to-redo" in result.output
     assert "undo N" in result.output

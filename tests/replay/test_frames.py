@@ -65,9 +65,12 @@ def test_who_moved_and_the_notation_as_each_viewer_may_see_it(projector, edited)
         assert (p.seat, p.player) == (s.seat, s.player) == (f.seat, f.player)
         if p.seat is not None:
             assert p.player == ["Ana", "Bea"][p.seat]
-        assert p.move is None
-        assert (s.move is not None) == (s.seat == 0)
+        # the public reads each move as the table saw it: never a drawn card nor a shuffle's order
+        assert (p.move is not None) == f.type.startswith("lost-cities.")
+        assert p.move is None or ("=" not in p.move and "," not in p.move)
+        assert s.move == (f.move if s.seat == 0 else p.move)
         assert f.move is not None or not f.type.startswith("lost-cities.")
+        assert p.text and (p.player is None or p.text.startswith(p.player))
     assert full[1].move.startswith("shuffle ")
     assert "hand" in seat0[-1].view and "hand" not in public[-1].view and "hands" in full[-1].view
 

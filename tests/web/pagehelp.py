@@ -196,3 +196,77 @@ def marco_polo_expected(view: dict) -> dict:
 
 def marco_polo_board(drawn: dict) -> dict:
     return {k: v.split(" ") for k, v in drawn["board"].items() if v}
+
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+#: WCAG 2.1 A and AA, the rules axe-core runs by default, at the impacts that block someone
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+BLOCKING = ("serious", "critical")
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now (the vendored engine,
+    injected into the page: nothing is downloaded), each as {id, impact, help, targets}."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+          .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                             targets: v.nodes.slice(0, 8).map(n => n.target.join(' '))})))""",
+        AXE_TAGS,
+    )
+    return [v for v in found if v["impact"] in BLOCKING]
+
+
+def small_targets(page, scope: str = "body", size: int = 44) -> list[dict]:
+    """Visible buttons, links, inputs, selects and summaries smaller than ``size`` px either way
+    (a tap target a finger misses)."""
+    return page.evaluate(
+        """([scope, size]) => [...document.querySelector(scope).querySelectorAll(
+              'button, a[href], input:not([type=hidden]), select, summary, [role=button]')]
+          .filter(e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+                         return r.width > 0 && r.height > 0 && r.right > 0 && s.visibility !== 'hidden' && !e.closest('[hidden]'); })
+          .map(e => { const r = e.getBoundingClientRect();
+                      return {tag: e.tagName.toLowerCase(), id: e.id, cls: e.className && String(e.className),
+                              text: (e.textContent || e.value || '').trim().slice(0, 30), w: Math.round(r.width), h: Math.round(r.height)}; })
+          .filter(t => t.w < size || t.h < size)""",
+        [scope, size],
+    )
+
+
+def low_contrast(page, selector: str, ratio: float = 4.5) -> list[dict]:
+    """Elements matching ``selector`` whose text contrast with their own background (opacity
+    applied, as drawn) is under ``ratio``: {text, ratio}."""
+    return page.evaluate(
+        """([selector, ratio]) => {
+        const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+        const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+                                     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+        const over = (fg, a, bg) => fg.map((c, i) => c * a + bg[i] * (1 - a));
+        const backOf = (e) => {  // translucent backgrounds composited over those beneath
+          const layers = [];
+          for (let x = e; x; x = x.parentElement) {
+            const c = rgb(getComputedStyle(x).backgroundColor);
+            const a = c.length > 3 ? c[3] : 1;
+            if (a > 0) layers.push([c.slice(0, 3), a]);
+            if (a >= 1) break;
+          }
+          return layers.reverse().reduce((under, [c, a]) => over(c, a, under), [255, 255, 255]);
+        };
+        const out = [];
+        for (const el of document.querySelectorAll(selector)) {
+          for (const t of [el, ...el.querySelectorAll('*')]) {
+            const own = [...t.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+            if (!own || t.closest('.visually-hidden')) continue;
+            let alpha = 1; for (let x = t; x; x = x.parentElement) alpha *= Number(getComputedStyle(x).opacity);
+            const c = rgb(getComputedStyle(t).color); const bg = backOf(t);
+            const fg = over(c.slice(0, 3), alpha * (c.length > 3 ? c[3] : 1), bg);
+            const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+            const r = (hi + 0.05) / (lo + 0.05);
+            if (r < ratio) out.push({ text: t.textContent.trim().slice(0, 12), ratio: Math.round(r * 100) / 100 });
+          }
+        }
+        return out;
+    }""",
+        [selector, ratio],
+    )

@@ -21,7 +21,8 @@ def test_new_game_form_follows_the_titles(page, server, http):
     assert page.locator("#n-opt-first_seat option").count() == 2  # one per seat, named
     page.fill("#n-player-1", "")
     page.get_by_role("button", name="Start the game").click()
-    assert "page=new" in page.url  # a required field: the browser says so, nothing is created
+    assert "page=new" in page.url  # a name is missing: the page says so, nothing is created
+    assert "has no name yet" in page.locator("form.new-game [role=alert]").inner_text()
     shot(page, "pages-01-new-game")
 
 

@@ -34,7 +34,8 @@ function append(el, children) {
 
 export function clear(el) { while (el.firstChild) el.firstChild.remove(); return el; }
 
-export const SEAT_COLOURS = ['#0b6bcb', '#c75a00', '#1b8a4b', '#b0307a', '#6d4fc2', '#7a6a00'];
+// each at least 4.5:1 against white, the text on a die of that seat
+export const SEAT_COLOURS = ['#0b6bcb', '#a84c00', '#17723e', '#b0307a', '#6d4fc2', '#7a6a00'];
 export const seatColour = (seat) => SEAT_COLOURS[((seat ?? 0) % SEAT_COLOURS.length + SEAT_COLOURS.length) % SEAT_COLOURS.length];
 
 export function humanize(tag) {
@@ -42,13 +43,40 @@ export function humanize(tag) {
   return last.charAt(0).toUpperCase() + last.slice(1);
 }
 
-export function errorBox(err) {
-  const code = err && err.code ? err.code : 'error';
-  const rule = err && err.body && err.body.rule ? err.body.rule : null;
-  const seq = err && err.body && err.body.breaking_seq ? err.body.breaking_seq : null;
-  return h('div', { class: 'error', role: 'alert', 'data-code': code },
-    h('strong', {}, 'Not recorded: '), h('code', { class: 'code' }, code),
-    rule ? [' (rule ', h('code', {}, rule), ')'] : null,
-    seq ? ` — breaks at seq ${seq}` : null,
-    h('p', {}, err.message || String(err)));
+// The rulebook's own words end a rule's message as a quotation: `...: "En su turno, ..."`.
+const QUOTE = /:?\s*("[^"]*"|“[^”]*”|「[^」]*」)(\s*\([^)]*\))?\s*$/;
+
+// An error as the table reads it: a sentence naming the rule; the code, the rulebook's words and
+// the raw message behind "Details". ``stepOf(seq)`` turns the log's seqs into the timeline's steps.
+export function plainError(err, { stepOf = null } = {}) {
+  const body = (err && err.body) || {};
+  const code = (err && err.code) || 'error';
+  let text = String((err && err.message) || err || '');
+  const quotes = [];
+  for (let m = text.match(QUOTE); m; m = text.match(QUOTE)) {
+    quotes.unshift(m[1] + (m[2] || ''));
+    text = text.slice(0, m.index);
+  }
+  if (stepOf) text = text.replace(/\bseq (\d+)/g, (_, n) => { const st = stepOf(Number(n)); return st === null ? 'a later step' : `step ${st}`; });
+  text = text.replace(/\bseat (\d+) \(([^)]+)\)/g, '$2').replace(/^body\.players\.\d+: .*$/, 'every player needs a name');
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  if (text && !/[.!?]$/.test(text)) text += '.';
+  const rule = body.rule || (code.includes('.') ? code : null);
+  const ruleName = rule ? humanize(rule) : null;
+  return { text, code, rule, ruleName, quotes };
 }
+
+export function errorBox(err, opts = {}) {
+  const e = plainError(err, opts);
+  const seq = err && err.body && err.body.breaking_seq ? err.body.breaking_seq : null;
+  const where = seq && opts.stepOf && opts.stepOf(seq) !== null ? `step ${opts.stepOf(seq)}` : seq ? `log entry ${seq}` : null;
+  return h('div', { class: 'error', role: 'alert', 'data-code': e.code, ...(e.rule ? { 'data-rule': e.rule } : {}) },
+    h('p', {}, h('strong', {}, `${opts.lead || 'Not recorded.'} `), e.ruleName ? h('span', { class: 'rule-name' }, `${e.ruleName}: `) : null, e.text),
+    h('details', { class: 'error-details' }, h('summary', {}, 'Details'),
+      h('p', {}, 'Code: ', h('code', { class: 'code' }, e.code), e.rule && e.rule !== e.code ? [' · rule ', h('code', {}, e.rule)] : null,
+        where ? ` · breaks at ${where}` : null),
+      e.quotes.length ? h('blockquote', { class: 'rulebook' }, h('p', { class: 'small muted' }, 'The rulebook says:'), e.quotes.map((q) => h('p', { lang: guessLang(q) }, q))) : null));
+}
+
+// the seeds' languages: Spanish (Lost Cities, Marco Polo) and Japanese (Marco Polo II)
+function guessLang(text) { return /[\u3040-\u30ff\u4e00-\u9fff]/.test(text) ? 'ja' : /[áéíóúñ¿¡]|\b(el|la|los|las|una?|de|en|su)\b/i.test(text) ? 'es' : 'en'; }

@@ -6,6 +6,8 @@ const SUBGROUP_OVER = 24;
 
 export function renderPicker(container, moves, { onPick, mod = {}, view = null, label = 'Legal moves' } = {}) {
   clear(container);
+  // a title may drop choices no table uses (Lost Cities: the named cards of an unseen draw)
+  if (mod.choices) moves = mod.choices(moves, view);
   if (!moves.length) return false;
   const groupOf = (m) => (mod.groupOf ? mod.groupOf(m) : null) || m.move.type;
   const groupLabel = (k, list) => (mod.groupLabel ? mod.groupLabel(k, list, view) : null) || humanize(k);
@@ -34,13 +36,19 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
   }
   function moveButton(m) {
     const text = moveLabel(m);
+    const at = mod.place ? mod.place(m, view) : null; // a cell of a grid (Lost Cities: colour by value)
     return h('button', {
       type: 'button', class: 'move', 'data-notation': m.notation ?? '', 'data-type': m.move.type,
       title: m.notation ?? '', onclick: (ev) => pick(m, ev.currentTarget),
+      style: at ? `grid-column:${at.column};grid-row:${at.row}` : undefined,
     }, text);
   }
   function showOptions(list) {
     clear(options);
+    if (mod.place && list.every((m) => mod.place(m, view))) {
+      options.append(h('div', { class: 'moves grid', role: 'group', 'aria-label': 'Moves', style: `--cols:${mod.columns ? mod.columns(view) : 5}` }, list.map(moveButton)));
+      return;
+    }
     if (list.length <= SUBGROUP_OVER) {
       options.append(h('div', { class: 'moves', role: 'group', 'aria-label': 'Moves' }, list.map(moveButton)));
       return;

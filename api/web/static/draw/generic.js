@@ -17,7 +17,7 @@ export function render(value, depth = 0) {
     if (objects) {
       const keys = [...new Set(value.flatMap((x) => Object.keys(x)))];
       if (keys.length <= 24 && keys.every((k) => value.every((x) => isScalar(x[k]) || Array.isArray(x[k]) && x[k].every(isScalar)))) {
-        return h('div', { class: 'table-wrap' }, h('table', {},
+        return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Table (scrolls sideways)' }, h('table', {},
           h('thead', {}, h('tr', {}, keys.map((k) => h('th', { scope: 'col' }, label(k))))),
           h('tbody', {}, value.map((x) => h('tr', {}, keys.map((k) => h('td', {}, Array.isArray(x[k]) ? x[k].map(fmt).join(', ') : fmt(x[k]))))))));
       }

@@ -51,23 +51,66 @@ export function draw(container, view, ctx) {
 }
 
 const MOVE = { 'lost-cities.card-played': 'Play', 'lost-cities.card-discarded': 'Discard', 'lost-cities.card-drawn': 'Draw', 'lost-cities.cards-passed': 'Pass to partner' };
+const VALUE_ROW = { x: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10 };
 export function groupLabel(k) { return MOVE[k] || null; }
+
+// At a table with unseen hands nobody sees what is drawn from the draw pile: one "draw pile"
+// choice, then the discard piles' tops (the rules also list each card the draw might have been).
+export function choices(moves, view) {
+  const unseen = moves.some((m) => m.move.type === 'lost-cities.card-drawn' && m.move.source === 'deck' && !m.move.card);
+  if (!unseen || (view && view.digital)) return moves;
+  return moves.filter((m) => !(m.move.type === 'lost-cities.card-drawn' && m.move.source === 'deck' && m.move.card));
+}
+
+// plays and discards as a grid: a column per colour, a row per value, so every card is one tap
+export function place(m, view) {
+  const mv = m.move;
+  if (mv.type !== 'lost-cities.card-played' && mv.type !== 'lost-cities.card-discarded') return null;
+  const order = view ? view.expedition_order : Object.keys(LETTER);
+  const column = order.indexOf(COLOUR_OF[mv.card[0]]) + 1;
+  const row = VALUE_ROW[mv.card.slice(1)];
+  return column > 0 && row ? { column, row } : null;
+}
+export function columns(view) { return view ? view.expedition_order.length : 5; }
+
 export function moveLabel(m) {
   const mv = m.move;
   if (mv.type === 'lost-cities.card-played' || mv.type === 'lost-cities.card-discarded') return card(mv.card);
   if (mv.type === 'lost-cities.card-drawn') {
-    if (mv.source && mv.source !== 'deck' && mv.source !== 'draw-pile') return h('span', {}, `${mv.source} discard pile`, mv.card ? [' (', card(mv.card), ')'] : '');
-    return mv.card ? h('span', {}, 'draw pile: ', card(mv.card)) : 'draw pile (card not seen)';
+    if (mv.source && mv.source !== 'deck' && mv.source !== 'draw-pile') return h('span', { class: 'lc-take' }, mv.card ? card(mv.card) : null, ` from the ${mv.source} pile`);
+    return mv.card ? h('span', { class: 'lc-take' }, card(mv.card), ' from the draw pile') : 'Draw pile';
   }
   return null;
 }
 
+const HEADS = [['Colour'], ['Cards'], ['Sum'], ['−20', 'sum minus 20'], ['Wagers'], ['×', 'multiplier (wagers + 1)'], ['Bonus', '8-card bonus'], ['Score']];
+
+// the score sheet: per round, each side's expeditions (sum of the cards, minus 20, times the
+// wagers' multiplier, plus the 8-card bonus), then the totals
 export function score(view, { players }) {
-  const rounds = view.scores.rounds || [];
-  if (!rounds.length) return null;
+  const sheet = view.scores.sheet || [];
+  if (!sheet.length) return null;
   const names = view.sides.map((seats) => seats.map((x) => players[x]).join(' & '));
-  return h('div', { class: 'breakdown' }, h('h3', {}, 'By round'), h('div', { class: 'table-wrap' }, h('table', { class: 'score-table' },
+  const out = h('div', { class: 'breakdown lc-sheet' }, h('h3', {}, 'Score sheet'));
+  for (const r of sheet) {
+    out.append(h('h4', {}, `Round ${r.round}${r.complete ? '' : ' (in progress)'}`));
+    for (const side of r.sides) {
+      const shown = side.expeditions.filter((e) => e.cards);
+      out.append(h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Score table (scrolls sideways)' }, h('table', { class: 'score-table', 'data-round': r.round, 'data-side': side.side },
+        h('caption', {}, `${names[side.side]}: ${side.score}`),
+        h('thead', {}, h('tr', {}, HEADS.map(([short, long]) => h('th', { scope: 'col' }, long ? [h('span', { 'aria-hidden': 'true', title: long }, short), h('span', { class: 'visually-hidden' }, long)] : short)))),
+        h('tbody', {}, shown.length ? shown.map((e) => h('tr', { 'data-colour': e.colour },
+          h('th', { scope: 'row' }, e.colour), h('td', { 'data-k': 'cards' }, e.cards), h('td', { 'data-k': 'sum' }, e.sum), h('td', { 'data-k': 'value' }, e.value),
+          h('td', { 'data-k': 'wagers' }, e.wagers), h('td', { 'data-k': 'multiplier' }, `×${e.multiplier}`), h('td', { 'data-k': 'bonus' }, e.bonus ? `+${e.bonus}` : '—'),
+          h('td', { 'data-k': 'score' }, e.score)))
+          : h('tr', {}, h('td', { colspan: 8, class: 'muted' }, 'No expedition started: 0'))),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row', colspan: 7 }, 'This round'), h('td', { 'data-k': 'side-score' }, side.score))))));
+    }
+  }
+  out.append(h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Score table (scrolls sideways)' }, h('table', { class: 'score-table lc-totals' },
+    h('caption', {}, 'By round'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Round'), names.map((n) => h('th', { scope: 'col' }, n)))),
-    h('tbody', {}, rounds.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, i + 1), r.map((x) => h('td', {}, x))))),
+    h('tbody', {}, (view.scores.rounds || []).map((x, i) => h('tr', {}, h('th', { scope: 'row' }, i + 1), x.map((v) => h('td', {}, v))))),
     h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), view.scores.totals.map((x) => h('td', { 'data-total': x }, x)))))));
+  return out;
 }

@@ -1,6 +1,7 @@
 // Marco Polo II: the map (laid out from the game's content: its pack plus what the log described),
 // figures and trading posts, the tiles and cards on the cities, the action board with its dice,
 // each player's resources and caravans, and the offers of the round.
+import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
 
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
@@ -8,7 +9,7 @@ const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper
 const W = 1000; const H = 560;
 
 function die(value, seat, kind) {
-  const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#999' : seatColour(seat);
+  const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
   const fg = kind === 'w' ? '#222' : '#fff';
   return h('span', { class: 'die', style: `background:${colour};color:${fg}`, 'data-die': value, 'data-seat': seat, 'data-kind': kind }, value || '?');
 }
@@ -142,15 +143,10 @@ export function draw(container, view, ctx) {
   container.dataset.drawing = 'marco-polo-2';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
     h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
-    h('div', { class: 'mp-map-wrap' }, map(view, ctx.content)),
+    h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (scrolls sideways on a small screen)' }, map(view, ctx.content)),
     h('div', { class: 'mp-lower' }, board(view), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p))))));
 }
 
 export function score(view) {
-  const sc = view.score;
-  if (!sc || !sc.seats) return null;
-  const keys = Object.keys(sc.seats[0]).filter((k) => !['seat', 'player', 'character'].includes(k) && (sc.seats[0][k] === null || typeof sc.seats[0][k] !== 'object'));
-  return h('div', { class: 'breakdown' }, h('h3', {}, 'Breakdown'), h('div', { class: 'table-wrap' }, h('table', { class: 'score-table' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Source'), sc.seats.map((r) => h('th', { scope: 'col' }, r.player)))),
-    h('tbody', {}, keys.map((k) => h('tr', { 'data-source': k }, h('th', { scope: 'row' }, humanize(k)), sc.seats.map((r) => h('td', {}, r[k] ?? '—'))))))));
+  return scoreSheet(view, { during: ['in_game'], end: ['goal_seals', 'shields', 'goods', 'coins', 'most_contracts', 'caravans'] }, { shields: 'shields_count' });
 }

@@ -1,5 +1,6 @@
 // The Voyages of Marco Polo: the map (routes, cities, figures, trading posts, city cards and
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
+import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
 
 // where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
@@ -16,7 +17,7 @@ const SPACES = [
 ];
 
 function die(value, seat, kind) {
-  const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#999' : seatColour(seat);
+  const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
   const fg = kind === 'w' ? '#222' : '#fff';
   return h('span', { class: 'die', style: `background:${colour};color:${fg}`, 'data-die': value, 'data-seat': seat, 'data-kind': kind, title: `${kind === 'n' ? 'blocked' : kind === 'b' ? 'black die' : kind === 'w' ? 'white die' : 'die'} ${value}` }, value || '?');
 }
@@ -129,7 +130,7 @@ export function draw(container, view, ctx) {
   container.dataset.drawing = 'marco-polo';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
     h('p', { class: 'lc-round' }, view.round ? `Round ${view.round} of 5` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
-    h('div', { class: 'mp-map-wrap' }, map(view, ctx.content)),
+    h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (scrolls sideways on a small screen)' }, map(view, ctx.content)),
     h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
 }
 
@@ -143,13 +144,8 @@ const GROUPS = {
 };
 export function groupLabel(k) { return GROUPS[k] || null; }
 
-export function score(view, { players }) {
-  const sc = view.score;
-  if (!sc || !sc.seats) return null;
-  const keys = Object.keys(sc.seats[0]).filter((k) => !['seat', 'player', 'character'].includes(k) && (sc.seats[0][k] === null || typeof sc.seats[0][k] !== 'object'));
-  return h('div', { class: 'breakdown' }, h('h3', {}, 'Breakdown'), h('div', { class: 'table-wrap' }, h('table', { class: 'score-table' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Source'), sc.seats.map((r) => h('th', { scope: 'col' }, r.player)))),
-    h('tbody', {}, keys.map((k) => h('tr', { 'data-source': k }, h('th', { scope: 'row' }, humanize(k)), sc.seats.map((r) => h('td', {}, r[k] ?? '—'))))))));
+export function score(view) {
+  return scoreSheet(view, { during: ['contracts', 'city_cards', 'post_bonuses', 'city_bonuses'], end: ['objectives', 'objective_cities', 'coins', 'beijing', 'goods', 'most_contracts'] });
 }
 
 // picker labels: what the move does, in words (the notation stays in the button's title)

@@ -1,6 +1,6 @@
 // One game: the drawing of the table at any step, the timeline, recording (with the write token),
 // amendments, forks, the live stream and the score at the end.
-import { api, tokensOf, saveTokens, ApiError } from '../api.js';
+import { api, tokensOf, saveTokens } from '../api.js';
 import { h, clear, errorBox, humanize, seatColour } from '../dom.js';
 import { drawerFor, factsFor } from '../draw/index.js';
 import { renderPicker, stripSeat } from '../picker.js';
@@ -11,7 +11,7 @@ export async function show(main, q, { navigate }) {
   const g = {
     id, info: null, frames: [], pos: 0, tokens: tokensOf(id), mod: null, facts: null, content: null,
     eyes: 'public', stream: null, reloadTimer: null, busy: false, left: false,
-    names: new Map(), // seq -> notation of moves the public frames do not name (from this device's seat tokens)
+    names: new Map(), // seq -> {move, text} of a seat's own move, whole (from this device's seat tokens)
   };
   const wantAt = q.get('at');
 
@@ -126,7 +126,7 @@ export async function show(main, q, { navigate }) {
     fillNames(1);
   }
 
-  // Before the end, public frames do not name moves; a seat's frames name its own. The device
+  // Before the end, public frames name a move as the table saw it; a seat's frames name its own whole. The device
   // that started the game holds every seat's token, so its timeline names every move.
   function fillNames(fromSeq) {
     // after a quiet moment: entries made in quick succession ask once
@@ -143,12 +143,16 @@ export async function show(main, q, { navigate }) {
     let changed = false;
     seats.forEach(([seat], i) => {
       for (const f of (lists[i] && lists[i].frames) || []) {
-        if (f.move && f.seat === seat && !g.names.has(f.seq)) { g.names.set(f.seq, f.move); changed = true; }
+        if (f.move && f.seat === seat && !g.names.has(f.seq)) { g.names.set(f.seq, { move: f.move, text: f.text }); changed = true; }
       }
     });
     if (changed && !g.left) { renderHistory(); markCurrent(); labelStep(); }
   }
-  const moveOf = (f) => f.move || g.names.get(f.seq) || null;
+  const moveOf = (f) => (g.names.get(f.seq) || {}).move || f.move || null;
+  const textOf = (f) => (g.names.get(f.seq) || {}).text || f.text || humanize(f.type);
+  // the log's seqs, as the timeline numbers its steps (null: not a step now)
+  const stepOf = (seq) => { const i = g.frames.findIndex((f) => f.seq === seq); return i < 0 ? null : i; };
+  const showError = (box, e) => box.append(errorBox(e, { stepOf }));
 
   function finish(toEnd, keepSeq, wasAtEnd) {
     let pos = g.frames.length - 1;
@@ -181,9 +185,9 @@ export async function show(main, q, { navigate }) {
   function fillEyes() {
     const ended = g.info.status === 'ended';
     const keep = g.eyes;
-    const opts = [h('option', { value: 'public' }, 'everyone (public)')];
+    const opts = [h('option', { value: 'public' }, 'everyone at the table')];
     g.info.players.forEach((p, s) => {
-      if (ended || (g.tokens.seats || [])[s]) opts.push(h('option', { value: `seat-${s}` }, `${p} (seat ${s})`));
+      if (ended || (g.tokens.seats || [])[s]) opts.push(h('option', { value: `seat-${s}` }, `${p}, as they see it`));
     });
     if (ended) opts.push(h('option', { value: 'full' }, 'the whole log'));
     clear(eyesSel).append(...opts);
@@ -205,7 +209,7 @@ export async function show(main, q, { navigate }) {
       h('span', { class: 'players' }, i.players.map((p, s) => h('span', { class: 'player', style: `--seat:${seatColour(s)}`, 'data-seat': s }, p))),
       h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? 'ended' : 'in progress'),
       i.digital ? h('span', { class: 'badge' }, 'digital') : h('span', { class: 'badge' }, 'at the table'),
-      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, `fork of a game at seq ${i.forked_at}`) : null].filter(Boolean));
+      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, 'fork of another game (open it where this one branched)') : null].filter(Boolean));
     live.hidden = i.status === 'ended';
   }
 
@@ -233,9 +237,7 @@ export async function show(main, q, { navigate }) {
   }
   function labelStep() {
     const f = g.frames[g.pos];
-    const who = f.player ? `${f.player}: ` : '';
-    const move = moveOf(f);
-    const text = `Step ${g.pos} of ${g.frames.length - 1} · seq ${f.seq} · ${who}${move ? stripSeat(move) : humanize(f.type)}`;
+    const text = `Step ${g.pos} of ${g.frames.length - 1}: ${textOf(f)}`;
     stepLabel.textContent = text;
     slider.setAttribute('aria-valuetext', text);
   }
@@ -284,15 +286,15 @@ export async function show(main, q, { navigate }) {
   function renderHistory() {
     const canAmend = !!g.tokens.write;
     clear(history).append(...g.frames.map((f, i) => {
-      const who = f.player ? h('span', { class: 'player', style: `--seat:${seatColour(f.seat)}` }, f.player) : null;
       const move = moveOf(f);
-      const what = move ? h('code', { 'data-move': move }, stripSeat(move)) : h('span', {}, humanize(f.type));
+      const dot = f.seat !== null && f.seat !== undefined ? h('span', { class: 'seat-dot', style: `--seat:${seatColour(f.seat)}`, 'aria-hidden': 'true' }) : null;
       const li = h('li', { 'data-index': i, 'data-seq': f.seq, 'data-type': f.type },
-        h('button', { type: 'button', class: 'link', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
-        ' ', who, who ? ' ' : null, what,
-        f.amended_by ? h('span', { class: 'muted small' }, ` (amended at seq ${f.amended_by})`) : null,
+        h('button', { type: 'button', class: 'link step-no', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
+        ' ', dot, h('span', { class: 'said' }, textOf(f)),
+        move ? [' ', h('code', { class: 'notation', 'data-move': move, title: stripSeat(move) }, stripSeat(move))] : null,
+        f.amended_by ? h('span', { class: 'muted small' }, ' (corrected)') : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
-          ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, onclick: () => openAmend(i) }, 'Amend')
+          ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': `Correct step ${i}`, onclick: () => openAmend(i) }, 'Correct')
           : null);
       return li;
     }));
@@ -310,6 +312,7 @@ export async function show(main, q, { navigate }) {
   async function fillRecorder(mine) {
     clear(recorder);
     const i = g.info;
+    recorder.classList.toggle('recording', !!g.tokens.write && i.status !== 'ended');
     if (!g.tokens.write) {
       recorder.hidden = i.status === 'ended';
       recorder.append(h('h2', { id: 'rec-h' }, 'Recording'),
@@ -327,9 +330,9 @@ export async function show(main, q, { navigate }) {
     const amendedLater = g.frames.some((f) => f.amended_by && f.amended_by > here.seq);
     const undoTo = h('button', {
       type: 'button', id: 'undo-to', class: 'secondary', disabled: atEnd,
-      title: amendedLater ? `Back to the log as it stood after seq ${here.seq}: the amendments made since are undone too` : `Back to the state after seq ${here.seq}`,
-      onclick: () => write('undo', { to_seq: here.seq }),
-    }, amendedLater ? 'Undo back to this step (and its later amendments)' : 'Undo back to this step');
+      title: amendedLater ? `Back to the game as it stood after step ${g.pos}: the corrections made since are undone too` : `Back to the game as it stood after step ${g.pos}`,
+      onclick: () => confirmUndoTo(g.pos),
+    }, amendedLater ? 'Undo back to this step (and its later corrections)' : 'Undo back to this step');
     const fork = h('button', { type: 'button', id: 'fork', class: 'secondary', onclick: forkHere }, 'Fork from this step');
     const err = h('div', { id: 'rec-error', 'aria-live': 'assertive' });
     const pick = h('div', { class: 'picker', id: 'picker' });
@@ -343,7 +346,7 @@ export async function show(main, q, { navigate }) {
     g.showError = (e) => {
       clear(err);
       if (!e) return;
-      err.append(errorBox(e));
+      showError(err, e);
       err.scrollIntoView({ block: 'nearest' });
     };
     if (!atEnd || i.status === 'ended') return;
@@ -362,12 +365,9 @@ export async function show(main, q, { navigate }) {
         // nothing to pick and no form for this fact: the table's report in the title's notation
         pick.append(h('p', { class: 'muted' }, legal.status_line), notationForm());
       }
+      if (g.refocus) { g.refocus = false; focusPicker(pick, facts); }
     } catch (e) {
-      if (e instanceof ApiError && (e.code === 'token-wrong' || e.code === 'token-missing')) {
-        clear(pick).append(errorBox(e));
-        return;
-      }
-      clear(pick).append(errorBox(e));
+      showError(clear(pick), e);
     }
   }
 
@@ -390,7 +390,35 @@ export async function show(main, q, { navigate }) {
 
   async function record(notation, move) {
     const body = notation ? { notation } : { move };
+    g.refocus = true; // after a move the keyboard stays in the picker, not on the page's body
     return write('moves', body);
+  }
+
+  // Focus the next choice in the picker (the kind already chosen, else the first), scrolling the
+  // choices into view: at a phone the next tap needs no scrolling.
+  function focusPicker(pick, facts) {
+    const target = pick.querySelector('.options-area .move') || pick.querySelector('.kind')
+      || facts.querySelector('button, select, input, summary');
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    const area = pick.querySelector('.options-area') || pick;
+    (area.childNodes.length ? area : target).scrollIntoView({ block: 'nearest' });
+  }
+
+  // Undo back to a step: more than one move goes only once the table says so.
+  function confirmUndoTo(pos) {
+    const here = g.frames[pos];
+    const count = g.frames.length - 1 - pos;
+    if (count <= 1) { write('undo', { to_seq: here.seq }); return; }
+    clear(dialog);
+    const yes = h('button', { type: 'button', class: 'primary danger', id: 'undo-to-confirm', onclick: () => { dialog.close(); write('undo', { to_seq: here.seq }); } }, `Take back ${count} moves`);
+    const no = h('button', { type: 'button', class: 'secondary', id: 'undo-to-cancel', onclick: () => dialog.close() }, 'Keep them');
+    dialog.setAttribute('aria-labelledby', 'undo-h');
+    dialog.append(h('h2', { id: 'undo-h' }, `Undo back to step ${pos}?`),
+      h('p', {}, `This takes back ${count} moves (steps ${pos + 1} to ${g.frames.length - 1}), from “${textOf(g.frames[pos + 1])}” to “${textOf(g.frames[g.frames.length - 1])}”. Redo puts back the last one taken.`),
+      h('div', { class: 'row' }, no, yes));
+    dialog.showModal();
+    no.focus();
   }
 
   async function write(what, body) {
@@ -402,6 +430,7 @@ export async function show(main, q, { navigate }) {
       await reload({ toEnd: true, appended: what === 'moves' });
       return true;
     } catch (e) {
+      g.refocus = false;
       if (e.code === 'stale-expected-seq') await reload({ toEnd: true });
       g.showError && g.showError(e);
       return false;
@@ -429,8 +458,9 @@ export async function show(main, q, { navigate }) {
     const pick = h('div', { class: 'picker' });
     const facts = h('div', { class: 'facts' });
     const close = h('button', { type: 'button', class: 'secondary', onclick: () => dialog.close() }, 'Cancel');
-    dialog.append(h('h2', { id: 'amend-h' }, `Amend step ${i} (seq ${f.seq})`),
-      h('p', {}, 'Was: ', f.player ? `${f.player} — ` : '', moveOf(f) ? h('code', {}, stripSeat(moveOf(f))) : humanize(f.type),
+    dialog.setAttribute('aria-labelledby', 'amend-h');
+    dialog.append(h('h2', { id: 'amend-h' }, `Correct step ${i}`),
+      h('p', {}, 'Recorded: ', h('strong', {}, textOf(f)),
         '. Pick what really happened; the rest of the game is checked again, and nothing changes if a later move would break.'),
       err, pick, facts, h('div', { class: 'row' }, close));
     dialog.showModal();
@@ -439,9 +469,9 @@ export async function show(main, q, { navigate }) {
       try {
         await api(`/games/${id}/amend`, { method: 'POST', token: g.tokens.write, body: { seq: f.seq, ...(notation ? { notation } : { move }), expected_seq: g.info.last_seq, actor: 'web' } });
         dialog.close();
-        await reload({ keepSeq: f.seq });
+        await reload({ toEnd: true }); // back to the latest step, where recording goes on
         return true;
-      } catch (e) { err.append(errorBox(e)); return false; }
+      } catch (e) { err.append(errorBox(e, { stepOf, lead: 'Not corrected.' })); return false; }
     };
     try {
       const [legal, chance] = await Promise.all([
@@ -453,7 +483,7 @@ export async function show(main, q, { navigate }) {
         await g.facts.render(facts, { chance, view: before.view, info: g.info, content: g.content, record: amend,
           compose: (outcome) => api(`/games/${id}/chance`, { method: 'POST', token: g.tokens.write, body: { outcome, at: before.seq } }) });
       }
-    } catch (e) { err.append(errorBox(e)); }
+    } catch (e) { showError(err, e); }
   }
 
   // ---- forks -------------------------------------------------------------------------------------
@@ -462,7 +492,7 @@ export async function show(main, q, { navigate }) {
       const all = await api('/games', { params: { limit: 500, title: g.info.title } });
       const mine = all.games.filter((x) => x.parent_id === id);
       clear(forks).append(mine.length
-        ? h('ul', {}, mine.map((x) => h('li', { 'data-fork': x.game_id }, h('a', { href: `/?game=${x.game_id}` }, `Fork at seq ${x.forked_at}`), ` · ${x.status === 'ended' ? 'ended' : 'in progress'}`)))
+        ? h('ul', {}, mine.map((x) => h('li', { 'data-fork': x.game_id }, h('a', { href: `/?game=${x.game_id}` }, `Fork at step ${indexForSeq(x.forked_at)}`), ` · ${x.status === 'ended' ? 'ended' : 'in progress'}`)))
         : h('p', { class: 'muted' }, 'No forks of this game yet.'));
     } catch { clear(forks); }
   }

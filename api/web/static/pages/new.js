@@ -3,8 +3,25 @@ import { api, saveTokens } from '../api.js';
 import { h, clear, errorBox } from '../dom.js';
 
 const LABELS = {
-  rounds: 'Rounds', expeditions: 'Expeditions (6 = with the purple expedition)', first_seat: 'Who starts',
+  rounds: 'Rounds', expeditions: 'Expeditions', first_seat: 'Who starts',
   characters: 'Characters', random_city_bonuses: 'Random city bonuses (expert)', objectives_keep: 'Deal 4 objectives, keep 2 (expert)',
+  caravans: 'The caravans expansion', black_dice_variant: 'Black dice rolled at the start of each round (variant)',
+};
+// a line of help under an option, in the table's words (the titles document them for developers)
+const HELP = {
+  rounds: 'How many rounds to play; the rules suggest 3.',
+  expeditions: '5, or 6 with the purple expedition of newer editions.',
+  first_seat: 'The oldest player starts, by the rules; the table decides.',
+  random_city_bonuses: 'City bonus markers shuffled instead of printed ones.',
+  objectives_keep: 'Each player is dealt 4 objective cards and keeps 2.',
+  caravans: 'Adds its route tiles and 4 characters.',
+};
+// what an option's values mean, per title
+const VALUE_LABELS = {
+  characters: {
+    'first-game': 'First game: each seat has a set character', draft: 'Draft (expert): players + 1 shown, picked last seat first',
+    chosen: 'Chosen at the table (the layout names them)', offer: 'Offered: players + 1 shown, picked in turn', all: 'Any character (variant)',
+  },
 };
 const label = (k) => LABELS[k] || k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
@@ -29,9 +46,9 @@ export async function show(main, q, { navigate }) {
     if (digital.checked && !seed.value) seed.value = String(Math.floor(Math.random() * 2 ** 31));
   });
   const out = h('div', { 'aria-live': 'polite' });
-  const form = h('form', { class: 'new-game', onsubmit: submit },
+  const form = h('form', { class: 'new-game', onsubmit: submit, novalidate: true },
     h('div', { class: 'field' }, h('label', { for: 'n-title' }, 'Game'), titleSel),
-    h('fieldset', {}, h('legend', {}, 'Players, in seat order'), players, addBtn),
+    h('fieldset', {}, h('legend', {}, 'Players, in seat order'), h('p', { class: 'small muted', id: 'n-players-help' }, 'Each player needs a name, and no two the same.'), players, addBtn),
     options,
     h('fieldset', {}, h('legend', {}, 'Chance'),
       h('div', { class: 'check' }, digital, h('label', { for: 'n-digital' }, 'Digital play: the server shuffles and rolls (otherwise you record what the table deals and rolls)')),
@@ -41,17 +58,18 @@ export async function show(main, q, { navigate }) {
 
   function addPlayer(name) {
     const i = players.children.length;
-    const input = h('input', { id: `n-player-${i}`, name: 'player', required: true, maxlength: 64, value: name, autocomplete: 'off' });
+    const input = h('input', { id: `n-player-${i}`, name: 'player', required: true, 'aria-required': 'true', maxlength: 64, value: name, autocomplete: 'off', placeholder: `Name of player ${i + 1}`, 'aria-describedby': 'n-players-help' });
     const remove = h('button', { type: 'button', class: 'icon secondary', 'data-remove': true, 'aria-label': `Remove player ${i + 1}`, onclick: () => { li.remove(); renumber(); sync(); } }, '×');
     const up = h('button', { type: 'button', class: 'icon secondary', 'data-up': true, 'aria-label': `Move player ${i + 1} up a seat`, onclick: () => {
       if (li.previousElementSibling) { players.insertBefore(li, li.previousElementSibling); renumber(); sync(); up.focus(); }
     } }, '↑');
-    const li = h('li', {}, h('label', { for: `n-player-${i}` }, `Seat ${i}`), input, up, remove);
+    const li = h('li', {}, h('label', { for: `n-player-${i}` }, `Seat ${i + 1}`), input, up, remove);
     players.append(li);
   }
   function renumber() {
     [...players.children].forEach((li, i) => {
-      li.querySelector('label').textContent = `Seat ${i}`;
+      li.querySelector('label').textContent = `Seat ${i + 1}`;
+      li.querySelector('input').placeholder = `Name of player ${i + 1}`;
       li.querySelector('label').setAttribute('for', `n-player-${i}`);
       li.querySelector('input').id = `n-player-${i}`;
       li.querySelector('[data-remove]').setAttribute('aria-label', `Remove player ${i + 1}`);
@@ -70,46 +88,73 @@ export async function show(main, q, { navigate }) {
     // seat selects follow the names
     for (const sel of options.querySelectorAll('select[data-seat-option]')) {
       const keep = sel.value;
-      clear(sel).append(...names().map((p, i) => h('option', { value: i }, `${i}: ${p || 'seat ' + i}`)));
-      sel.value = keep < n ? keep : '0';
+      clear(sel).append(...names().map((p, i) => h('option', { value: i }, p || `Player ${i + 1}`)));
+      sel.value = keep !== '' && Number(keep) < n ? keep : (sel.dataset.default || '0');
     }
   }
 
   function buildOptions() {
     const t = byId[titleSel.value];
     clear(options).append(h('legend', {}, 'Options'));
-    if (t.options_doc) options.append(h('p', { class: 'muted small' }, t.options_doc.replace(/``/g, '')));
     const props = t.options.properties || {};
     for (const [key, prop] of Object.entries(props)) {
       const id = `n-opt-${key}`;
       const values = enumOf(prop);
       let input;
       if (values) {
-        input = h('select', { id, 'data-option': key }, values.map((v) => h('option', { value: v }, String(v))));
+        input = h('select', { id, 'data-option': key }, values.map((v) => h('option', { value: v }, (VALUE_LABELS[key] || {})[v] || String(v))));
         if (prop.default !== undefined && prop.default !== null) input.value = prop.default;
       } else if (prop.type === 'boolean') {
         input = h('input', { id, type: 'checkbox', 'data-option': key, 'data-kind': 'bool' });
         input.checked = !!prop.default;
-        options.append(h('div', { class: 'check' }, input, h('label', { for: id }, label(key))));
+        options.append(h('div', { class: 'check' }, input, h('label', { for: id }, label(key)), helpOf(key, id, input)));
         continue;
       } else if (prop.type === 'integer' && /(^|_)seat$/.test(key)) {
-        input = h('select', { id, 'data-option': key, 'data-seat-option': true, 'data-kind': 'int' });
+        input = h('select', { id, 'data-option': key, 'data-seat-option': true, 'data-kind': 'int', 'data-default': prop.default ?? 0 });
       } else if (prop.type === 'integer' || prop.type === 'number') {
         input = h('input', { id, type: 'number', 'data-option': key, 'data-kind': 'int', min: prop.minimum, max: prop.maximum, value: prop.default ?? '', inputmode: 'numeric' });
       } else if (prop.type === 'string') {
         input = h('input', { id, type: 'text', 'data-option': key, value: prop.default ?? '' });
       } else continue; // structured options (e.g. a content pin) keep their defaults
-      options.append(h('div', { class: 'field' }, h('label', { for: id }, label(key)), input));
+      options.append(h('div', { class: 'field' }, h('label', { for: id }, label(key)), input, helpOf(key, id, input)));
     }
     const t2 = byId[titleSel.value];
-    while (players.children.length < t2.players.min) addPlayer(['Ana', 'Bea', 'Carl', 'Dora', 'Emil', 'Fay'][players.children.length] || '');
+    while (players.children.length < t2.players.min) addPlayer('');
     while (players.children.length > t2.players.max) players.lastChild.remove();
     sync();
+  }
+
+  function helpOf(key, id, input) {
+    if (!HELP[key]) return null;
+    input.setAttribute('aria-describedby', `${id}-help`);
+    return h('p', { class: 'small muted help', id: `${id}-help` }, HELP[key]);
+  }
+
+  // the names as the table must give them: every seat named, no two alike (case and spaces aside)
+  function namesProblem() {
+    const inputs = [...players.querySelectorAll('input')];
+    inputs.forEach((i) => i.removeAttribute('aria-invalid'));
+    const blank = inputs.findIndex((i) => !i.value.trim());
+    if (blank >= 0) return { input: inputs[blank], text: `Seat ${blank + 1} has no name yet: type the name of the player in seat ${blank + 1}.` };
+    const seen = new Map();
+    for (const [i, input] of inputs.entries()) {
+      const key = input.value.trim().toLowerCase().replace(/\s+/g, ' ');
+      if (seen.has(key)) return { input, text: `Seats ${seen.get(key) + 1} and ${i + 1} are both called “${input.value.trim()}”: give each player a different name (add an initial, say).` };
+      seen.set(key, i);
+    }
+    return null;
   }
 
   async function submit(ev) {
     ev.preventDefault();
     clear(out);
+    const problem = namesProblem();
+    if (problem) {
+      problem.input.setAttribute('aria-invalid', 'true');
+      out.append(h('div', { class: 'error', role: 'alert', 'data-code': 'names' }, h('p', {}, problem.text)));
+      problem.input.focus();
+      return;
+    }
     const opts = {};
     for (const el of options.querySelectorAll('[data-option]')) {
       const key = el.dataset.option;
@@ -126,7 +171,7 @@ export async function show(main, q, { navigate }) {
       saveTokens(made.game_id, { write: made.tokens.write_token, seats: made.tokens.seat_tokens.map((t) => t.token) });
       navigate(`/?game=${made.game_id}`);
     } catch (err) {
-      out.append(errorBox(err));
+      out.append(errorBox(err, { lead: 'Not started.' }));
       button.disabled = false;
     }
   }
