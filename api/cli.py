@@ -89,13 +89,25 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
     db: str = typer.Option(DEFAULT_DB, "--db", help="DuckDB database file (':memory:' for none)"),
+    body_limit: list[str] = typer.Option(
+        [], "--body-limit", help="a route's body limit as route=size, e.g. moves=64KiB (repeatable; README: Limits)"
+    ),
+    head_timeout: Optional[float] = typer.Option(None, help="seconds a request's line and headers may take"),
+    body_timeout: Optional[float] = typer.Option(None, help="seconds a request's body may take once its head came"),
 ) -> None:
     """Run the HTTP service on the embedded DuckDB database."""
     from api.app import create_app
+    from api.edge import parse_limits
     from api.server import run
     from api.settings import Settings
 
-    run(create_app(Settings(db_path=db, host=host, port=port)), host, port)
+    chosen = {"head_timeout_s": head_timeout, "body_timeout_s": body_timeout}
+    try:
+        settings = Settings(db_path=db, host=host, port=port, **{k: v for k, v in chosen.items() if v is not None})
+        settings.body_limits.update(parse_limits(",".join(body_limit)))
+    except ValueError as exc:  # pydantic's ValidationError is one
+        fail(f"serve: {exc}")
+    run(create_app(settings), host, port, settings=settings)
 
 
 # -- games --------------------------------------------------------------------------------------
