@@ -8,6 +8,11 @@ uvicorn times out idle keep-alive connections, but not a client that sends its r
 (slow loris: a header line every few seconds, or a body a byte at a time); each such
 connection holds a socket and a task forever. ``GuardedProtocol`` gives a request's head and
 its body each a time limit and bounds the head's size, and answers a breach with 408 or 431.
+
+A connection closed while the client is still sending (a 413 answered from the declared length,
+a 408) would be reset, and a reset makes the client's system drop the answer it has not read
+yet; so writing is shut down first and what still comes is read away for a moment ("lingering
+close", as nginx does).
 """
 
 from __future__ import annotations
@@ -35,9 +40,11 @@ class GuardedProtocol(HttpToolsProtocol):
     head_timeout: float = 10.0
     body_timeout: float = 30.0
     head_limit: int = 32 * 1024
+    linger_s: float = 2.0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._lingering = False
         self._phase = _IDLE
         self._head_bytes = 0
         self._timer: asyncio.TimerHandle | None = None
@@ -54,10 +61,14 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the answer is sent: the rest of the request is read away unparsed
         super().data_received(data)
         phase = self._phase
         if phase == _IDLE or self.transport.is_closing():
             return
+        if phase == _BODY and self.cycle is not None and self.cycle.transport is self.transport:
+            self.cycle.transport = _Lingering(self)  # this body is still coming: close it gently
         if phase == _HEAD:
             self._head_bytes += len(data)
             if self._head_bytes > self.head_limit:
@@ -101,10 +112,24 @@ class GuardedProtocol(HttpToolsProtocol):
         what, limit = ("head", self.head_timeout) if self._phase == _HEAD else ("body", self.body_timeout)
         self._refuse(408, b"the request %s did not arrive within %g s" % (what.encode(), limit))
 
-    def _refuse(self, status: int, message: bytes) -> None:
-        """Answer (unless the app already has) and close the connection."""
+    def linger(self) -> None:
+        """Close the connection: writing now, reading after ``linger_s`` (or when the client closes)."""
+        if self._lingering or self.transport.is_closing():
+            return
+        self._lingering = True
         self._disarm()
-        if self.cycle is None or self.cycle.response_complete or not self.cycle.response_started:
+        self.flow.resume_reading()
+        try:
+            self.transport.write_eof()
+        except (OSError, RuntimeError, NotImplementedError):
+            self.transport.close()
+            return
+        self._timer = self.loop.call_later(self.linger_s, self.transport.close)
+
+    def _refuse(self, status: int, message: bytes) -> None:
+        """Answer (unless the app already has: a body's cycle has begun) and close the connection."""
+        self._disarm()
+        if self._phase == _HEAD or not self.cycle.response_started:
             code = b"request-timeout" if status == 408 else b"request-head-too-large"
             body = b'{"code":"%s","message":"%s"}' % (code, message)
             reason = b"Request Timeout" if status == 408 else b"Request Header Fields Too Large"
@@ -112,7 +137,21 @@ class GuardedProtocol(HttpToolsProtocol):
                 b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
                 b"connection: close\r\n\r\n%s" % (status, reason, len(body), body)
             )
-        self.transport.close()
+        self.linger()
+
+
+class _Lingering:
+    """The connection's transport as one request's cycle sees it, where closing lingers."""
+
+    def __init__(self, protocol: GuardedProtocol) -> None:
+        self._protocol = protocol
+        self._transport = protocol.transport
+
+    def close(self) -> None:
+        self._protocol.linger()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 def guarded(settings: Settings) -> type[GuardedProtocol]:
