@@ -33,6 +33,7 @@ class _Bearer(HTTPBearer):
 
 
 bearer = _Bearer(
+    scheme_name="HTTPBearer",
     auto_error=False,
     description="a game's write token (to record) or a seat's token (to see that seat's hand)",
 )

@@ -111,7 +111,7 @@ def move_event(game: GameState, body: MoveFields) -> Event:
     """The request's move as an event: parsed from notation against ``game``, or decoded."""
     if body.notation is not None:
         return game.title.parse_move(game.state, body.notation)
-    return codec.from_builtins(body.move)
+    return codec.from_wire(body.move)
 
 
 @router.post(
