@@ -73,9 +73,16 @@ def _iso(value: Any) -> Any:
     return value
 
 
+def _digits(value: Any) -> Any:
+    """A seq in a query is written in digits: pydantic would also read ``1.0`` as 1."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise ValueError("a whole number written in digits")
+    return value
+
+
 Text = Annotated[str, AfterValidator(_no_surrogates)]
 Line = Annotated[Text, AfterValidator(_plain)]
-Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
+Seq = Annotated[int, BeforeValidator(_digits), Field(ge=0, le=MAX_SEQ)]
 #: a player's name; what one may be (not blank, plain, unique) is checked with a plain sentence
 #: by ``events.names.check_player_names`` when the game is created
 PlayerName = Annotated[Text, Field(description="not blank, at most 64 characters, unlike the others' names")]

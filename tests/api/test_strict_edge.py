@@ -67,6 +67,7 @@ def test_an_unknown_field_inside_a_move_is_named_where_it_is():
         ("POST", "/games/{id}/chance", {"outcome": ["R7"], "at": "1"}),
         ("POST", "/sql", {"query": "SELECT 1", "row_limit": "10"}),
         ("GET", "/stats/leaderboard?date_to=0.5", None),
+        ("GET", "/games/{id}/legal-moves?at=1.0", None),
         ("GET", "/games?created_from=1700000000", None),
     ],
 )
