@@ -39,27 +39,45 @@ def _plain(value: str) -> str:
     return value
 
 
-def _storable(value: Any, depth: int = 0, path: str = "") -> Any:
+class _Unstorable(ValueError):
+    """What is wrong with a JSON value, and (filled in on the way out) where."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why, self.path = why, []
+
+    def __str__(self) -> str:
+        return ".".join(self.path) + ": " + self.why if self.path else self.why
+
+
+def _storable(value: Any, depth: int = 0) -> Any:
     """A JSON value the log can store and a game can use: valid text, numbers within
     ±``MAX_NUMBER``, at most ``MAX_DEPTH`` deep, ``MAX_ITEMS`` long and ``MAX_TEXT`` characters."""
-    where = f"{path}: " if path else ""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, float)):
         if not -MAX_NUMBER <= value <= MAX_NUMBER:  # NaN fails both comparisons
-            raise ValueError(f"{where}numbers must be within ±{MAX_NUMBER}")
+            raise _Unstorable(f"numbers must be within ±{MAX_NUMBER}")
     elif isinstance(value, str):
-        _no_surrogates(value)
+        try:
+            _no_surrogates(value)
+        except ValueError as exc:
+            raise _Unstorable(str(exc)) from None
         if len(value) > MAX_TEXT:
-            raise ValueError(f"{where}text may hold at most {MAX_TEXT} characters")
+            raise _Unstorable(f"text may hold at most {MAX_TEXT} characters")
     elif isinstance(value, (dict, list)):
         if depth >= MAX_DEPTH:
-            raise ValueError(f"{where}values may nest at most {MAX_DEPTH} deep")
+            raise _Unstorable(f"values may nest at most {MAX_DEPTH} deep")
         if len(value) > MAX_ITEMS:
-            raise ValueError(f"{where}a list or an object may hold at most {MAX_ITEMS} items")
+            raise _Unstorable(f"a list or an object may hold at most {MAX_ITEMS} items")
         for key, item in value.items() if isinstance(value, dict) else enumerate(value):
-            _storable(key, depth + 1, path)
-            _storable(item, depth + 1, f"{path}.{key}" if path else str(key))
+            try:
+                if isinstance(key, str):
+                    _storable(key)
+                _storable(item, depth + 1)
+            except _Unstorable as exc:
+                exc.path.insert(0, str(key))
+                raise
     return value
 
 
