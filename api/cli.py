@@ -73,6 +73,16 @@ def reported() -> Iterator[None]:
         fail(f"{exc.code}: {exc.message}")
 
 
+def shown(text: str) -> str:
+    """Text from the log as a terminal should show it: its markup and its control characters
+    (a name stored before they were refused) printed, not obeyed."""
+    from events.names import control_character
+
+    if control_character(text) is not None:
+        text = "".join(c.encode("unicode_escape").decode() if control_character(c) else c for c in text)
+    return escape(text)
+
+
 def option_value(text: str) -> Any:
     """``k=v`` option values: JSON when they parse (numbers, true, lists), else text."""
     try:
@@ -166,7 +176,7 @@ def games(
     for row in rows:
         fork = f"{row.parent_id} @{row.forked_at}" if row.parent_id else ""
         created = row.created_at.strftime("%Y-%m-%d %H:%M")
-        table.add_row(row.game_id, row.title, ", ".join(row.players), row.status, created, fork)
+        table.add_row(row.game_id, shown(row.title), shown(", ".join(row.players)), row.status, created, fork)
     console().print(table)
 
 

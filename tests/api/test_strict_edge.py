@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 import rules  # noqa: F401
 from api.cli import app as cli
+from api.cli import layers
 from events import codec
 from events.lifecycle import GameCreated
 from projections.fold import start
@@ -169,3 +170,15 @@ def test_a_json_value_too_deep_or_too_long_is_refused(client, svc):
         response = client.post("/games", json={"title": "lost-cities", "players": ["Ana", "Bea"], "options": options})
         assert response.status_code == 422 and why in response.json()["message"]
     assert log_size(svc) == (0, 0)
+
+
+def test_tabletape_games_prints_a_stored_control_character_instead_of_obeying_it(tmp_path):
+    """A game recorded before names were checked keeps its name; the listing shows the escape."""
+    db = str(tmp_path / "t.duckdb")
+    with layers(db) as lay:
+        created = GameCreated(title="lost-cities", players=("\x1b[2J[bold]Ana", "Bea"), options={"rounds": 1})
+        result = lay.log.append("g1", [created], expected_seq=0)
+        lay.projector.appended("g1", [created], result.first_seq)
+    listed = CliRunner().invoke(cli, ["games", "--db", db])
+    assert listed.exit_code == 0
+    assert "\x1b" not in listed.output and "\\x1b[2J[bold]Ana, Bea" in listed.output
