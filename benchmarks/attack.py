@@ -3,9 +3,9 @@
 Against a real uvicorn on 127.0.0.1 (issue 12, item 3): ``GET /health`` p50/p99 on an idle
 server, then while attackers keep sending (a) unauthenticated 50 MB ``POST /games/{id}/moves``
 bodies, (b) 50 MB ``POST /games`` bodies (each up to ``--rate`` a second: a flood of connections
-is another attack) and (c) slow-loris connections that send a header
-byte every second. Printed besides: how long a 50 MB request took to be answered, what it was
-answered with, and how long a slow-loris connection stayed open.
+is another attack) and (c) slow-loris connections that send a header byte every second, or a
+whole head and then a body byte every second. Printed besides: how long a 50 MB request took
+to be answered, what it was answered with, and how long a slow-loris connection stayed open.
 """
 
 from __future__ import annotations
@@ -117,21 +117,22 @@ def big_post(port: int, path: str) -> tuple[str, float]:
     return status, time.perf_counter() - t0
 
 
-def slow_loris(port: int, stop: threading.Event, lived: list[float]) -> None:
-    """A request head sent a byte a second, until the server closes the connection."""
+def slow_loris(port: int, stop: threading.Event, lived: list[float], at_once: bytes, drip: bytes) -> None:
+    """``at_once``, then ``drip`` a byte a second, until the server closes the connection."""
     t0 = time.perf_counter()
     with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
-        head = b"GET /health HTTP/1.1\r\nhost: x\r\nx-slow: " + b"a" * 10_000
-        for byte in head:
+        s.sendall(at_once)
+        for byte in drip:
             if stop.is_set():
                 return
             try:
                 s.sendall(bytes([byte]))
                 s.settimeout(1)
-                if s.recv(4096) == b"":
-                    break
+                while s.recv(4096):  # an early answer (a 401 for the body) is read past
+                    pass
+                break  # the server closed the connection
             except TimeoutError:
-                continue
+                continue  # a second has passed: the next byte
             except OSError:
                 break
     lived.append(time.perf_counter() - t0)
@@ -148,17 +149,22 @@ def attack(port: int, game_id: str, rate: float, stop: Any, results: Any) -> Non
             results.put(("body", path, *big_post(port, path)))
             halt.wait(max(0.0, 1 / rate - (time.monotonic() - t0)))
 
-    def lorises() -> None:
+    def lorises(what: str) -> None:
+        if what == "head":  # a request head a byte a second
+            at_once, drip = b"", b"GET /health HTTP/1.1\r\nhost: x\r\nx-slow: " + b"a" * 10_000
+        else:  # a whole head, then its body a byte a second
+            at_once = f"POST /games/{game_id}/undo HTTP/1.1\r\nhost: x\r\ncontent-length: 10000\r\n\r\n".encode()
+            drip = b"a" * 10_000
         while not halt.is_set():
             lived: list[float] = []
-            slow_loris(port, halt, lived)
+            slow_loris(port, halt, lived, at_once, drip)
             for seconds in lived:
-                results.put(("loris", seconds))
+                results.put(("loris", what, seconds))
 
     threads = [
         threading.Thread(target=bodies, args=(f"/games/{game_id}/moves",), daemon=True),
         threading.Thread(target=bodies, args=("/games",), daemon=True),
-        *(threading.Thread(target=lorises, daemon=True) for _ in range(8)),
+        *(threading.Thread(target=lorises, args=(what,), daemon=True) for what in ("head", "body") * 4),
     ]
     for thread in threads:
         thread.start()
@@ -178,9 +184,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
     parser.add_argument("--rate", type=float, default=20.0, help="50 MB requests a second, per route")
     parser.add_argument("--root", default=ROOT, help="the tree whose server is run (to compare with another commit)")
-    parser.add_argument("--head-timeout", type=float, default=2.0, help="the server's --head-timeout ('' for none)")
+    parser.add_argument("--head-timeout", type=float, default=2.0, help="the server's --head-timeout (0: not passed)")
+    parser.add_argument("--body-timeout", type=float, default=2.0, help="the server's --body-timeout (0: not passed)")
     args = parser.parse_args()
-    extra = ["--head-timeout", str(args.head_timeout)] if args.head_timeout else []
+    extra = [f"--{k}-timeout={v}" for k, v in (("head", args.head_timeout), ("body", args.body_timeout)) if v]
     port = free_port()
     db = os.path.join(tempfile.mkdtemp(prefix="tabletape-attack-"), "attack.duckdb")
     proc = serve(args.root, db, port, extra)
@@ -207,7 +214,7 @@ def main() -> None:
             if item[0] == "body":
                 answers.append(item[1:])
             else:
-                lived.append(item[1])
+                lived.append(item[1:])
         attackers.join(timeout=1)
     finally:
         proc.terminate()
@@ -222,10 +229,13 @@ def main() -> None:
         row(f"50 MB POST {path if path == '/games' else '/games/{id}/moves'}: answered in (ms, median)",
             f"{statistics.median(took) * 1000:.1f}", "-")
         print(f"      {len(took)} sent, answered: {'; '.join(statuses)}")
-    if lived:
-        row("slow-loris connection closed after (s, median)", f"{statistics.median(lived):.1f}", "the head timeout")
-    else:
-        row("slow-loris connection closed after (s)", "never", "the head timeout", False)
+    for what, limit in (("head", args.head_timeout), ("body", args.body_timeout)):
+        closed = [seconds for kind, seconds in lived if kind == what]
+        name = f"slow-loris {what}: connection closed after (s, median)"
+        if closed:
+            row(name, f"{statistics.median(closed):.1f}", f"~{limit:g} s ({len(closed)} closed)")
+        else:
+            row(name, "never", f"~{limit:g} s", False)
 
 
 if __name__ == "__main__":
