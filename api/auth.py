@@ -25,6 +25,7 @@ from api.services import Services
 from projections.fold import GameState
 from replay.frames import Perspective
 
+
 class _Bearer(HTTPBearer):
     """HTTPBearer in the schema; the header read by ``bearer_token``, as on the moves lane."""
 

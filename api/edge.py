@@ -118,7 +118,7 @@ class BodyLimits:
         route = route_of(scope["method"], path[len(root) :] if root and path.startswith(root) else path)
         limit = self.limits[route]
         if chunked is None:
-            if int(length) > limit:  # the server has refused a Content-Length that is not a number
+            if length.isdigit() and int(length) > limit:  # the server refuses one that is not a number
                 await refuse_too_large(send, route, limit)
                 return
             await self.app(scope, receive, send)

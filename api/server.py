@@ -33,8 +33,9 @@ _IDLE, _HEAD, _BODY = 0, 1, 2
 class GuardedProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with read time limits on a request's head and body.
 
-    A timer is armed only when a request spans more than one read from the socket: a request
-    that arrives whole (nearly every one) costs a few attribute checks, no timer.
+    A timer is armed when a connection opens (until its first request's head is in) and when a
+    request spans more than one read from the socket: a request on a kept-alive connection that
+    arrives whole (nearly every one) costs a few attribute checks, no timer.
     """
 
     head_timeout: float = 10.0
@@ -127,9 +128,10 @@ class GuardedProtocol(HttpToolsProtocol):
         self._timer = self.loop.call_later(self.linger_s, self.transport.close)
 
     def _refuse(self, status: int, message: bytes) -> None:
-        """Answer (unless the app already has: a body's cycle has begun) and close the connection."""
+        """Answer (unless an answer is being written) and close the connection."""
         self._disarm()
-        if self._phase == _HEAD or not self.cycle.response_started:
+        cycle = self.cycle  # in the head phase, the previous request's (a pipelined answer may be under way)
+        if cycle is None or (cycle.response_complete if self._phase == _HEAD else not cycle.response_started):
             code = b"request-timeout" if status == 408 else b"request-head-too-large"
             body = b'{"code":"%s","message":"%s"}' % (code, message)
             reason = b"Request Timeout" if status == 408 else b"Request Header Fields Too Large"
@@ -180,7 +182,12 @@ class Server(uvicorn.Server):
 
 
 def run(
-    app: FastAPI, host: str, port: int, log_level: str = "info", access_log: bool = False, settings: Settings | None = None
+    app: FastAPI,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    access_log: bool = False,
+    settings: Settings | None = None,
 ) -> None:
     # no access log by default: it was ~4% of the server's time under the HTTP benchmark
     # the grace period bounds a shutdown that a stuck client would otherwise hold up

@@ -28,7 +28,9 @@ class Settings(BaseModel):
     #: checking for a configured provider on every request costs ~5% of an append
     telemetry: bool = Field(default_factory=lambda: os.environ.get("TABLETAPE_OTEL") == "1")
     #: body limits by route over ``api.edge.BODY_LIMITS`` (``TABLETAPE_BODY_LIMITS=moves=64KiB,games=1MiB``)
-    body_limits: dict[str, int] = Field(default_factory=lambda: parse_limits(os.environ.get("TABLETAPE_BODY_LIMITS", "")))
+    body_limits: dict[str, int] = Field(
+        default_factory=lambda: parse_limits(os.environ.get("TABLETAPE_BODY_LIMITS", ""))
+    )
     #: seconds a request's line and headers may take to arrive (``TABLETAPE_HEAD_TIMEOUT``)
     head_timeout_s: float = Field(default_factory=lambda: _env_float("TABLETAPE_HEAD_TIMEOUT", 10.0), gt=0)
     #: seconds a request's body may take to arrive once its head has (``TABLETAPE_BODY_TIMEOUT``)

@@ -165,9 +165,8 @@ def check_numbers(event: Event, what: str = "move") -> None:
     """Refuse an event from outside holding a number no game uses (``number-out-of-range``)."""
     where = out_of_range(to_builtins(event))
     if where is not None:
-        raise MalformedEvent(
-            f"{what}.{where}: numbers must be within ±{MAX_NUMBER}", code="number-out-of-range", field=f"{what}.{where}"
-        )
+        field = f"{what}.{where}"
+        raise MalformedEvent(f"{field}: numbers must be within ±{MAX_NUMBER}", code="number-out-of-range", field=field)
 
 
 @lru_cache(maxsize=None)

@@ -41,9 +41,8 @@ def check_player_names(players: Sequence[str]) -> None:
         if not name.strip():
             raise InvalidPlayerName(f"Player {number} needs a name", code="blank-player-name", player=number)
         if len(name) > MAX_NAME:
-            raise InvalidPlayerName(
-                f"Player {number}'s name is longer than {MAX_NAME} characters", code="player-name-too-long", player=number
-            )
+            message = f"Player {number}'s name is longer than {MAX_NAME} characters"
+            raise InvalidPlayerName(message, code="player-name-too-long", player=number)
         key = same_name_key(name)
         if key in seen:
             raise InvalidPlayerName(

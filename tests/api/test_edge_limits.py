@@ -14,6 +14,7 @@ import live_server
 import pytest
 from apiplay import new_game
 from fastapi.testclient import TestClient
+from sse import sse_messages
 
 from api.app import create_app
 from api.edge import BODY_LIMITS, parse_limits, route_of, size
@@ -192,3 +193,30 @@ def test_fork_and_chance_ask_for_the_token_before_the_body_only_in_progress(clie
     assert client.post(f"/games/{game.id}/chance", content=b"{not json").status_code == 401
     with_token = client.post(f"/games/{game.id}/fork", content=b"{not json", headers=game.auth)
     assert with_token.status_code == 422
+
+
+def test_a_kept_alive_connection_gets_the_same_head_time_limit(server):
+    base, port = server
+    with _connect(port) as s:
+        s.sendall(b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n")
+        assert s.recv(65536).startswith(b"HTTP/1.1 200")
+        t0 = time.perf_counter()
+        s.sendall(b"GET /health HTTP/1.1\r\n")  # and nothing more
+        status, _, _ = _answer(s)
+        assert status == 408 and time.perf_counter() - t0 < 3
+
+
+def test_a_live_stream_outlives_the_read_time_limits(server):
+    """The limits are on reading a request: a stream that is answering for long is not cut."""
+    base, _ = server
+    client = httpx.Client(base_url=base)
+    game = new_game(client)
+    last = client.get(f"/games/{game.id}").json()["last_seq"]
+    with client.stream("GET", f"/games/{game.id}/stream?since={last - 1}", timeout=10) as stream:
+        messages = sse_messages(stream.iter_lines())
+        assert next(messages)["id"] == last
+        time.sleep(2.5)  # past both 1 s limits
+        legal = client.get(f"/games/{game.id}/legal-moves", headers=game.auth).json()
+        move = {"move": legal["moves"][0]["move"], "expected_seq": legal["at"]}
+        assert client.post(f"/games/{game.id}/moves", json=move, headers=game.auth).status_code == 201
+        assert next(messages)["id"] == last + 1
