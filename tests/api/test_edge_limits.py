@@ -15,8 +15,10 @@ import pytest
 from apiplay import new_game
 from fastapi.testclient import TestClient
 from sse import sse_messages
+from typer.testing import CliRunner
 
 from api.app import create_app
+from api.cli import app as cli
 from api.edge import BODY_LIMITS, parse_limits, route_of, size
 from api.settings import Settings
 
@@ -220,3 +222,10 @@ def test_a_live_stream_outlives_the_read_time_limits(server):
         move = {"move": legal["moves"][0]["move"], "expected_seq": legal["at"]}
         assert client.post(f"/games/{game.id}/moves", json=move, headers=game.auth).status_code == 201
         assert next(messages)["id"] == last + 1
+
+
+def test_serve_refuses_a_limit_it_cannot_read():
+    result = CliRunner().invoke(cli, ["serve", "--db", ":memory:", "--body-limit", "moves=lots"])
+    assert result.exit_code == 1 and "'lots' is not a size" in result.output
+    result = CliRunner().invoke(cli, ["serve", "--db", ":memory:", "--head-timeout", "0"])
+    assert result.exit_code == 1 and "head_timeout_s" in result.output
