@@ -10,6 +10,7 @@ from fastapi import FastAPI
 
 from api import errors, openapi
 from api.auth import Svc
+from api.edge import BodyLimits
 from api.fast_lane import MovesLane
 from api.models import HealthOut
 from api.routes import games, record, replay, web
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="tabletape", version="0.1.0", description=DESCRIPTION, lifespan=lifespan, telemetry=telemetry)
     errors.install(app)
     app.add_middleware(MovesLane)
+    app.add_middleware(BodyLimits, limits=settings.body_limits)  # outermost: before anything reads a body
 
     @app.get("/health", tags=["service"], response_model=HealthOut)
     def health(svc: Svc) -> HealthOut:

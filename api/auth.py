@@ -22,12 +22,22 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from api.by_hand import bearer_token
 from api.errors import MalformedRequest, NotYetVisible, TokenMissing, TokenWrong
 from api.services import Services
 from projections.fold import GameState
 from replay.frames import Perspective
 
-bearer = HTTPBearer(
+
+class _Bearer(HTTPBearer):
+    """HTTPBearer in the schema; the header read by ``bearer_token``, as on the moves lane."""
+
+    async def __call__(self, request: Request) -> HTTPAuthorizationCredentials | None:  # type: ignore[override]
+        return bearer_token(request.headers.get("authorization"))
+
+
+bearer = _Bearer(
+    scheme_name="HTTPBearer",
     auto_error=False,
     description="a game's write token (to record) or a seat's token (to see that seat's hand)",
 )

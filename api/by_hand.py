@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPAuthorizationCredentials
+from fastapi.security.utils import get_authorization_scheme_param
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
@@ -45,10 +46,9 @@ def validated_header(value: str | None, name: str, annotation: Any) -> Any:
 
 
 def bearer_token(authorization: str | None) -> HTTPAuthorizationCredentials | None:
-    """An ``Authorization: Bearer <token>`` header as FastAPI's HTTPBearer(auto_error=False) reads it."""
-    if not authorization:
-        return None
-    scheme, _, credentials = authorization.partition(" ")
-    if scheme.lower() != "bearer":
+    """An ``Authorization: Bearer <token>`` header: the one parser of every route (``api.auth.bearer``
+    uses it too). Spaces around the token do not count (RFC 6750 allows more than one after ``Bearer``)."""
+    scheme, credentials = get_authorization_scheme_param(authorization)
+    if not credentials or scheme.lower() != "bearer":
         return None
     return HTTPAuthorizationCredentials(scheme=scheme, credentials=credentials)

@@ -73,6 +73,16 @@ def reported() -> Iterator[None]:
         fail(f"{exc.code}: {exc.message}")
 
 
+def shown(text: str) -> str:
+    """Text from the log as a terminal should show it: its markup and its control characters
+    (a name stored before they were refused) printed, not obeyed."""
+    from events.names import control_character
+
+    if control_character(text) is not None:
+        text = "".join(c.encode("unicode_escape").decode() if control_character(c) else c for c in text)
+    return escape(text)
+
+
 def option_value(text: str) -> Any:
     """``k=v`` option values: JSON when they parse (numbers, true, lists), else text."""
     try:
@@ -89,13 +99,25 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
     db: str = typer.Option(DEFAULT_DB, "--db", help="DuckDB database file (':memory:' for none)"),
+    body_limit: list[str] = typer.Option(
+        [], "--body-limit", help="a route's body limit as route=size, e.g. moves=64KiB (repeatable; README: Limits)"
+    ),
+    head_timeout: Optional[float] = typer.Option(None, help="seconds a request's line and headers may take"),
+    body_timeout: Optional[float] = typer.Option(None, help="seconds a request's body may take once its head came"),
 ) -> None:
     """Run the HTTP service on the embedded DuckDB database."""
     from api.app import create_app
+    from api.edge import parse_limits
     from api.server import run
     from api.settings import Settings
 
-    run(create_app(Settings(db_path=db, host=host, port=port)), host, port)
+    chosen = {"head_timeout_s": head_timeout, "body_timeout_s": body_timeout}
+    try:
+        settings = Settings(db_path=db, host=host, port=port, **{k: v for k, v in chosen.items() if v is not None})
+        settings.body_limits.update(parse_limits(",".join(body_limit)))
+    except ValueError as exc:  # pydantic's ValidationError is one
+        fail(f"serve: {exc}")
+    run(create_app(settings), host, port, settings=settings)
 
 
 # -- games --------------------------------------------------------------------------------------
@@ -154,7 +176,7 @@ def games(
     for row in rows:
         fork = f"{row.parent_id} @{row.forked_at}" if row.parent_id else ""
         created = row.created_at.strftime("%Y-%m-%d %H:%M")
-        table.add_row(row.game_id, row.title, ", ".join(row.players), row.status, created, fork)
+        table.add_row(row.game_id, shown(row.title), shown(", ".join(row.players)), row.status, created, fork)
     console().print(table)
 
 

@@ -1,11 +1,16 @@
-"""``POST /games/{game_id}/moves`` answered ahead of FastAPI's routing.
+"""``POST /games/{game_id}/moves`` answered ahead of FastAPI's routing, and the write token of
+every other game write checked before its body is read.
 
 Recording moves is the service's hot path. Routing through every registered route, FastAPI's
 request wrapper and the inner middleware cost about a quarter of an append's server CPU under
 the sustained HTTP benchmark; the lane does the route's own work (``append_move``) and answers
 its errors with the same bodies as the registered handlers. It sits inside FastAPI's error
 middleware, so an unexpected error is still logged and answered as a JSON 500. Every other
-request, and this path under a ``root_path``, goes on to FastAPI untouched.
+request, and these paths under a ``root_path``, goes on to FastAPI untouched.
+
+FastAPI parses a body before it solves a route's dependencies (the token among them), so a
+stranger could make it parse any body within the size limit; the lane refuses a write without
+the game's token first, with the route's own error, and the route checks it again as usual.
 """
 
 from __future__ import annotations
@@ -13,11 +18,15 @@ from __future__ import annotations
 from fastapi.exceptions import RequestValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from api.auth import require_ended_or_write, require_write
+from api.by_hand import bearer_token
 from api.errors import malformed, refused
-from api.routes.record import append_move
+from api.routes.record import append_move, loaded, writer
+from api.services import Services
 from events.errors import TabletapeError
 
 _PREFIX, _SUFFIX = "/games/", "/moves"
+_WRITES = frozenset(("undo", "redo", "amend", "fork", "chance"))
 
 
 def moves_game_id(path: str) -> str | None:
@@ -26,6 +35,14 @@ def moves_game_id(path: str) -> str | None:
         return None
     game_id = path[len(_PREFIX) : -len(_SUFFIX)]
     return game_id if game_id and "/" not in game_id else None
+
+
+def game_write(path: str) -> tuple[str, str] | None:
+    """``(game_id, action)`` when ``path`` is ``/games/{game_id}/{action}`` for a write but moves."""
+    if not path.startswith(_PREFIX):
+        return None
+    game_id, _, action = path[len(_PREFIX) :].partition("/")
+    return (game_id, action) if game_id and action in _WRITES else None
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -47,6 +64,19 @@ async def _body(receive: Receive) -> bytes | None:
             return b"".join(chunks)
 
 
+async def _may_write(svc: Services, game_id: str, action: str, authorization: str | None) -> None:
+    """The token check of the route ``action``, as the route itself makes it."""
+    await loaded(svc, game_id)
+    creds = bearer_token(authorization)
+    if action == "fork":
+        if svc.projector.state(game_id).ended is None:
+            require_write(svc, game_id, creds, "forking a game in progress")
+    elif action == "chance":
+        require_ended_or_write(svc, game_id, svc.projector.state(game_id), creds, "the chance awaited")
+    else:
+        require_write(svc, game_id, creds)
+
+
 class MovesLane:
     """ASGI middleware: the moves route without the router in front of it."""
 
@@ -54,22 +84,32 @@ class MovesLane:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        game_id = None
-        if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
-            game_id = moves_game_id(scope["path"])
-        if game_id is None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope.get("root_path"):
             await self.app(scope, receive, send)
             return
-        raw = await _body(receive)
-        if raw is None:
+        path = scope["path"]
+        game_id = moves_game_id(path)
+        if game_id is None:
+            await self._gated(scope, receive, send, game_write(path))
             return
         services = scope["app"].state.services
         try:
-            response = await append_move(
-                services, game_id, raw, _header(scope, b"authorization"), _header(scope, b"idempotency-key")
-            )
+            await writer(services, game_id, _header(scope, b"authorization"))
+            raw = await _body(receive)
+            if raw is None:
+                return
+            response = await append_move(services, game_id, raw, _header(scope, b"idempotency-key"))
         except TabletapeError as exc:
             response = refused(exc)
         except RequestValidationError as exc:
             response = malformed(exc)
         await response(scope, receive, send)
+
+    async def _gated(self, scope: Scope, receive: Receive, send: Send, write: tuple[str, str] | None) -> None:
+        if write is not None:
+            try:
+                await _may_write(scope["app"].state.services, *write, _header(scope, b"authorization"))
+            except TabletapeError as exc:
+                await refused(exc)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

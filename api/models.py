@@ -6,13 +6,19 @@ structs. Moves are either the title's notation or its structured JSON form (``{"
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from events.codec import MAX_NUMBER
+from events.names import control_character
 
 MAX_SEQ = 2**31 - 1  # the log stores seqs as 32-bit integers
 MAX_SEED = 2**63 - 1  # msgpack integers
+#: how deep, how long and how wordy a JSON value in a body (options, a structured move) may be
+MAX_DEPTH, MAX_ITEMS, MAX_TEXT = 16, 1000, 4000
 
 
 def _no_surrogates(value: Any) -> Any:
@@ -25,38 +31,93 @@ def _no_surrogates(value: Any) -> Any:
     return value
 
 
-def _storable(value: Any) -> Any:
-    """A JSON value the log can store as msgpack: valid text, integers within 64 bits."""
-    if isinstance(value, bool) or value is None or isinstance(value, float):
+def _plain(value: str) -> str:
+    """Text shown to people (a name, who entered a move) may not act on their terminal or page."""
+    char = control_character(value)
+    if char is not None:
+        raise ValueError(f"text may not hold control characters (U+{ord(char):04X})")
+    return value
+
+
+class _Unstorable(ValueError):
+    """What is wrong with a JSON value, and (filled in on the way out) where."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why, self.path = why, []
+
+    def __str__(self) -> str:
+        return ".".join(self.path) + ": " + self.why if self.path else self.why
+
+
+def _storable(value: Any, depth: int = 0) -> Any:
+    """A JSON value the log can store and a game can use: valid text, numbers within
+    ±``MAX_NUMBER``, at most ``MAX_DEPTH`` deep, ``MAX_ITEMS`` long and ``MAX_TEXT`` characters."""
+    if isinstance(value, bool) or value is None:
         return value
-    if isinstance(value, int):
-        if not -(2**63) <= value < 2**64:
-            raise ValueError("integers must fit in 64 bits")
+    if isinstance(value, (int, float)):
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:  # NaN fails both comparisons
+            raise _Unstorable(f"numbers must be within ±{MAX_NUMBER}")
     elif isinstance(value, str):
-        _no_surrogates(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _no_surrogates(key)
-            _storable(item)
-    elif isinstance(value, list):
-        for item in value:
-            _storable(item)
+        try:
+            _no_surrogates(value)
+        except ValueError as exc:
+            raise _Unstorable(str(exc)) from None
+        if len(value) > MAX_TEXT:
+            raise _Unstorable(f"text may hold at most {MAX_TEXT} characters")
+    elif isinstance(value, (dict, list)):
+        if depth >= MAX_DEPTH:
+            raise _Unstorable(f"values may nest at most {MAX_DEPTH} deep")
+        if len(value) > MAX_ITEMS:
+            raise _Unstorable(f"a list or an object may hold at most {MAX_ITEMS} items")
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            try:
+                if isinstance(key, str):
+                    _storable(key)
+                _storable(item, depth + 1)
+            except _Unstorable as exc:
+                exc.path.insert(0, str(key))
+                raise
+    return value
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso(value: Any) -> Any:
+    """Only ISO 8601 text: pydantic would also read ``0.5`` as seconds since 1970."""
+    if not (isinstance(value, datetime) or (isinstance(value, str) and _ISO_DATE.match(value))):
+        raise ValueError("a date or a time in ISO 8601, e.g. 2026-01-31 or 2026-01-31T20:00:00Z")
+    return value
+
+
+def _digits(value: Any) -> Any:
+    """A seq in a query is written in digits: pydantic would also read ``1.0`` as 1."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise ValueError("a whole number written in digits")
     return value
 
 
 Text = Annotated[str, AfterValidator(_no_surrogates)]
-Seq = Annotated[int, Field(ge=0, le=MAX_SEQ)]
-PlayerName = Annotated[Text, Field(min_length=1, max_length=64)]
-Actor = Annotated[Text, Field(max_length=128, description="who entered this (free text, kept in the log)")]
+Line = Annotated[Text, AfterValidator(_plain)]
+Seq = Annotated[int, BeforeValidator(_digits), Field(ge=0, le=MAX_SEQ)]
+#: a player's name; what one may be (not blank, plain, unique) is checked with a plain sentence
+#: by ``events.names.check_player_names`` when the game is created
+PlayerName = Annotated[Text, Field(description="not blank, at most 64 characters, unlike the others' names")]
+Actor = Annotated[Line, Field(max_length=128, description="who entered this (free text, kept in the log)")]
 IdempotencyKey = Annotated[
-    Text,
+    Line,
     Field(min_length=1, max_length=200, description="a retried request with the same key appends nothing twice"),
 ]
 JsonObject = Annotated[dict[str, Any], AfterValidator(_storable)]
+#: a date or time in a query: ISO 8601 only
+Moment = Annotated[datetime, BeforeValidator(_iso)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no field it does not know, no value of another type (``"7"`` for 7)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # -- errors ---------------------------------------------------------------------------------------
@@ -83,7 +144,7 @@ class TitleOut(BaseModel):
 
 
 class CreateGame(Strict):
-    title: Annotated[Text, Field(min_length=1, max_length=64, examples=["lost-cities"])]
+    title: Annotated[Line, Field(min_length=1, max_length=64, examples=["lost-cities"])]
     players: Annotated[list[PlayerName], Field(min_length=1, max_length=16, examples=[["Ana", "Bea"]])]
     options: JsonObject = Field(default_factory=dict, description='the title\'s options, e.g. {"rounds": 3}')
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = Field(

@@ -1,15 +1,172 @@
-"""Running the app on uvicorn, with live streams that end when the server stops.
+"""Running the app on uvicorn, with live streams that end when the server stops, and
+connections that must send their request within a time limit.
 
 uvicorn waits for open connections before it shuts the app down, and a live stream never ends
 by itself; so the exit signal first closes every stream, then uvicorn stops as usual.
+
+uvicorn times out idle keep-alive connections, but not a client that sends its request slowly
+(slow loris: a header line every few seconds, or a body a byte at a time); each such
+connection holds a socket and a task forever. ``GuardedProtocol`` gives a request's head and
+its body each a time limit and bounds the head's size, and answers a breach with 408 or 431.
+
+A connection closed while the client is still sending (a 413 answered from the declared length,
+a 408) would be reset, and a reset makes the client's system drop the answer it has not read
+yet; so writing is shut down first and what still comes is read away for a moment ("lingering
+close", as nginx does).
 """
 
 from __future__ import annotations
 
+import asyncio
 from types import FrameType
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from api.settings import Settings
+
+_IDLE, _HEAD, _BODY = 0, 1, 2
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with read time limits on a request's head and body.
+
+    A timer is armed when a connection opens (until its first request's head is in) and when a
+    request spans more than one read from the socket: a request on a kept-alive connection that
+    arrives whole (nearly every one) costs a few attribute checks, no timer.
+    """
+
+    head_timeout: float = 10.0
+    body_timeout: float = 30.0
+    head_limit: int = 32 * 1024
+    linger_s: float = 2.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lingering = False
+        self._phase = _IDLE
+        self._head_bytes = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_phase = _IDLE
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        # a connection that opens and sends nothing is a request whose head is late
+        self._phase = _HEAD
+        self._arm(_HEAD)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the answer is sent: the rest of the request is read away unparsed
+        super().data_received(data)
+        phase = self._phase
+        if phase == _IDLE or self.transport.is_closing():
+            return
+        if phase == _BODY and self.cycle is not None and self.cycle.transport is self.transport:
+            self.cycle.transport = _Lingering(self)  # this body is still coming: close it gently
+        if phase == _HEAD:
+            self._head_bytes += len(data)
+            if self._head_bytes > self.head_limit:
+                self._refuse(431, b"the request head is larger than %d bytes" % self.head_limit)
+            elif self._timer is None:
+                self._arm(_HEAD)
+        elif self._timer_phase != _BODY:
+            self._disarm()
+            self._arm(_BODY)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._phase = _HEAD
+        self._head_bytes = 0
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        self._phase = _BODY
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._phase = _IDLE
+        if self._timer is not None:
+            self._disarm()
+
+    def _arm(self, phase: int) -> None:
+        delay = self.head_timeout if phase == _HEAD else self.body_timeout
+        self._timer = self.loop.call_later(delay, self._too_slow)
+        self._timer_phase = phase
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None
+        self._timer_phase = _IDLE
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if self.transport.is_closing() or self._phase == _IDLE:
+            return
+        what, limit = ("head", self.head_timeout) if self._phase == _HEAD else ("body", self.body_timeout)
+        self._refuse(408, b"the request %s did not arrive within %g s" % (what.encode(), limit))
+
+    def linger(self) -> None:
+        """Close the connection: writing now, reading after ``linger_s`` (or when the client closes)."""
+        if self._lingering or self.transport.is_closing():
+            return
+        self._lingering = True
+        self._disarm()
+        self.flow.resume_reading()
+        try:
+            self.transport.write_eof()
+        except (OSError, RuntimeError, NotImplementedError):
+            self.transport.close()
+            return
+        self._timer = self.loop.call_later(self.linger_s, self.transport.close)
+
+    def _refuse(self, status: int, message: bytes) -> None:
+        """Answer (unless an answer is being written) and close the connection."""
+        self._disarm()
+        cycle = self.cycle  # in the head phase, the previous request's (a pipelined answer may be under way)
+        if cycle is None or (cycle.response_complete if self._phase == _HEAD else not cycle.response_started):
+            code = b"request-timeout" if status == 408 else b"request-head-too-large"
+            body = b'{"code":"%s","message":"%s"}' % (code, message)
+            reason = b"Request Timeout" if status == 408 else b"Request Header Fields Too Large"
+            self.transport.write(
+                b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+                b"connection: close\r\n\r\n%s" % (status, reason, len(body), body)
+            )
+        self.linger()
+
+
+class _Lingering:
+    """The connection's transport as one request's cycle sees it, where closing lingers."""
+
+    def __init__(self, protocol: GuardedProtocol) -> None:
+        self._protocol = protocol
+        self._transport = protocol.transport
+
+    def close(self) -> None:
+        self._protocol.linger()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+def guarded(settings: Settings) -> type[GuardedProtocol]:
+    """``GuardedProtocol`` with the time and size limits of ``settings``."""
+    return type(
+        "GuardedProtocol",
+        (GuardedProtocol,),
+        {
+            "head_timeout": settings.head_timeout_s,
+            "body_timeout": settings.body_timeout_s,
+            "head_limit": settings.head_limit,
+        },
+    )
 
 
 class Server(uvicorn.Server):
@@ -24,10 +181,23 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def run(app: FastAPI, host: str, port: int, log_level: str = "info", access_log: bool = False) -> None:
+def run(
+    app: FastAPI,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    access_log: bool = False,
+    settings: Settings | None = None,
+) -> None:
     # no access log by default: it was ~4% of the server's time under the HTTP benchmark
     # the grace period bounds a shutdown that a stuck client would otherwise hold up
     config = uvicorn.Config(
-        app, host=host, port=port, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=access_log,
+        timeout_graceful_shutdown=5,
+        http=guarded(settings or Settings()),
     )
     Server(config, app).run()

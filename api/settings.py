@@ -1,10 +1,17 @@
-"""Service settings: where the database lives and how the server listens."""
+"""Service settings: where the database lives, how the server listens, and what a request may
+cost it (body sizes by route, read time limits)."""
 
 from __future__ import annotations
 
 import os
 
 from pydantic import BaseModel, Field
+
+from api.edge import parse_limits
+
+
+def _env_float(name: str, default: float) -> float:
+    return float(os.environ.get(name, default))
 
 
 class Settings(BaseModel):
@@ -24,3 +31,13 @@ class Settings(BaseModel):
     #: FastAPI's OpenTelemetry spans and metrics (``TABLETAPE_OTEL=1``); off by default because
     #: checking for a configured provider on every request costs ~5% of an append
     telemetry: bool = Field(default_factory=lambda: os.environ.get("TABLETAPE_OTEL") == "1")
+    #: body limits by route over ``api.edge.BODY_LIMITS`` (``TABLETAPE_BODY_LIMITS=moves=64KiB,games=1MiB``)
+    body_limits: dict[str, int] = Field(
+        default_factory=lambda: parse_limits(os.environ.get("TABLETAPE_BODY_LIMITS", ""))
+    )
+    #: seconds a request's line and headers may take to arrive (``TABLETAPE_HEAD_TIMEOUT``)
+    head_timeout_s: float = Field(default_factory=lambda: _env_float("TABLETAPE_HEAD_TIMEOUT", 10.0), gt=0)
+    #: seconds a request's body may take to arrive once its head has (``TABLETAPE_BODY_TIMEOUT``)
+    body_timeout_s: float = Field(default_factory=lambda: _env_float("TABLETAPE_BODY_TIMEOUT", 30.0), gt=0)
+    #: bytes a request's line and headers may hold
+    head_limit: int = Field(32 * 1024, gt=0)

@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from api.models import Strict
+
 
 class LeaderRow(BaseModel):
     player: str
@@ -170,7 +172,7 @@ class ContractsOut(BaseModel):
     correlation: float | None = Field(description="of contracts completed and rank (negative: more is better)")
 
 
-class SqlIn(BaseModel):
+class SqlIn(Strict):
     query: str = Field(min_length=1, max_length=20_000, examples=["SELECT title, count(*) FROM games GROUP BY title"])
     row_limit: int = Field(1_000, ge=1, le=10_000)
     time_limit_s: float = Field(5.0, gt=0, le=30)

@@ -6,10 +6,13 @@ decoder is rebuilt over the union of all registered types whenever the registry 
 
 from __future__ import annotations
 
+import math
 import threading
+from functools import lru_cache
 from typing import Any, Union
 
 import msgspec
+from msgspec import inspect
 
 from events.base import Event
 from events.errors import MalformedEvent, UnknownEventType
@@ -72,7 +75,10 @@ def event_union() -> Any:
 
 def encode(event: Event) -> bytes:
     """msgpack bytes, the storage form."""
-    return _msgpack_encoder.encode(event)
+    try:
+        return _msgpack_encoder.encode(event)
+    except OverflowError as exc:  # an integer past 64 bits that nothing bounded earlier
+        raise MalformedEvent(f"{tag_of(type(event))} cannot be stored: {exc}") from None
 
 
 def encode_json(event: Event) -> bytes:
@@ -125,6 +131,108 @@ def from_builtins(obj: Any) -> Event:
     except msgspec.ValidationError as exc:
         _raise_decode_error(exc, "body")
         raise
+
+
+# -- what the edge lets in -------------------------------------------------------------------------
+
+#: the largest magnitude of a number in a move or an option: far past any count a board game
+#: makes, and far inside what the log (64-bit msgpack) and the read models (32-bit scores) hold
+MAX_NUMBER = 1_000_000
+
+
+def out_of_range(value: Any, path: str = "") -> str | None:
+    """Where in a JSON-like ``value`` a number lies outside ±``MAX_NUMBER`` (or is not finite)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return None
+    if isinstance(value, int):
+        return path if not -MAX_NUMBER <= value <= MAX_NUMBER else None
+    if isinstance(value, float):
+        return path if not (math.isfinite(value) and -MAX_NUMBER <= value <= MAX_NUMBER) else None
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        where = out_of_range(item, f"{path}.{key}" if path else str(key))
+        if where is not None:
+            return where
+    return None
+
+
+def check_numbers(event: Event, what: str = "move") -> None:
+    """Refuse an event from outside holding a number no game uses (``number-out-of-range``)."""
+    where = out_of_range(to_builtins(event))
+    if where is not None:
+        field = f"{what}.{where}"
+        raise MalformedEvent(f"{field}: numbers must be within ±{MAX_NUMBER}", code="number-out-of-range", field=field)
+
+
+@lru_cache(maxsize=None)
+def _fields(struct: type) -> tuple[frozenset[str], tuple[tuple[str, Any], ...]]:
+    """A struct's field names (its tag field included) and the fields that hold structs."""
+    info = inspect.type_info(struct)
+    names = {f.encode_name for f in info.fields} | ({info.tag_field} if info.tag_field else set())
+    return frozenset(names), tuple((f.encode_name, f.type) for f in info.fields if _holds_struct(f.type))
+
+
+def _holds_struct(t: Any) -> bool:
+    if isinstance(t, inspect.StructType):
+        return True
+    inner = [getattr(t, a) for a in ("item_type", "value_type") if hasattr(t, a)]
+    inner += list(getattr(t, "item_types", ())) + list(getattr(t, "types", ()))
+    return any(_holds_struct(i) for i in inner)
+
+
+def _unknown(value: Any, t: Any, path: str) -> tuple[str, frozenset[str]] | None:
+    """Where in ``value`` (of type ``t``) a field is unknown, and the fields known there."""
+    if isinstance(t, inspect.StructType):
+        if not isinstance(value, dict):
+            return None  # the decoder names the wrong type
+        names, nested = _fields(t.cls)
+        extra = [k for k in value if k not in names]
+        if extra:
+            return f"{path}.{extra[0]}", names
+        for name, field_type in nested:
+            if name in value:
+                where = _unknown(value[name], field_type, f"{path}.{name}")
+                if where is not None:
+                    return where
+        return None
+    if isinstance(t, inspect.UnionType):
+        structs = [u for u in t.types if isinstance(u, inspect.StructType)]
+        return _unknown(value, structs[0], path) if len(structs) == 1 else None
+    if isinstance(value, (list, tuple)):
+        types = getattr(t, "item_types", None) or [getattr(t, "item_type", None)] * len(value)
+        for index, (item, item_type) in enumerate(zip(value, types)):
+            where = _unknown(item, item_type, f"{path}.{index}")
+            if where is not None:
+                return where
+    elif isinstance(value, dict) and hasattr(t, "value_type"):
+        for key, item in value.items():
+            where = _unknown(item, t.value_type, f"{path}.{key}")
+            if where is not None:
+                return where
+    return None
+
+
+def from_wire(obj: Any, what: str = "move") -> Event:
+    """``from_builtins`` for input from outside: a field the event does not have is refused
+    (``unknown-field``, naming it), where the stored form's decoding ignores it."""
+    event_type = _types.get(obj.get("type")) if isinstance(obj, dict) and isinstance(obj.get("type"), str) else None
+    if event_type is not None:
+        names, nested = _fields(event_type)
+        if nested or not names.issuperset(obj):
+            unknown = _unknown(obj, inspect.type_info(event_type), what)
+            if unknown is not None:
+                where, known = unknown
+                raise MalformedEvent(
+                    f"{where}: no such field in {tag_of(event_type)} (known there: {', '.join(sorted(known))})",
+                    code="unknown-field",
+                    field=where,
+                )
+    return from_builtins(obj)
 
 
 register(*LIFECYCLE_EVENTS)

@@ -42,6 +42,14 @@ class UnknownEventType(MalformedEvent):
     code = "unknown-event-type"
 
 
+class InvalidPlayerName(TabletapeError):
+    """A player's name that is blank, too long, holds control characters or repeats another's;
+    ``code`` says which (``blank-player-name``, ``duplicate-player-name``, ...)."""
+
+    code = "invalid-player-name"
+    status = 422
+
+
 class UnknownTitle(TabletapeError):
     code = "unknown-title"
     status = 422

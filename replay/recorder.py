@@ -12,6 +12,7 @@ import asyncio
 import random
 from typing import Any, Callable, NamedTuple, Sequence, Union
 
+from events import codec
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
 from events.errors import (
@@ -19,10 +20,12 @@ from events.errors import (
     HistoryEditRefused,
     IdempotencyKeyReused,
     IllegalMove,
+    InvalidOptions,
     TabletapeError,
 )
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
 from events.log import AppendResult, new_game_id
+from events.names import check_player_names
 from projections.fold import GameState, fold, start
 from projections.locks import AsyncKeyedLocks, KeyedLocks, acquire_from_loop
 from projections.projector import Projector
@@ -82,6 +85,13 @@ class Recorder:
         """Start a game; a digital game (``seed`` given) also gets its first chance outcome."""
         created = GameCreated(title=title, players=tuple(players), options=dict(options or {}), seed=seed)
         game = start(created)  # validates the title, the players and the options
+        check_player_names(created.players)  # here, not in start: games stored before it still fold
+        where = codec.out_of_range(created.options)
+        if where is not None:
+            raise InvalidOptions(
+                f"options.{where}: numbers must be within ±{codec.MAX_NUMBER}", code="number-out-of-range",
+                field=f"options.{where}",
+            )
         game_id = game_id or new_game_id()
         batch = [created, *self._chance_events(game, 2)]
         with self._game_lock(game_id):
@@ -147,6 +157,7 @@ class Recorder:
     def _plan_record(
         self, game_id: str, move: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
     ) -> "_Planned":
+        codec.check_numbers(move)
         replay = self._replayed(game_id, idempotency_key, move)
         if replay is not None:
             return replay
@@ -212,6 +223,7 @@ class Recorder:
     def _plan_amend(
         self, game_id: str, seq: int, body: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
     ) -> "_Planned":
+        codec.check_numbers(body)
         replay = self._replayed(game_id, idempotency_key, Amended(seq=seq, body=_builtins(body)))
         if replay is not None:
             return replay

@@ -20,11 +20,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(db: str | Path, timeout: float = 30) -> tuple[str, subprocess.Popen]:
-    """Start the server over the DuckDB file ``db``; its base URL once ``/health`` answers."""
+def start(db: str | Path, timeout: float = 30, args: tuple[str, ...] = ()) -> tuple[str, subprocess.Popen]:
+    """Start the server over the DuckDB file ``db`` (``args``: more ``serve`` options); its base
+    URL once ``/health`` answers."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

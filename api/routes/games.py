@@ -18,6 +18,7 @@ from api.models import (
     GameListOut,
     GameOut,
     GameSummary,
+    Moment,
     Outcome,
     SeatToken,
     TitleOut,
@@ -151,8 +152,8 @@ def list_games(
     title: Annotated[str | None, Query(max_length=64)] = None,
     player: Annotated[str | None, Query(max_length=64, description="a player's name, any case")] = None,
     status: Literal["in-progress", "ended"] | None = None,
-    created_from: Annotated[datetime | None, Query(description="created at or after (UTC if no offset)")] = None,
-    created_to: Annotated[datetime | None, Query(description="created before (exclusive)")] = None,
+    created_from: Annotated[Moment | None, Query(description="created at or after (UTC if no offset)")] = None,
+    created_to: Annotated[Moment | None, Query(description="created before (exclusive)")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> GameListOut:

@@ -117,7 +117,7 @@ def move_event(game: GameState, body: MoveFields) -> Event:
     """The request's move as an event: parsed from notation against ``game``, or decoded."""
     if body.notation is not None:
         return game.title.parse_move(game.state, body.notation)
-    return codec.from_builtins(body.move)
+    return codec.from_wire(body.move)
 
 
 @router.post(
@@ -131,25 +131,26 @@ async def record_move(game_id: str, request: Request) -> Response:
     """Record a move; the rules decide it, and the end or a digital game's chance follow it."""
     # api.fast_lane answers this path before routing; this route documents it and stays correct
     # wherever the lane is not in front (an app mounted under a prefix)
-    headers = request.headers
-    return await append_move(
-        request.app.state.services, game_id, await request.body(), headers.get("authorization"),
-        headers.get("idempotency-key"),
-    )
+    svc = request.app.state.services
+    await writer(svc, game_id, request.headers.get("authorization"))
+    return await append_move(svc, game_id, await request.body(), request.headers.get("idempotency-key"))
 
 
-async def append_move(
-    svc: Services, game_id: str, raw: bytes, authorization: str | None, key_header: str | None
-) -> Response:
-    """The moves route's work, from the raw body and the two headers it reads.
+async def writer(svc: Services, game_id: str, authorization: str | None) -> None:
+    """The game exists and ``authorization`` holds its write token: checked before the body is
+    read, so a stranger's request costs no parsing."""
+    await loaded(svc, game_id)
+    require_write(svc, game_id, bearer_token(authorization))
+
+
+async def append_move(svc: Services, game_id: str, raw: bytes, key_header: str | None) -> Response:
+    """The moves route's work, from the raw body and its key header, once ``writer`` has passed.
 
     The busiest route reads its body, token and key itself, validated by the same models the
     schema documents: FastAPI's dependency solving was a quarter of an append's server CPU.
     """
     body = validated_body(MoveIn, raw)
     key = validated_header(key_header, "Idempotency-Key", IdempotencyKey)
-    await loaded(svc, game_id)
-    require_write(svc, game_id, bearer_token(authorization))
     move = move_event(svc.projector.state(game_id), body)
     result = await svc.recorder.record_async(
         game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor

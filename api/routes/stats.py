@@ -15,7 +15,7 @@ from fastapi.responses import Response
 
 from api.auth import Svc
 from api.errors import MalformedRequest
-from api.models import ErrorOut
+from api.models import ErrorOut, Moment
 from api.stats_models import (
     BeijingOut,
     BonusOut,
@@ -66,8 +66,8 @@ def option_pairs(options: list[str]) -> tuple[tuple[str, Any], ...]:
 def filters(
     title: Annotated[str | None, Query(max_length=64, description="only this title")] = None,
     player: Annotated[str | None, Query(max_length=64, description="a player's name, any case")] = None,
-    date_from: Annotated[datetime | None, Query(description="games created at or after (UTC if no offset)")] = None,
-    date_to: Annotated[datetime | None, Query(description="games created before (exclusive)")] = None,
+    date_from: Annotated[Moment | None, Query(description="games created at or after (UTC if no offset)")] = None,
+    date_to: Annotated[Moment | None, Query(description="games created before (exclusive)")] = None,
     option: Annotated[
         list[str], Query(max_length=20, description="an option as key=value (repeatable), defaults included")
     ] = [],  # noqa: B006  (FastAPI copies defaults)
@@ -78,8 +78,8 @@ def filters(
 
 def title_filters(
     player: Annotated[str | None, Query(max_length=64, description="a player's name, any case")] = None,
-    date_from: Annotated[datetime | None, Query(description="games created at or after (UTC if no offset)")] = None,
-    date_to: Annotated[datetime | None, Query(description="games created before (exclusive)")] = None,
+    date_from: Annotated[Moment | None, Query(description="games created at or after (UTC if no offset)")] = None,
+    date_to: Annotated[Moment | None, Query(description="games created before (exclusive)")] = None,
     option: Annotated[
         list[str], Query(max_length=20, description="an option as key=value (repeatable), defaults included")
     ] = [],  # noqa: B006

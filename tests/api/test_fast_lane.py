@@ -11,6 +11,7 @@ from apiplay import log_rows, new_game
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.edge import BodyLimits
 from api.fast_lane import MovesLane, moves_game_id
 from api.settings import Settings
 
@@ -57,7 +58,7 @@ def _session(client) -> list[tuple[int, dict]]:
 def test_the_lane_answers_exactly_as_the_router_does(client, router_client, svc):
     """Refusals (malformed body, wrong or missing token, stale seq, a broken rule, mismatched keys),
     accepted moves and replayed idempotency keys: same status, same body, and the same log."""
-    assert [m.cls for m in client.app.user_middleware] == [MovesLane]
+    assert [m.cls for m in client.app.user_middleware] == [BodyLimits, MovesLane]
     through_lane = _session(client)
     through_router = _session(router_client)
     assert through_lane == through_router

@@ -61,7 +61,6 @@ def test_a_game_the_title_refuses_is_a_422_naming_the_rule_and_writes_nothing(cl
         {},
         {"title": "lost-cities"},
         {"title": "lost-cities", "players": []},
-        {"title": "lost-cities", "players": ["", "Bea"]},
         {"title": "lost-cities", "players": ["Ana", "Bea"], "seed": -1},
         {"title": "lost-cities", "players": ["Ana", "Bea"], "seed": 2**64},
         {"title": "lost-cities", "players": ["Ana", "Bea"], "surprise": 1},
