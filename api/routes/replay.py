@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 import msgspec
@@ -106,10 +107,14 @@ def read_frames(
     return Response(_json.encode(payload), media_type="application/json")
 
 
+_SEQ = re.compile(r"[0-9]{1,20}")
+
+
 def _resume_from(last_event_id: str | None, since: int | None, last: int) -> int:
     """The seq a stream starts after: ``Last-Event-ID`` (a reconnect), ``since``, or now."""
     if last_event_id is not None:
-        if not last_event_id.strip().isdigit():
+        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses
+        if _SEQ.fullmatch(last_event_id.strip()) is None:
             raise MalformedRequest("Last-Event-ID must be a seq (a whole number)", code="bad-last-event-id")
         return min(int(last_event_id), last)
     if since is not None:
@@ -132,7 +137,7 @@ async def live_stream(
     since: Annotated[Seq | None, Query(description="send events after this raw seq first")] = None,
     seat: SeatQuery = None,
     full: FullQuery = False,
-    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
+    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", description="the last seq a client got (a reconnect)")] = None,
 ) -> StreamingResponse:
     """New events as they are appended (Server-Sent Events, ``id`` = raw seq, ``data`` = a frame
     with the view after the event). Reconnecting with ``Last-Event-ID`` resumes without a gap."""

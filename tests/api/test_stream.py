@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import threading
 
+import httpx
+import pytest
+
 from apiplay import finish, last_seq, new_game, play, read_stream
 from sse import sse_messages
 
@@ -74,6 +77,17 @@ def test_stream_refusals(client):
         assert response.status_code == 422 and json.loads(response.read())["code"] == "bad-last-event-id"
     with client.stream("GET", f"/games/{game.id}/stream", params={"full": True}) as response:
         assert response.status_code == 403
+
+
+@pytest.mark.parametrize("value", ["²", "¹", "3²", "9" * 21])
+def test_a_last_event_id_of_other_digits_is_refused_by_a_real_server(live_base, value):
+    # "²" is a digit to str.isdigit() but not to int(); a real client sends it as the byte b"\xb2"
+    with httpx.Client(base_url=live_base) as http:
+        game = new_game(http)
+        headers = {"Last-Event-ID": value.encode("latin-1")}
+        with http.stream("GET", f"/games/{game.id}/stream", headers=headers) as response:
+            assert response.status_code == 422
+            assert json.loads(response.read())["code"] == "bad-last-event-id"
 
 
 def test_an_idle_stream_sends_keep_alive_comments(client):
