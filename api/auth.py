@@ -7,6 +7,9 @@
 - The public view, frames and the live stream in public eyes need no token.
 - What would reveal secrets to anyone — the full view, the raw log (a digital shuffle, every
   drawn card), the seed — is open to everyone once the game has ended, and to no one before.
+- A live stream keeps the eyes it asked for only while they stay open: an undo that takes an
+  ended game back into play closes the full view (and a seat's view without its token), and
+  re-issued tokens close a seat's view. The stream then goes on in the public view.
 - Forking a game still in progress needs its write token, and the fork keeps the parent's
   tokens (the same people hold the same seats); forking an ended game is open to all and the
   fork gets new tokens.
@@ -20,6 +23,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.errors import MalformedRequest, NotYetVisible, TokenMissing, TokenWrong
+from events.errors import TabletapeError
 from api.services import Services
 from projections.fold import GameState
 from replay.frames import Perspective
@@ -107,3 +111,19 @@ def perspective(
         if not svc.tokens.check_seat(game_id, seat, token):
             raise TokenWrong(f"this token does not open seat {seat} of this game", game_id=game_id, seat=seat)
     return Perspective(seat=seat, all_moves=over)
+
+
+def perspective_or_public(
+    svc: Services,
+    game_id: str,
+    game: GameState,
+    seat: int | None,
+    full: bool,
+    creds: HTTPAuthorizationCredentials | None,
+) -> tuple[Perspective, TabletapeError | None]:
+    """The eyes a live stream may use now: those it asked for, or the public view with the refusal
+    that says why, once they have closed since it opened."""
+    try:
+        return perspective(svc, game_id, game, seat, full, creds), None
+    except (TokenMissing, TokenWrong, NotYetVisible) as refusal:
+        return perspective(svc, game_id, game, None, False, None), refusal

@@ -111,7 +111,7 @@ def percentile(samples: list[float], p: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--storms", type=int, default=3, help="storms, each on a fresh game")
+    parser.add_argument("--storms", type=int, default=5, help="storms, each on a fresh game")
     parser.add_argument("--clients", type=int, default=STORM, help="reconnecting clients per storm")
     parser.add_argument("--idle", type=float, default=3.0, help="seconds of idle measurement")
     args = parser.parse_args()

@@ -27,9 +27,15 @@ def svc(client):
 
 
 @pytest.fixture(scope="module")
-def live_base(tmp_path_factory):
-    """The base URL of a real ``tabletape serve`` (uvicorn), for what the test client cannot send:
-    it re-encodes header values as UTF-8, a real client sends their latin-1 bytes."""
+def live(tmp_path_factory):
+    """A real ``tabletape serve`` (uvicorn) on a DuckDB file: its base URL and its process."""
     base, proc = live_server.start(tmp_path_factory.mktemp("live") / "t.duckdb")
-    yield base
+    yield base, proc
     live_server.stop(proc)
+
+
+@pytest.fixture(scope="module")
+def live_base(live) -> str:
+    """The real server's base URL, for what the test client cannot send: it re-encodes header
+    values as UTF-8, a real client sends their latin-1 bytes."""
+    return live[0]
