@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.marco_polo
 	$(BIN)/python -m benchmarks.marco_polo_2
 	$(BIN)/python -m benchmarks.http
+	$(BIN)/python -m benchmarks.storm
 	$(BIN)/python -m benchmarks.stats --small
 
 clean:
