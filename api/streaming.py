@@ -26,7 +26,7 @@ from events.log import AppendResult
 from projections.locks import AsyncKeyedLocks
 from replay.frames import Frame, Perspective
 
-#: what the cache of encoded messages may hold (~1-3 KB a Lost Cities message)
+#: what the cache of encoded messages may hold (a Lost Cities message is ~1 KB)
 CACHE_BYTES = 64 << 20
 
 
@@ -37,7 +37,8 @@ class Subscription:
 
 
 class Hub:
-    """Wakes the streams of a game when the recorder appends to it; closes them all on shutdown."""
+    """Wakes the streams of a game when the recorder appends to it; closes them all on shutdown;
+    keeps the messages they send."""
 
     def __init__(self, cache_bytes: int = CACHE_BYTES) -> None:
         self.messages = Messages(cache_bytes)

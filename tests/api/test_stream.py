@@ -16,7 +16,9 @@ import live_server
 from apiplay import finish, last_seq, new_game, play, read_stream
 from sse import sse_messages
 
+from api.streaming import Messages
 from events import codec
+from replay.frames import PUBLIC, raw_frames
 from replay.simulate import random_game
 
 
@@ -286,3 +288,22 @@ def test_a_hundred_reconnects_with_since_0_fold_the_backlog_once(live):
     storm = live_server.cpu_seconds(proc) - before
     # folding each client's backlog again cost the server ~100 times one backlog
     assert storm < 30 * one, f"100 reconnects cost {storm:.2f} s of server CPU, one {one:.3f} s"
+
+
+def test_the_message_cache_stays_within_its_bytes_and_rebuilds_what_it_dropped(client, svc):
+    game = new_game(client)
+    play(client, game, 10)
+    last = last_seq(client, game.id)
+    built: list[tuple[int, int]] = []
+
+    def build(first: int, upto: int):
+        built.append((first, upto))
+        return raw_frames(svc.projector, game.id, first, upto, PUBLIC)
+
+    whole = Messages(1 << 20).read(game.id, PUBLIC, 1, last, build)
+    small = Messages(len(whole) // 3)
+    assert small.read(game.id, PUBLIC, 1, last, build) == whole
+    assert small.cached(game.id, PUBLIC, 1, last) is None  # the oldest messages were dropped
+    assert small.cached(game.id, PUBLIC, last, last) == whole[whole.rindex(b"id: ") :]
+    built.clear()
+    assert small.read(game.id, PUBLIC, 1, last, build) == whole and built[0][0] == 1
