@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.marco_polo_2
 	$(BIN)/python -m benchmarks.http
 	$(BIN)/python -m benchmarks.attack
+	$(BIN)/python -m benchmarks.storm
 	$(BIN)/python -m benchmarks.stats --small
 
 clean:

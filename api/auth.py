@@ -10,6 +10,9 @@
 - The statistics, SQL views, charts and exports take no token, so they hold a game in progress
   only as its public ``games`` row, and everything else of it once it has ended
   (``projections.stats.sql.ENDED_GAMES``; ``api.jsonl.export_lines``).
+- A live stream keeps the eyes it asked for only while they stay open: an undo that takes an
+  ended game back into play closes the full view (and a seat's view without its token), and
+  re-issued tokens close a seat's view. The stream then goes on in the public view.
 - Forking a game still in progress needs its write token, and the fork keeps the parent's
   tokens (the same people hold the same seats); forking an ended game is open to all and the
   fork gets new tokens.
@@ -24,6 +27,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.by_hand import bearer_token
 from api.errors import MalformedRequest, NotYetVisible, TokenMissing, TokenWrong
+from events.errors import TabletapeError
 from api.services import Services
 from projections.fold import GameState
 from replay.frames import Perspective
@@ -120,3 +124,19 @@ def perspective(
         if not svc.tokens.check_seat(game_id, seat, token):
             raise TokenWrong(f"this token does not open seat {seat} of this game", game_id=game_id, seat=seat)
     return Perspective(seat=seat, all_moves=over)
+
+
+def perspective_or_public(
+    svc: Services,
+    game_id: str,
+    game: GameState,
+    seat: int | None,
+    full: bool,
+    creds: HTTPAuthorizationCredentials | None,
+) -> tuple[Perspective, TabletapeError | None]:
+    """The eyes a live stream may use now: those it asked for, or the public view with the refusal
+    that says why, once they have closed since it opened."""
+    try:
+        return perspective(svc, game_id, game, seat, full, creds), None
+    except (TokenMissing, TokenWrong, NotYetVisible) as refusal:
+        return perspective(svc, game_id, game, None, False, None), refusal

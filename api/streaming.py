@@ -4,18 +4,30 @@ The recorder calls its listeners from the writing thread; the hub hands each app
 event loop with ``call_soon_threadsafe``. Each client keeps a cursor (the last seq it was sent)
 and a wake-up flag rather than a queue of events: the log is the queue, so a slow client costs
 no memory and misses nothing, and resuming from ``Last-Event-ID`` is the same code path.
+
+A message for raw seq N in given eyes never changes once the log holds N (the log is append-only),
+so the hub keeps encoded messages in a bounded cache, and one stream of a game at a time builds
+what is missing: a hundred clients reconnecting with ``since=0`` fold the backlog once, not a
+hundred times over, and leave the worker threads (and the GIL) to everyone else.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
 from events.log import AppendResult
-from replay.frames import Frame
+from projections.locks import AsyncKeyedLocks
+from replay.frames import Frame, Perspective
+
+#: what the cache of encoded messages may hold (a Lost Cities message is ~1 KB)
+CACHE_BYTES = 64 << 20
 
 
 @dataclass(eq=False)
@@ -25,9 +37,13 @@ class Subscription:
 
 
 class Hub:
-    """Wakes the streams of a game when the recorder appends to it; closes them all on shutdown."""
+    """Wakes the streams of a game when the recorder appends to it; closes them all on shutdown;
+    keeps the messages they send."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache_bytes: int = CACHE_BYTES) -> None:
+        self.messages = Messages(cache_bytes)
+        #: one stream per game builds messages at a time (the others then find them cached)
+        self.turns = AsyncKeyedLocks()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subs: dict[str, set[Subscription]] = {}
         self._unsubscribe: Callable[[], None] | None = None
@@ -93,30 +109,85 @@ def sse_message(frame: Frame) -> bytes:
     return b"id: %d\ndata: %s\n\n" % (frame.seq, _encoder.encode(frame))
 
 
+def sse_notice(event: str, data: dict[str, Any]) -> bytes:
+    """A named SSE event without an ``id``: a browser's ``onmessage`` ignores it and its
+    ``Last-Event-ID`` stays the last frame's seq."""
+    return b"event: %s\ndata: %s\n\n" % (event.encode(), _encoder.encode(data))
+
+
+class Messages:
+    """Encoded stream messages by (game, eyes, raw seq), least recently used out first."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self._cached: OrderedDict[tuple[str, Perspective, int], bytes] = OrderedDict()
+
+    def cached(self, game_id: str, eyes: Perspective, first: int, last: int) -> bytes | None:
+        """The messages for raw seqs ``first..last`` if all of them are cached (no query)."""
+        found = self._found(game_id, eyes, first, last)
+        return b"".join(found) if len(found) == last - first + 1 else None
+
+    def read(
+        self, game_id: str, eyes: Perspective, first: int, last: int, build: Callable[[int, int], list[Frame]]
+    ) -> bytes:
+        """The messages for raw seqs ``first..last``; ``build`` makes the frames not cached."""
+        found = self._found(game_id, eyes, first, last)
+        if first + len(found) <= last:
+            built = [(frame.seq, sse_message(frame)) for frame in build(first + len(found), last)]
+            found.extend(message for _, message in built)
+            self._keep(game_id, eyes, built)
+        return b"".join(found)
+
+    def _found(self, game_id: str, eyes: Perspective, first: int, last: int) -> list[bytes]:
+        """The cached messages from ``first`` on, up to the first one missing."""
+        found: list[bytes] = []
+        with self._lock:
+            for seq in range(first, last + 1):
+                message = self._cached.get((game_id, eyes, seq))
+                if message is None:
+                    break
+                self._cached.move_to_end((game_id, eyes, seq))
+                found.append(message)
+        return found
+
+    def _keep(self, game_id: str, eyes: Perspective, built: list[tuple[int, bytes]]) -> None:
+        with self._lock:
+            for seq, message in built:
+                old = self._cached.pop((game_id, eyes, seq), None)
+                self._bytes += len(message) - (len(old) if old is not None else 0)
+                self._cached[(game_id, eyes, seq)] = message
+            while self._bytes > self._max_bytes and self._cached:
+                _, evicted = self._cached.popitem(last=False)
+                self._bytes -= len(evicted)
+
+
 async def stream(
     hub: Hub,
     game_id: str,
     cursor: int,
-    last_seq: Callable[[], int],
-    frames: Callable[[int, int], list[Frame]],
+    last_seq: Callable[[], Awaitable[int]],
+    messages: Callable[[int, int], Awaitable[bytes]],
     *,
     batch: int,
     ping_s: float,
-    run: Callable,
 ) -> AsyncIterator[bytes]:
     """Messages for every event after ``cursor``, as they are appended, until the hub closes.
 
-    ``last_seq`` and ``frames`` read the database; ``run`` moves them off the event loop.
+    ``last_seq`` and ``messages`` (the encoded messages of raw seqs ``first..last``) read the
+    database off the event loop, unless what they need is in memory.
     """
     sub = hub.subscribe(game_id)
     try:
         yield b"retry: 1000\n\n"
         while not hub.closing:
-            last = await run(last_seq)
+            last = await last_seq()
             if last > cursor:
                 upto = min(last, cursor + batch)
-                for frame in await run(frames, cursor + 1, upto):
-                    yield sse_message(frame)
+                async with hub.turns(game_id):
+                    chunk = await messages(cursor + 1, upto)
+                yield chunk  # one write for the batch
                 cursor = upto
                 continue
             try:

@@ -54,3 +54,9 @@ def stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def cpu_seconds(proc: subprocess.Popen) -> float:
+    """User + system CPU time of the server process so far, all threads (Linux /proc)."""
+    fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

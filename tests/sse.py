@@ -1,4 +1,5 @@
-"""Reading a Server-Sent Events stream in tests: one dict (``id``, ``data``) per message."""
+"""Reading a Server-Sent Events stream in tests: one dict (``id``, ``data``, a named one's
+``event``) per message."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ def sse_messages(lines: Iterable[str]) -> Iterator[dict]:
     for line in lines:
         if line.startswith("id: "):
             current["id"] = int(line[4:])
+        elif line.startswith("event: "):
+            current["event"] = line[7:]
         elif line.startswith("data: "):
             current["data"] = json.loads(line[6:])
         elif line == "" and current:

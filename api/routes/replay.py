@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 import msgspec
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.auth import Credentials, Svc, ended, perspective, require_ended
+from api.auth import Credentials, Svc, perspective, perspective_or_public, require_ended
 from api.errors import MalformedRequest
 from api.jsonl import event_line
 from api.models import EventsOut, FramesOut, Seq, StateOut
 from api.routes import errors
 from api.routes.games import outcome_of
-from api.routes.record import check_seq
-from api.streaming import stream
+from api.routes.record import check_seq, loaded
+from api.services import Services
+from api.streaming import sse_notice, stream
 from events.errors import TabletapeError
 from replay import frames as replay_frames
 
@@ -25,6 +28,7 @@ router = APIRouter(tags=["replay"])
 MSGPACK = "application/msgpack"
 _json = msgspec.json.Encoder()
 SeatQuery = Annotated[int | None, Query(ge=0, le=1000, description="a seat's view (needs that seat's token)")]
+LastEventId = Annotated[str | None, Header(alias="Last-Event-ID", description="the last seq a client got (a reconnect)")]
 FullQuery = Annotated[bool, Query(description="everything the log knows (only once the game has ended)")]
 
 
@@ -107,15 +111,53 @@ def read_frames(
     return Response(_json.encode(payload), media_type="application/json")
 
 
+_SEQ = re.compile(r"[0-9]{1,20}")
+
+
 def _resume_from(last_event_id: str | None, since: int | None, last: int) -> int:
     """The seq a stream starts after: ``Last-Event-ID`` (a reconnect), ``since``, or now."""
     if last_event_id is not None:
-        if not last_event_id.strip().isdigit():
+        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses
+        if _SEQ.fullmatch(last_event_id.strip()) is None:
             raise MalformedRequest("Last-Event-ID must be a seq (a whole number)", code="bad-last-event-id")
         return min(int(last_event_id), last)
     if since is not None:
         return min(since, last)
     return last
+
+
+class Eyes:
+    """What a live stream shows: the eyes it asked for while they are open, else the public view.
+
+    Opening refuses eyes that are not open (as every read does); afterwards they are looked at
+    again before every batch, and a change is announced by a ``perspective`` event."""
+
+    def __init__(self, svc: Services, game_id: str, seat: int | None, full: bool, creds: Any) -> None:
+        self._asked = (svc, game_id, seat, full, creds)
+        self.shown = perspective(svc, game_id, svc.projector.state(game_id), seat, full, creds)
+
+    def look(self, first: int) -> tuple[replay_frames.Perspective, bytes]:
+        """The eyes of the frames from raw seq ``first`` on, and the notice if they changed.
+
+        Called after the batch's last seq was read: the state it looks at holds every event of
+        the batch, so an undo (or the end) among them decides for the whole batch."""
+        svc, game_id, seat, full, creds = self._asked
+        now, refusal = perspective_or_public(svc, game_id, svc.projector.state(game_id), seat, full, creds)
+        notice = b""
+        if (now.seat, now.full) != (self.shown.seat, self.shown.full):
+            notice = _perspective_notice(now, first, refusal)
+        self.shown = now
+        return now, notice
+
+
+def _perspective_notice(eyes: replay_frames.Perspective, from_seq: int, refusal: TabletapeError | None) -> bytes:
+    """The ``perspective`` event: the eyes of the frames from ``from_seq`` on, and why."""
+    data = {"perspective": eyes.name, "seat": eyes.seat, "from_seq": from_seq, "code": None}
+    if refusal is not None:
+        data.update(code=refusal.code, message=f"the stream goes on in the public view: {refusal.message}")
+    else:
+        data["message"] = f"the stream shows the {eyes.name} view again"
+    return sse_notice("perspective", data)
 
 
 @router.get(
@@ -133,41 +175,45 @@ async def live_stream(
     since: Annotated[Seq | None, Query(description="send events after this raw seq first")] = None,
     seat: SeatQuery = None,
     full: FullQuery = False,
-    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
+    last_event_id: LastEventId = None,
 ) -> StreamingResponse:
     """New events as they are appended (Server-Sent Events, ``id`` = raw seq, ``data`` = a frame
-    with the view after the event). Reconnecting with ``Last-Event-ID`` resumes without a gap."""
+    with the view after the event). Reconnecting with ``Last-Event-ID`` resumes without a gap.
+
+    The stream checks its eyes again before every batch: when an undo takes an ended game back
+    into play (the full view, or a seat's view without its token, closes) or a seat's token is
+    re-issued, it goes on in the public view, announced by a ``perspective`` event (no ``id``)."""
     svc = request.app.state.services
+    await loaded(svc, game_id)  # the game and its tokens in memory: the checks below need no query
+    eyes = Eyes(svc, game_id, seat, full, creds)
+    cursor = _resume_from(last_event_id, since, svc.log.last_seq(game_id))
 
-    def opening() -> tuple[replay_frames.Perspective, int]:
-        eyes = perspective(svc, game_id, svc.projector.state(game_id), seat, full, creds)
-        return eyes, _resume_from(last_event_id, since, svc.log.last_seq(game_id))
+    def in_memory() -> bool:
+        return svc.projector.cached(game_id) and svc.tokens.cached(game_id)
 
-    eyes, cursor = await run_in_threadpool(opening)
+    async def last_seq() -> int:
+        seq = svc.log.cached_seq(game_id)
+        return seq if seq is not None else await run_in_threadpool(svc.log.last_seq, game_id)
 
-    def eyes_now() -> replay_frames.Perspective:
-        """Looked at again for each batch: the end opens every move, and an undo back into play
-        closes again what only the end had opened (the full view, a seat without its token)."""
-        now = svc.projector.state(game_id)
-        if ended(now):
-            return replay_frames.Perspective(seat=eyes.seat, full=eyes.full, all_moves=True)
-        try:
-            return perspective(svc, game_id, now, seat, full, creds)
-        except TabletapeError:
-            return replay_frames.Perspective()
+    def build(now: replay_frames.Perspective) -> Callable[[int, int], list[replay_frames.Frame]]:
+        return lambda first, last: replay_frames.raw_frames(svc.projector, game_id, first, last, now)
 
-    def frames(first: int, last: int) -> list[replay_frames.Frame]:
-        return replay_frames.raw_frames(svc.projector, game_id, first, last, eyes_now())
+    def read(first: int, last: int) -> bytes:
+        now, notice = eyes.look(first)
+        return notice + svc.hub.messages.read(game_id, now, first, last, build(now))
+
+    async def messages(first: int, last: int) -> bytes:
+        # cached messages are sent from the loop; folding a backlog goes to a worker thread
+        if not in_memory():
+            return await run_in_threadpool(read, first, last)
+        now, notice = eyes.look(first)
+        chunk = svc.hub.messages.cached(game_id, now, first, last)
+        if chunk is None:
+            chunk = await run_in_threadpool(svc.hub.messages.read, game_id, now, first, last, build(now))
+        return notice + chunk
 
     body = stream(
-        svc.hub,
-        game_id,
-        cursor,
-        lambda: svc.log.last_seq(game_id),
-        frames,
-        batch=svc.settings.stream_batch,
-        ping_s=svc.settings.stream_ping_s,
-        run=run_in_threadpool,
+        svc.hub, game_id, cursor, last_seq, messages, batch=svc.settings.stream_batch, ping_s=svc.settings.stream_ping_s
     )
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return StreamingResponse(body, media_type="text/event-stream", headers=headers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import live_server
 import pytest
 from fastapi.testclient import TestClient
 
@@ -23,3 +24,18 @@ def client(app_settings):
 @pytest.fixture
 def svc(client):
     return client.app.state.services
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """A real ``tabletape serve`` (uvicorn) on a DuckDB file: its base URL and its process."""
+    base, proc = live_server.start(tmp_path_factory.mktemp("live") / "t.duckdb")
+    yield base, proc
+    live_server.stop(proc)
+
+
+@pytest.fixture(scope="module")
+def live_base(live) -> str:
+    """The real server's base URL, for what the test client cannot send: it re-encodes header
+    values as UTF-8, a real client sends their latin-1 bytes."""
+    return live[0]

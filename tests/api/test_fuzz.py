@@ -3,18 +3,21 @@ every answer conforms to the schema, and a rejected request leaves every log unc
 
 Each generated request is sent as generated (random ids and tokens: mostly 404/401), then aimed
 at a real game with its write token and its current ``expected_seq``, to reach the rules. The
-live stream is left out (a valid stream never ends); its refusals are tested in
-``test_stream.py``.
+live stream is left out here (a valid stream never ends); the header fuzzing below, over a real
+server, includes it.
 """
 
 from __future__ import annotations
+
+import json
 
 import httpx
 import pytest
 import schemathesis
 from apiplay import finish, log_size, new_game, play
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from schemathesis import checks
 
 from api.app import create_app
@@ -100,3 +103,138 @@ def check(case, table: Table) -> None:
         assert log_size(table.svc) == before, response.text
         assert set(response.json()) >= {"code", "message"}
     case.validate_response(response, checks=CHECKS)
+
+
+# -- headers, over a real server ------------------------------------------------------------------
+#
+# The test client re-encodes header values as UTF-8; a real client sends their latin-1 bytes, so
+# that "²" arrives as the byte b"\xb2" (a digit to str.isdigit(), not to int()). These cases go to
+# a real uvicorn, with header values that are sometimes number-like (digits, superscripts, signs)
+# and sometimes any latin-1 text. The live stream is included: its answer is read up to its
+# first bytes, then the connection closes.
+
+
+
+def takes_headers(ctx) -> bool:
+    """Header parameters, or a bearer token (``Authorization``)."""
+    raw = ctx.operation.definition.raw
+    return bool(raw.get("security")) or any(p.get("in") == "header" for p in raw.get("parameters", []))
+
+
+HEADER_SCHEMA = schemathesis.openapi.from_dict(APP.openapi()).include(func=takes_headers)
+HEADER_SCHEMA.config.phases.coverage.enabled = False
+HEADER_SCHEMA.config.generation.update(codec="latin-1")
+NUMBER_LIKE = st.text(st.sampled_from("0129²³¹½ -"), min_size=1, max_size=12)
+LATIN_1 = st.text(st.characters(codec="latin-1"), max_size=40)
+UVICORN_REFUSED = "Invalid HTTP request received."
+
+
+@HEADER_SCHEMA.hook
+def flatmap_headers(ctx, headers):
+    """Every header the operation declares, and its bearer token, with a fuzzed value."""
+    names = {p.name for p in ctx.operation.headers} | {"Authorization"}
+    headers = headers or {}
+    values = {
+        name: st.one_of(NUMBER_LIKE, NUMBER_LIKE, LATIN_1, *([st.just(headers[name])] if name in headers else []))
+        for name in names
+    }
+    return st.fixed_dictionaries(values).map(lambda fuzzed: {**headers, **fuzzed})
+
+
+class LiveTable:
+    """A real server with a game in progress (played over HTTP)."""
+
+    def __init__(self, base: str) -> None:
+        self.http = httpx.Client(base_url=base, timeout=30)
+        self.live = new_game(self.http, seed=3)
+        play(self.http, self.live, 4)
+
+    def last_seq(self) -> int:
+        return self.http.get(f"/games/{self.live.id}").json()["last_seq"]
+
+
+@pytest.fixture(scope="module")
+def live_table(live_base):
+    table = LiveTable(live_base)
+    yield table
+    table.http.close()
+
+
+def send_raw(http: httpx.Client, case) -> httpx.Response | None:
+    """The request with its header values as latin-1 bytes; a stream is read to its first bytes."""
+    kwargs = case.as_transport_kwargs(base_url=str(http.base_url).rstrip("/"))
+    try:
+        headers = {name: str(value).encode("latin-1") for name, value in (kwargs.get("headers") or {}).items()}
+        request = http.build_request(
+            kwargs["method"],
+            kwargs["url"],
+            headers=headers,
+            params=kwargs.get("params"),
+            json=kwargs["json"] if "json" in kwargs else None,
+            content=kwargs.get("data"),
+        )
+        response = http.send(request, stream=True)
+    except (UnicodeEncodeError, httpx.LocalProtocolError, httpx.InvalidURL):
+        return None  # a request the HTTP client itself cannot send never reaches the server
+    try:
+        if response.headers.get("content-type", "").startswith("text/event-stream"):
+            next(response.iter_raw(), b"")  # a live stream: it answered, and never ends
+        else:
+            response.read()
+    finally:
+        response.close()
+    if response.status_code == 400 and response.text == UVICORN_REFUSED:
+        return None  # a control character in a header: uvicorn's parser answers before the app
+    return response
+
+
+def check_raw(case, table: LiveTable) -> None:
+    before = table.last_seq()
+    response = send_raw(table.http, case)
+    if response is None:
+        return
+    assert response.status_code < 500, response.text
+    if response.status_code >= 400:
+        assert table.last_seq() == before, response.text
+        assert set(response.json()) >= {"code", "message"}
+    if not response.headers.get("content-type", "").startswith("text/event-stream"):
+        case.validate_response(response, checks=CHECKS)
+
+
+@HEADER_SCHEMA.parametrize()
+@settings(
+    max_examples=15,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a failure is reported as found, not shrunk
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+def test_generated_headers_sent_as_bytes_to_a_real_server_get_no_500(case, live_table):
+    check_raw(case, live_table)
+    if "game_id" in (case.path_parameters or {}):
+        case.path_parameters["game_id"] = live_table.live.id  # the generated headers reach the route
+        check_raw(case, live_table)
+        case.headers = {**(case.headers or {}), **live_table.live.auth}
+        if isinstance(case.body, dict) and "expected_seq" in case.body:
+            case.body["expected_seq"] = live_table.last_seq()
+        check_raw(case, live_table)
+
+
+@given(value=st.one_of(NUMBER_LIKE, LATIN_1))
+@settings(max_examples=60, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+def test_any_last_event_id_resumes_the_stream_or_is_refused_as_a_bad_last_event_id(value, live_table):
+    url = f"/games/{live_table.live.id}/stream"
+    try:
+        response = live_table.http.send(
+            live_table.http.build_request("GET", url, headers={"Last-Event-ID": value.encode("latin-1")}), stream=True
+        )
+    except httpx.LocalProtocolError:
+        return  # a value the HTTP client itself refuses to send
+    try:
+        if response.status_code == 200:
+            return  # resumed (a seq, or all blanks, which HTTP strips to no header at all)
+        body = response.read().decode()
+    finally:
+        response.close()
+    if response.status_code == 400 and body == UVICORN_REFUSED:
+        return
+    assert response.status_code == 422 and json.loads(body)["code"] == "bad-last-event-id", (value, body)
