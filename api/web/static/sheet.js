@@ -52,9 +52,19 @@ export function sheetOf(panel, board) {
     setOpen(!sheet.classList.contains('open'));
   });
 
+  // a kind of move chosen: its moves fill the sheet, the kinds kept at its top to switch
+  panel.addEventListener('click', (ev) => {
+    const kind = ev.target.closest && ev.target.closest('.picker .kind');
+    if (!kind || !phone()) return;
+    const row = kind.closest('.picker').querySelector('.kinds');
+    panel.scrollTop += row.getBoundingClientRect().top - panel.getBoundingClientRect().top - 4;
+  });
+
   // on a phone, recording starts with the board at the top of the screen, the sheet under it
   let placed = false;
   sheet.placeBoard = () => {
+    const box = board.closest('.board');
+    if (box && !box.hasAttribute('tabindex')) box.tabIndex = 0; // it scrolls inside on a phone: keys reach it
     if (placed || !phone() || !sheet.querySelector('.recording')) return;
     placed = true;
     const top = board.getBoundingClientRect().top + window.scrollY;
