@@ -314,3 +314,42 @@ def test_the_map_fits_and_zooms_with_every_place_reachable(browser, server, http
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_the_sheet_folds_away_and_the_board_stays_above_it(phone, server, http):
+    page = phone
+    start_game(page, server, "lost-cities", ["Ana", "Bea"], {"rounds": 1})
+    page.locator("#facts [data-fact=deal]").click()  # the deal: hands unseen
+    wait_ready(page, after=1)
+    handle = page.locator("#sheet-handle")
+    sheet = page.locator("#sheet").bounding_box()
+    table = page.locator("#drawing .lc-table").bounding_box()
+    assert table["y"] >= 0 and table["y"] < sheet["y"]  # the board shows above the sheet
+    assert page.locator("#picker .kind").first.is_visible()
+
+    # a tap folds the sheet to its handle, another opens it again
+    handle.tap()
+    assert handle.get_attribute("aria-expanded") == "false"
+    assert not page.locator("#picker").is_visible()
+    assert page.locator("#sheet").bounding_box()["height"] <= 60
+    shot(page, "07-sheet-folded")
+    handle.tap()
+    assert handle.get_attribute("aria-expanded") == "true" and page.locator("#picker .kind").first.is_visible()
+
+    # dragged down to the bottom edge, it folds; dragged up, it opens that high
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, PHONE["height"] - 5, steps=6)
+    page.mouse.up()
+    assert handle.get_attribute("aria-expanded") == "false"
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, 600, steps=6)
+    page.mouse.up()
+    assert handle.get_attribute("aria-expanded") == "true"
+    assert abs(page.locator("#sheet").bounding_box()["y"] - 600) < 40  # lower than its contents: they scroll inside
+    assert small_targets(page, "#sheet") == []
+    assert axe_violations(page) == []
+

@@ -25,11 +25,14 @@ export function sheetOf(panel, board) {
 
   // a tap toggles; a drag sizes the sheet to where the finger stops (low enough: collapsed)
   let drag = null;
-  handle.addEventListener('pointerdown', (ev) => { if (phone()) drag = { y: ev.clientY, moved: false, id: ev.pointerId }; });
+  handle.addEventListener('pointerdown', (ev) => {
+    if (!phone()) return;
+    drag = { y: ev.clientY, moved: false, id: ev.pointerId };
+    handle.setPointerCapture(ev.pointerId); // a quick drag leaves the handle at once
+  });
   handle.addEventListener('pointermove', (ev) => {
     if (!drag || ev.pointerId !== drag.id) return;
     if (!drag.moved && Math.abs(ev.clientY - drag.y) < 6) return;
-    if (!drag.moved) handle.setPointerCapture(ev.pointerId);
     drag.moved = true;
     const height = Math.max(MIN, Math.min(window.innerHeight * 0.9, window.innerHeight - ev.clientY + MIN / 2));
     if (!sheet.classList.contains('open')) setOpen(true);
