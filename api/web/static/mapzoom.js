@@ -37,7 +37,8 @@ export function zoomable(wrap, svg, key) {
 
   const frac = (ev) => { const r = svg.getBoundingClientRect(); return [(ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height]; };
   svg.addEventListener('wheel', (ev) => {
-    if (!ev.ctrlKey && !ev.metaKey && v.w >= box.w && ev.deltaY > 0) return; // let the page scroll past a whole map
+    // a whole map lets the page scroll by (a trackpad's pinch comes as ctrl + wheel and zooms)
+    if (!ev.ctrlKey && !ev.metaKey && v.w >= box.w) return;
     ev.preventDefault();
     zoom(ev.deltaY < 0 ? 1.2 : 1 / 1.2, ...frac(ev));
   }, { passive: false });
