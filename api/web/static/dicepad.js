@@ -127,18 +127,18 @@ export function dieStrip(moves, { onPick, view }) {
   const face = (die) => String(die).replace(/^[bw]/, '');
   const nameOf = (die) => (String(die).startsWith('b') ? `black ${face(die)}` : String(die).startsWith('w') ? `white ${face(die)}` : face(die));
   const buttons = [];
-  const tap = async (m, b) => {
+  const tap = async (m) => {
     buttons.forEach((x) => { x.disabled = true; });
-    try { await onPick(m); } finally { buttons.forEach((x) => { x.disabled = false; }); void b; }
+    try { await onPick(m); } finally { buttons.forEach((x) => { x.disabled = false; }); }
   };
   for (const m of rerolls) {
-    const b = h('button', { type: 'button', class: 'strip-die', 'data-notation': m.notation ?? '', 'data-reroll': m.move.die, 'aria-label': `Reroll the ${nameOf(m.move.die)} (1 camel)`, onclick: () => tap(m, b) },
+    const b = h('button', { type: 'button', class: 'strip-die', 'data-notation': m.notation ?? '', 'data-reroll': m.move.die, 'aria-label': `Reroll the ${nameOf(m.move.die)}`, onclick: () => tap(m) },
       dieFace(face(m.move.die), colourOf(m.move.die), { 'aria-hidden': 'true', class: `pad-die${String(m.move.die).startsWith('w') ? ' white' : ''}` }));
     buttons.push(b);
   }
   for (const m of blacks) {
-    const label = m.move.value ? `Take the black ${m.move.value} (3 camels)` : 'Buy a black die (3 camels)';
-    const b = h('button', { type: 'button', class: 'strip-die strip-black', 'data-notation': m.notation ?? '', 'data-black': m.move.value ?? '', 'aria-label': label, onclick: () => tap(m, b) },
+    const label = m.move.value ? `Take the black ${m.move.value}` : 'Buy a black die';
+    const b = h('button', { type: 'button', class: 'strip-die strip-black', 'data-notation': m.notation ?? '', 'data-black': m.move.value ?? '', 'aria-label': label, onclick: () => tap(m) },
       dieFace(m.move.value || '+', BLACK, { 'aria-hidden': 'true' }));
     buttons.push(b);
   }
