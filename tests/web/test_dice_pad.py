@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from pagehelp import ARTIFACTS, axe_violations, low_contrast, small_targets, start_game, state, wait_ready, last_seq
+from pagehelp import ARTIFACTS, axe_violations, last_seq, low_contrast, small_targets, start_game, state, step, wait_ready
 
 PHONE = {"width": 375, "height": 812}
 WIDE = {"width": 1366, "height": 900}
@@ -44,7 +44,10 @@ class Taps:
 
     def __init__(self, page):
         self.page = page
-        page.evaluate("() => { window.__taps = 0; document.addEventListener('click', (e) => { if (e.isTrusted) window.__taps++; }, true); }")
+        page.evaluate(
+            "() => { window.__taps = 0; if (window.__tapsOn) return; window.__tapsOn = true;"
+            " document.addEventListener('click', (e) => { if (e.isTrusted) window.__taps++; }, true); }"
+        )
 
     def __call__(self, selector: str) -> None:
         target = self.page.locator(selector).first
@@ -157,7 +160,8 @@ def test_a_four_player_round_roll_on_the_pad_and_a_reroll_in_two_taps(phone, ser
         if page.locator("#picker .die-strip").count():
             break
         before = last_seq(page)
-        page.locator("#picker .move").first.click()
+        camel = page.locator("#picker .move[data-notation$='income 0/1']")  # a camel: 3 for a black die
+        (camel if camel.count() else page.locator("#picker .move").first).click()
         wait_ready(page, after=before)
     view = state(http, game_id)["view"]
 
@@ -184,6 +188,26 @@ def test_a_four_player_round_roll_on_the_pad_and_a_reroll_in_two_taps(phone, ser
     assert sorted(after["dice"]) == sorted([*expected, new])
     assert after["camels"] == camels - 1
     assert axe_violations(page) == []
+
+    # the next seat buys a black die: the die on the strip, then its value - two taps
+    for _ in range(12):
+        if http.get(f"/games/{game_id}").json()["to_move"] != seat and page.locator("#picker .die-strip [data-black]").count():
+            break
+        step(page, prefer=("marco-polo.turn-ended", "marco-polo.income-taken", "marco-polo.five-coins-taken"))
+    buyer = http.get(f"/games/{game_id}").json()["to_move"]
+    assert buyer != seat
+    taps = Taps(page)
+    before = last_seq(page)
+    taps("#picker .die-strip [data-black]")
+    wait_ready(page, after=before)
+    pad = page.locator("#facts [data-fact=dice][data-count='1']")
+    assert "black die" in pad.inner_text()
+    assert low_contrast(page, ".dice-pad .pad-key") == []
+    before = last_seq(page)
+    taps("[data-pad-value='6']")
+    wait_ready(page, after=before)
+    assert taps.count == 2
+    assert state(http, game_id)["view"]["seats"][buyer]["black"] == [6]
 
 
 def test_typed_digits_fill_the_pad(phone, server, http):
