@@ -1,0 +1,171 @@
+"""Keyed anchors of the hash chains: what someone who can rewrite the database file cannot forge.
+
+The hash chain shows that a game's stored events fit together, but whoever can write the file can
+recompute it. So every event also carries a keyed MAC of (game, seq, hash, idempotency key), and
+every game has a head record in ``chain_heads``: a keyed MAC of (game, last seq, last hash, legacy
+seq), rewritten in the same transaction as each append, so a deleted last event shows too.
+
+The key is a secret file outside the database (``<db>.key``, or ``$TABLETAPE_SECRET_FILE``), made
+on first start with mode 0600; an in-memory database gets a key for the life of the process.
+Events stored before the anchors existed have no MAC: they are anchored by their game's head only
+(up to its ``legacy_seq``), so a rewrite among them is found at that head, not at its own seq.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from pathlib import Path
+from typing import Sequence
+
+from events import codec
+from events.base import Event
+from events.errors import MalformedEvent
+from events.log import GENESIS_HASH, VerifyReport, chain_hash
+
+SECRET_ENV = "TABLETAPE_SECRET_FILE"
+SECRET_BYTES = 32
+
+HEADS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS chain_heads (
+    game_id VARCHAR PRIMARY KEY,
+    last_seq INTEGER NOT NULL,
+    legacy_seq INTEGER NOT NULL,
+    mac BLOB NOT NULL
+);
+"""
+
+#: the key of every in-memory database of this process
+PROCESS_SECRET = secrets.token_bytes(SECRET_BYTES)
+
+
+def secret_path(db_file: str | None) -> Path | None:
+    """Where the secret of a database file lives; None for an in-memory database."""
+    if not db_file:
+        return None
+    override = os.environ.get(SECRET_ENV)
+    return Path(override) if override else Path(db_file + ".key")
+
+
+def read_secret(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    if len(data) < SECRET_BYTES:
+        raise ValueError(f"{path} is not a tabletape secret ({len(data)} bytes)")
+    return data
+
+
+def make_secret(path: Path) -> bytes:
+    """A new random secret, written with mode 0600; if another process made it first, that one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = secrets.token_bytes(SECRET_BYTES)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        existing = read_secret(path)
+        assert existing is not None
+        return existing
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return data
+
+
+def _text(value: str) -> bytes:
+    return value.encode("utf-8", "surrogatepass")
+
+
+def event_mac(secret: bytes, game_id: str, seq: int, digest: bytes, idempotency_key: str | None) -> bytes:
+    """The keyed MAC of one stored event: its place, its chain hash and its idempotency key."""
+    key = b"\x00" if idempotency_key is None else b"\x01" + _text(idempotency_key)
+    return hmac.digest(
+        secret, b"".join((b"tabletape.event\x00", _text(game_id), b"\x00", seq.to_bytes(8, "big"), digest, key)), "sha256"
+    )
+
+
+def head_mac(secret: bytes, game_id: str, last_seq: int, last_hash: bytes, legacy_seq: int) -> bytes:
+    """The keyed MAC of a game's head: its last seq and hash, and how far its events predate MACs."""
+    return hmac.digest(
+        secret,
+        b"".join(
+            (
+                b"tabletape.head\x00",
+                _text(game_id),
+                b"\x00",
+                last_seq.to_bytes(8, "big"),
+                last_hash,
+                legacy_seq.to_bytes(8, "big"),
+            )
+        ),
+        "sha256",
+    )
+
+
+#: the columns ``check_chain`` reads, in its order
+CHECK_COLUMNS = (
+    "seq, epoch_us(recorded_at), actor, type, body, body_json, prev_hash, hash, idempotency_key, mac"
+)
+
+
+def check_chain(
+    game_id: str,
+    rows: Sequence[tuple],
+    head: tuple[int, int, bytes] | None,
+    secret: bytes,
+) -> tuple[VerifyReport, list[Event]]:
+    """Check one game's rows (``CHECK_COLUMNS``, in seq order) against its chain and its anchors.
+
+    ``head`` is the game's ``chain_heads`` row ``(last_seq, legacy_seq, mac)``. Returns the verdict,
+    naming the first altered seq, and the decoded bodies (all of them when the chain is intact).
+    """
+    prev = GENESIS_HASH
+    legacy = head[1] if head is not None else 0
+    bodies: list[Event] = []
+    tag_of, encode_json = codec.tag_of, codec.encode_json
+
+    def broken(seq: int, reason: str) -> tuple[VerifyReport, list[Event]]:
+        return VerifyReport(game_id, len(rows), False, seq, reason), bodies
+
+    for expected, (seq, at_us, actor, tag, body, body_json, prev_hash, digest, key, mac) in enumerate(rows, 1):
+        if seq != expected:
+            return broken(expected, f"seq {expected} is missing")
+        body, digest = bytes(body), bytes(digest)
+        if bytes(prev_hash) != prev:
+            return broken(seq, "its link to the previous event does not match")
+        if chain_hash(prev, game_id, seq, at_us, actor, body) != digest:
+            return broken(seq, "its stored bytes do not match its hash")
+        if mac is None:
+            if seq > legacy:
+                return broken(seq, "it carries no keyed anchor: it was not written by this log")
+        elif not hmac.compare_digest(bytes(mac), event_mac(secret, game_id, seq, digest, key)):
+            return broken(
+                seq, "its keyed anchor does not match: the event was rewritten (hashes recomputed) or its idempotency key changed"
+            )
+        try:
+            event = codec.decode(body)
+        except MalformedEvent as exc:
+            return broken(seq, f"its body no longer decodes: {exc.message}")
+        if tag_of(type(event)) != tag or encode_json(event) != _json_bytes(body_json):
+            return broken(seq, "its type or JSON copy does not match its body")
+        bodies.append(event)
+        prev = digest
+    last = len(rows)
+    if head is None:
+        return broken(last, "the game has no anchored head (its chain_heads row is missing)")
+    anchored_seq, legacy, mac = head
+    if anchored_seq > last:
+        return broken(last + 1, f"seq {last + 1} is missing: the anchored head is seq {anchored_seq}")
+    if anchored_seq < last:
+        return broken(anchored_seq + 1, f"seq {anchored_seq + 1} lies beyond the anchored head (seq {anchored_seq})")
+    if not hmac.compare_digest(bytes(mac), head_mac(secret, game_id, last, prev, legacy)):
+        where = f"at or before seq {min(legacy, last)}" if legacy else f"at seq {last}"
+        return broken(min(legacy, last) or last, f"the anchored head does not match: the chain was rewritten {where}")
+    return VerifyReport(game_id, last, True), bodies
+
+
+def _json_bytes(value: object) -> bytes:
+    return value.encode() if isinstance(value, str) else bytes(value)  # type: ignore[arg-type]
