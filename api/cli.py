@@ -299,8 +299,8 @@ def verify(
     with layers(db) as lay, reported():
         if lay.log.anchored_on_open:
             typer.echo(
-                f"anchored {lay.log.anchored_on_open} games that had no keyed anchor yet (the first start with anchors); "
-                "their events so far are vouched for by their heads only"
+                f"anchored {lay.log.anchored_on_open} games that had no keyed anchor yet "
+                "(the first start with anchors); their events so far are vouched for by their heads only"
             )
         ids = [game_id] if game_id else sorted({*lay.log.game_ids(), *lay.log.anchored_game_ids()})
         for gid in ids:

@@ -192,7 +192,7 @@ def _import_batch(
     """Rows of whole new games as one Arrow table (bodies encoded, hash chains and MACs computed),
     and their heads."""
     tail = micros(at).to_bytes(8, "big", signed=True) + actor.encode() + b"\x00"
-    encode, encode_json, sha256, mac = codec.encode, codec.encode_json, hashlib.sha256, hmac.digest
+    encode, encode_json, sha256, blake2b = codec.encode, codec.encode_json, hashlib.sha256, hashlib.blake2b
     tags = {event_type: tag for tag, event_type in codec.registered().items()}
     game_col: list[str] = []
     seq_col: list[int] = []
@@ -217,7 +217,7 @@ def _import_batch(
             # the bytes of chain_hash() and anchors.event_mac(), inlined: this loop is the import's hot path
             prev = sha256(b"".join((prev, prefix, seq_b, tail, body))).digest()
             hashes.append(prev)
-            mac_col.append(mac(secret, b"".join((mac_prefix, seq_b, prev, b"\x00")), "sha256"))
+            mac_col.append(blake2b(b"".join((mac_prefix, seq_b, prev, b"\x00")), key=secret, digest_size=32).digest())
         heads.append((game_id, n, 0, anchors.head_mac(secret, game_id, n, prev, 0)))
         prev_col.append(GENESIS_HASH)
         prev_col.extend(hashes[:-1])
@@ -726,7 +726,8 @@ class DuckDBEventLog:
 
     def _anchored_rows(self, table: pa.Table) -> tuple[pa.Table, pa.Table]:
         """Restored rows (in game and seq order) with this store's MACs, and their games' heads."""
-        table = table.select([c for c in _COLUMNS if c != "mac"]).sort_by([("game_id", "ascending"), ("seq", "ascending")])
+        table = table.select([c for c in _COLUMNS if c != "mac"])
+        table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
         ids, seqs = table.column("game_id").to_pylist(), table.column("seq").to_pylist()
         hashes, keys = table.column("hash").to_pylist(), table.column("idempotency_key").to_pylist()
         secret, macs, heads = self._secret, [], []

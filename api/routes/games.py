@@ -53,10 +53,9 @@ def result_differs_of(svc: Services, game_id: str) -> ResultDiffersOut | None:
     if differs is None:
         return None
     today = differs.today
-    return ResultDiffersOut(
-        message=differs.reason,
-        today=None if today is None else Outcome(scores=list(today.scores), ranks=list(today.ranks), winners=list(today.winners)),
-    )
+    if today is not None:
+        today = Outcome(scores=list(today.scores), ranks=list(today.ranks), winners=list(today.winners))
+    return ResultDiffersOut(message=differs.reason, today=today)
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -145,7 +144,7 @@ def _row_now(svc: Services, game_id: str, game: GameState) -> catalog.GameRow:
     )
 
 
-@router.get("/games/{game_id}", response_model=GameOut, responses=errors(404, 422))
+@router.get("/games/{game_id}", response_model=GameOut, responses=errors(404, 409, 422))
 def get_game(game_id: str, svc: Svc) -> GameOut:
     """One game: its catalogue entry, where its log stands, whose turn it is, and its result (with
     ``result_differs`` when today's rules compute another one). A game whose stored log was altered
