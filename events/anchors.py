@@ -1,10 +1,10 @@
 """Keyed anchors of the hash chains: what someone who can rewrite the database file cannot forge.
 
 The hash chain shows that a game's stored events fit together, but whoever can write the file can
-recompute it. So every event also carries a keyed MAC (keyed BLAKE2b) of (game, seq, hash,
-idempotency key), and every game has a head record in ``chain_heads``: a keyed MAC of (game, last
-seq, last hash, legacy seq), rewritten in the same transaction as each append, so a deleted last
-event shows too.
+recompute it. So every event also carries a keyed MAC (keyed BLAKE2b) of (game, seq, hash, type,
+JSON copy, idempotency key), and every game has a head record in ``chain_heads``: a keyed MAC of
+(game, last seq, last hash, legacy seq), rewritten in the same transaction as each append, so a
+deleted last event shows too.
 
 The key is a secret file outside the database (``<db>.key``, or ``$TABLETAPE_SECRET_FILE``), made
 on first start with mode 0600; an in-memory database gets a key for the life of the process.
@@ -78,18 +78,31 @@ def make_secret(path: Path) -> bytes:
 
 
 def mac(secret: bytes, message: bytes) -> bytes:
-    """Keyed BLAKE2b-256 (RFC 7693's MAC mode): a fifth of HMAC-SHA256's cost per event here."""
+    """Keyed BLAKE2b-256 (RFC 7693's MAC mode): a fifth of HMAC-SHA256's cost per event here,
+    which matters when a game's every event is checked on its first load."""
     return hashlib.blake2b(message, key=secret, digest_size=32).digest()
+
+
+def event_mac_prefix(game_id: str) -> bytes:
+    return b"tabletape.event\x00" + _text(game_id) + b"\x00"
+
+
+def event_mac_tail(tag: str, body_json: bytes, idempotency_key: str | None) -> bytes:
+    key = b"\x00" if idempotency_key is None else b"\x01" + _text(idempotency_key)
+    return b"".join((tag.encode(), b"\x00", body_json, b"\x00", key))
 
 
 def _text(value: str) -> bytes:
     return value.encode("utf-8", "surrogatepass")
 
 
-def event_mac(secret: bytes, game_id: str, seq: int, digest: bytes, idempotency_key: str | None) -> bytes:
-    """The keyed MAC of one stored event: its place, its chain hash and its idempotency key."""
-    key = b"\x00" if idempotency_key is None else b"\x01" + _text(idempotency_key)
-    return mac(secret, b"".join((b"tabletape.event\x00", _text(game_id), b"\x00", seq.to_bytes(8, "big"), digest, key)))
+def event_mac(
+    secret: bytes, game_id: str, seq: int, digest: bytes, tag: str, body_json: bytes, idempotency_key: str | None
+) -> bytes:
+    """The keyed MAC of one stored event: its place, its chain hash, its type and JSON copy, and
+    its idempotency key."""
+    tail = event_mac_tail(tag, body_json, idempotency_key)
+    return mac(secret, b"".join((event_mac_prefix(game_id), seq.to_bytes(8, "big"), digest, tail)))
 
 
 def head_mac(secret: bytes, game_id: str, last_seq: int, last_hash: bytes, legacy_seq: int) -> bytes:
@@ -121,10 +134,11 @@ def check_chain(
     head: tuple[int, int, bytes] | None,
     secret: bytes,
 ) -> tuple[VerifyReport, list[Event]]:
-    """Check one game's rows (``CHECK_COLUMNS``, in seq order) against its chain and its anchors.
+    """Check one game's rows (``CHECK_COLUMNS``, in seq order) against its chain and its anchors,
+    one by one, so that the verdict names the first altered seq and why.
 
-    ``head`` is the game's ``chain_heads`` row ``(last_seq, legacy_seq, mac)``. Returns the verdict,
-    naming the first altered seq, and the decoded bodies (all of them when the chain is intact).
+    ``head`` is the game's ``chain_heads`` row ``(last_seq, legacy_seq, mac)``. Returns the verdict
+    and the decoded bodies (all of them when the chain is intact).
     """
     prev = GENESIS_HASH
     legacy = head[1] if head is not None else 0
@@ -132,8 +146,7 @@ def check_chain(
     tag_of, encode_json, sha256, blake2b = codec.tag_of, codec.encode_json, hashlib.sha256, hashlib.blake2b
     # the bytes of chain_hash() and event_mac(), inlined: this loop runs over every event of a
     # game when the server first loads it
-    chain_prefix = game_id.encode() + b"\x00"
-    mac_prefix = b"tabletape.event\x00" + _text(game_id) + b"\x00"
+    chain_prefix, mac_prefix = game_id.encode() + b"\x00", event_mac_prefix(game_id)
     try:
         decoded: list[Event] | None = codec.decode_many([row[4] for row in rows])
     except MalformedEvent:
@@ -142,27 +155,15 @@ def check_chain(
     def broken(seq: int, reason: str) -> tuple[VerifyReport, list[Event]]:
         return VerifyReport(game_id, len(rows), False, seq, reason), bodies
 
-    for index, (seq, at_us, actor, tag, body, body_json, prev_hash, digest, key, mac) in enumerate(rows):
+    for index, (seq, at_us, actor, tag, body, body_json, prev_hash, digest, key, stored) in enumerate(rows):
         if seq != index + 1:
             return broken(index + 1, f"seq {index + 1} is missing")
         if prev_hash != prev:
             return broken(seq, "its link to the previous event does not match")
         seq_b = seq.to_bytes(8, "big")
-        tail = (at_us.to_bytes(8, "big", signed=True), actor.encode(), b"\x00", body)
-        if sha256(b"".join((prev, chain_prefix, seq_b, *tail))).digest() != digest:
+        at_b = at_us.to_bytes(8, "big", signed=True)
+        if sha256(b"".join((prev, chain_prefix, seq_b, at_b, actor.encode(), b"\x00", body))).digest() != digest:
             return broken(seq, "its stored bytes do not match its hash")
-        if mac is None:
-            if seq > legacy:
-                return broken(seq, "it carries no keyed anchor: it was not written by this log")
-        else:
-            marker = b"\x00" if key is None else b"\x01" + _text(key)
-            expected = blake2b(b"".join((mac_prefix, seq_b, digest, marker)), key=secret, digest_size=32).digest()
-            if not hmac.compare_digest(mac, expected):
-                return broken(
-                    seq,
-                    "its keyed anchor does not match: the event was rewritten (hashes recomputed) "
-                    "or its idempotency key changed",
-                )
         if decoded is not None:
             event = decoded[index]
         else:
@@ -170,19 +171,31 @@ def check_chain(
                 event = codec.decode(body)
             except MalformedEvent as exc:
                 return broken(seq, f"its body no longer decodes: {exc.message}")
-        if tag_of(type(event)) != tag or encode_json(event) != _json_bytes(body_json):
+        json_bytes = _json_bytes(body_json)
+        if tag_of(type(event)) != tag or encode_json(event) != json_bytes:
             return broken(seq, "its type or JSON copy does not match its body")
+        if stored is None:
+            if seq > legacy:
+                return broken(seq, "it carries no keyed anchor: it was not written by this log")
+        else:
+            message = b"".join((mac_prefix, seq_b, digest, event_mac_tail(tag, json_bytes, key)))
+            if not hmac.compare_digest(stored, blake2b(message, key=secret, digest_size=32).digest()):
+                return broken(
+                    seq,
+                    "its keyed anchor does not match: the event was rewritten (hashes recomputed) "
+                    "or its idempotency key changed",
+                )
         bodies.append(event)
         prev = digest
     last = len(rows)
     if head is None:
         return broken(last, "the game has no anchored head (its chain_heads row is missing)")
-    anchored_seq, legacy, mac = head
+    anchored_seq, legacy, head_stored = head
     if anchored_seq > last:
         return broken(last + 1, f"seq {last + 1} is missing: the anchored head is seq {anchored_seq}")
     if anchored_seq < last:
         return broken(anchored_seq + 1, f"seq {anchored_seq + 1} lies beyond the anchored head (seq {anchored_seq})")
-    if not hmac.compare_digest(bytes(mac), head_mac(secret, game_id, last, prev, legacy)):
+    if not hmac.compare_digest(head_stored, head_mac(secret, game_id, last, prev, legacy)):
         where = f"at or before seq {min(legacy, last)}" if legacy else f"at seq {last}"
         return broken(min(legacy, last) or last, f"the anchored head does not match: the chain was rewritten {where}")
     return VerifyReport(game_id, last, True), bodies

@@ -198,7 +198,8 @@ def _import_batch(
     and their heads."""
     tail = micros(at).to_bytes(8, "big", signed=True) + actor.encode() + b"\x00"
     encode, encode_json, sha256, blake2b = codec.encode, codec.encode_json, hashlib.sha256, hashlib.blake2b
-    tags = {event_type: tag for tag, event_type in codec.registered().items()}
+    no_key = b"\x00\x00"  # the end of anchors.event_mac_tail() without an idempotency key
+    tag_of = {event_type: tag for tag, event_type in codec.registered().items()}
     game_col: list[str] = []
     seq_col: list[int] = []
     type_col: list[str] = []
@@ -214,24 +215,26 @@ def _import_batch(
         n = len(bodies)
         if n >= len(seq_bytes):
             seq_bytes = tuple(i.to_bytes(8, "big") for i in range(n + 1))
-        prefix = game_id.encode() + b"\x00"
+        prefix, mac_prefix = game_id.encode() + b"\x00", anchors.event_mac_prefix(game_id)
         prev = GENESIS_HASH
         hashes = []
-        mac_prefix = b"tabletape.event\x00" + prefix
-        for seq_b, body in zip(seq_bytes[1 : n + 1], bodies):
+        tags = [tag_of[event.__class__] for event in events]
+        jsons = [encode_json(event) for event in events]
+        for seq_b, body, tag, body_json in zip(seq_bytes[1 : n + 1], bodies, tags, jsons):
             # the bytes of chain_hash() and anchors.event_mac(), inlined: this loop is the import's hot path
             prev = sha256(b"".join((prev, prefix, seq_b, tail, body))).digest()
             hashes.append(prev)
-            mac_col.append(blake2b(b"".join((mac_prefix, seq_b, prev, b"\x00")), key=secret, digest_size=32).digest())
+            message = b"".join((mac_prefix, seq_b, prev, tag.encode(), b"\x00", body_json, no_key))
+            mac_col.append(blake2b(message, key=secret, digest_size=32).digest())
         heads.append((game_id, n, 0, anchors.head_mac(secret, game_id, n, prev, 0)))
         prev_col.append(GENESIS_HASH)
         prev_col.extend(hashes[:-1])
         hash_col.extend(hashes)
-        type_col.extend([tags[event.__class__] for event in events])
+        type_col.extend(tags)
         game_col.extend([game_id] * n)
         seq_col.extend(range(1, n + 1))
         body_col.extend(bodies)
-        json_col.extend([encode_json(event) for event in events])
+        json_col.extend(jsons)
     count = len(seq_col)
     columns = {
         "game_id": pa.array(game_col, pa.string()),
@@ -545,19 +548,20 @@ class DuckDBEventLog:
             for event, body in zip(request.events, request.bodies):
                 seq += 1
                 digest = chain_hash(prev, game_id, seq, at_us, request.actor, body)
+                tag, body_json = codec.tag_of(type(event)), codec.encode_json(event)
                 rows.append(
                     (
                         game_id,
                         seq,
                         at,
                         request.actor,
-                        codec.tag_of(type(event)),
+                        tag,
                         body,
-                        codec.encode_json(event).decode(),
+                        body_json.decode(),
                         prev,
                         digest,
                         key,
-                        anchors.event_mac(secret, game_id, seq, digest, key),
+                        anchors.event_mac(secret, game_id, seq, digest, tag, body_json, key),
                     )
                 )
                 prev = digest
@@ -731,14 +735,14 @@ class DuckDBEventLog:
         return rows.num_rows
 
     def _anchored_rows(self, table: pa.Table) -> tuple[pa.Table, pa.Table]:
-        """Restored rows (in game and seq order) with this store's MACs, and their games' heads."""
+        """Restored rows in game and seq order with this store's MACs, and their games' heads."""
         table = table.select([c for c in _COLUMNS if c != "mac"])
         table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
-        ids, seqs = table.column("game_id").to_pylist(), table.column("seq").to_pylist()
-        hashes, keys = table.column("hash").to_pylist(), table.column("idempotency_key").to_pylist()
+        columns = ("game_id", "seq", "hash", "type", "body_json", "idempotency_key")
         secret, macs, heads = self._secret, [], []
-        for i, (game_id, seq, digest, key) in enumerate(zip(ids, seqs, hashes, keys)):
-            macs.append(anchors.event_mac(secret, game_id, seq, digest, key))
+        ids, seqs, hashes, tags, jsons, keys = (table.column(c).to_pylist() for c in columns)
+        for i, (game_id, seq, digest, tag, body_json, key) in enumerate(zip(ids, seqs, hashes, tags, jsons, keys)):
+            macs.append(anchors.event_mac(secret, game_id, seq, digest, tag, body_json.encode(), key))
             if i + 1 == len(ids) or ids[i + 1] != game_id:
                 heads.append((game_id, seq, 0, anchors.head_mac(secret, game_id, seq, digest, 0)))
         rows = table.append_column("mac", pa.array(macs, pa.binary())).cast(_ARROW_SCHEMA)

@@ -104,3 +104,4 @@ def test_a_dropped_heads_table_is_not_taken_for_an_old_store(tmp_path):
     report = log.verify(gid)
     assert not report.ok and "no anchored head" in report.reason
     log.close()
+
