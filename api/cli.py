@@ -45,11 +45,15 @@ def layers(db: str) -> Iterator[Layers]:
     """The real layers over one database file, closed afterwards."""
     import rules  # noqa: F401  (registers every title's events)
     from events.duckdb_log import DuckDBEventLog
+    from events.errors import TabletapeError
     from events.tokens import TokenStore
     from projections.projector import Projector
     from replay.recorder import Recorder
 
-    log = DuckDBEventLog(db)
+    try:
+        log = DuckDBEventLog(db)
+    except TabletapeError as exc:  # e.g. a store whose secret file is gone
+        fail(f"{exc.code}: {exc.message}")
     try:
         projector = Projector(log)
         yield Layers(log, projector, Recorder(log, projector), TokenStore(log.con))

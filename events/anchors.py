@@ -164,14 +164,19 @@ def check_chain(
         at_b = at_us.to_bytes(8, "big", signed=True)
         if sha256(b"".join((prev, chain_prefix, seq_b, at_b, actor.encode(), b"\x00", body))).digest() != digest:
             return broken(seq, "its stored bytes do not match its hash")
+        json_bytes = _json_bytes(body_json)
         if decoded is not None:
             event = decoded[index]
         else:
             try:
                 event = codec.decode(body)
             except MalformedEvent as exc:
+                intact = stored is not None and hmac.compare_digest(
+                    stored, event_mac(secret, game_id, seq, digest, tag, json_bytes, key)
+                )
+                if intact:
+                    return broken(seq, f"its body is as recorded but this code cannot read it: {exc.message}")
                 return broken(seq, f"its body no longer decodes: {exc.message}")
-        json_bytes = _json_bytes(body_json)
         if tag_of(type(event)) != tag or encode_json(event) != json_bytes:
             return broken(seq, "its type or JSON copy does not match its body")
         if stored is None:

@@ -4,6 +4,7 @@ on a real DuckDB file."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import duckdb
@@ -272,3 +273,10 @@ def test_verify_rules_names_each_ended_game_whose_result_today_differs_and_rewri
         assert flagged["today"]["scores"] == client.get(f"/games/{agrees}").json()["outcome"]["scores"]
         assert client.get(f"/games/{agrees}").json()["result_differs"] is None
         assert client.get(f"/games/{in_progress}").json()["result_differs"] is None
+
+
+def test_verify_without_the_secret_file_says_which_file_is_missing(db):
+    new(db)
+    os.remove(db + ".key")
+    result = run("verify", "--db", db)
+    assert result.exit_code == 1 and "chain-secret-missing" in result.output and "t.duckdb.key" in result.output
