@@ -157,6 +157,16 @@ def test_a_truncated_game_with_a_lost_head_is_refused_on_append(log):
     assert reopened.last_seq(gid) == 4
 
 
+def test_a_head_record_removed_while_the_log_runs_stops_the_next_append_and_every_later_one(log):
+    gid = five_events(log)
+    log.con.execute("DELETE FROM chain_heads WHERE game_id = ?", [gid])
+    with pytest.raises(ChainBroken):
+        log.append(gid, [Redone()], expected_seq=5)
+    with pytest.raises(ChainBroken):
+        log.append(gid, [Redone()], expected_seq=log.last_seq(gid))
+    assert not log.verify(gid).ok
+
+
 def test_no_code_path_updates_or_deletes_an_event_row():
     """The log is append-only: no statement in our code touches existing event rows."""
     root = pathlib.Path(__file__).resolve().parents[2]
