@@ -1,8 +1,8 @@
 """Keyed anchors of the hash chains: what someone who can rewrite the database file cannot forge.
 
 The hash chain shows that a game's stored events fit together, but whoever can write the file can
-recompute it. So every event also carries a keyed MAC (keyed BLAKE2b) of (game, seq, hash, type,
-JSON copy, idempotency key), and every game has a head record in ``chain_heads``: a keyed MAC of
+recompute it. So every event also carries a keyed MAC (keyed BLAKE2b) of (game, seq, hash,
+idempotency key), and every game has a head record in ``chain_heads``: a keyed MAC of
 (game, last seq, last hash, legacy seq), rewritten in the same transaction as each append, so a
 deleted last event shows too.
 
@@ -87,22 +87,19 @@ def event_mac_prefix(game_id: str) -> bytes:
     return b"tabletape.event\x00" + _text(game_id) + b"\x00"
 
 
-def event_mac_tail(tag: str, body_json: bytes, idempotency_key: str | None) -> bytes:
-    key = b"\x00" if idempotency_key is None else b"\x01" + _text(idempotency_key)
-    return b"".join((tag.encode(), b"\x00", body_json, b"\x00", key))
+def key_marker(idempotency_key: str | None) -> bytes:
+    return b"\x00" if idempotency_key is None else b"\x01" + _text(idempotency_key)
 
 
 def _text(value: str) -> bytes:
     return value.encode("utf-8", "surrogatepass")
 
 
-def event_mac(
-    secret: bytes, game_id: str, seq: int, digest: bytes, tag: str, body_json: bytes, idempotency_key: str | None
-) -> bytes:
-    """The keyed MAC of one stored event: its place, its chain hash, its type and JSON copy, and
-    its idempotency key."""
-    tail = event_mac_tail(tag, body_json, idempotency_key)
-    return mac(secret, b"".join((event_mac_prefix(game_id), seq.to_bytes(8, "big"), digest, tail)))
+def event_mac(secret: bytes, game_id: str, seq: int, digest: bytes, idempotency_key: str | None) -> bytes:
+    """The keyed MAC of one stored event: its place, its chain hash and its idempotency key (the
+    type and JSON copy are checked against the body, which the chain hash covers)."""
+    place = event_mac_prefix(game_id) + seq.to_bytes(8, "big")
+    return mac(secret, b"".join((place, digest, key_marker(idempotency_key))))
 
 
 def head_mac(secret: bytes, game_id: str, last_seq: int, last_hash: bytes, legacy_seq: int) -> bytes:
@@ -171,9 +168,8 @@ def check_chain(
             try:
                 event = codec.decode(body)
             except MalformedEvent as exc:
-                intact = stored is not None and hmac.compare_digest(
-                    stored, event_mac(secret, game_id, seq, digest, tag, json_bytes, key)
-                )
+                expected = event_mac(secret, game_id, seq, digest, key)
+                intact = stored is not None and hmac.compare_digest(stored, expected)
                 if intact:
                     return broken(seq, f"its body is as recorded but this code cannot read it: {exc.message}")
                 return broken(seq, f"its body no longer decodes: {exc.message}")
@@ -183,7 +179,7 @@ def check_chain(
             if seq > legacy:
                 return broken(seq, "it carries no keyed anchor: it was not written by this log")
         else:
-            message = b"".join((mac_prefix, seq_b, digest, event_mac_tail(tag, json_bytes, key)))
+            message = b"".join((mac_prefix, seq_b, digest, key_marker(key)))
             if not hmac.compare_digest(stored, blake2b(message, key=secret, digest_size=32).digest()):
                 return broken(
                     seq,

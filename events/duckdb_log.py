@@ -201,8 +201,8 @@ def _import_batch(
     and their heads."""
     tail = micros(at).to_bytes(8, "big", signed=True) + actor.encode() + b"\x00"
     encode, encode_json, sha256, blake2b = codec.encode, codec.encode_json, hashlib.sha256, hashlib.blake2b
-    no_key = b"\x00\x00"  # the end of anchors.event_mac_tail() without an idempotency key
-    tag_of = {event_type: tag for tag, event_type in codec.registered().items()}
+    no_key = anchors.key_marker(None)
+    tags = {event_type: tag for tag, event_type in codec.registered().items()}
     game_col: list[str] = []
     seq_col: list[int] = []
     type_col: list[str] = []
@@ -221,23 +221,20 @@ def _import_batch(
         prefix, mac_prefix = game_id.encode() + b"\x00", anchors.event_mac_prefix(game_id)
         prev = GENESIS_HASH
         hashes = []
-        tags = [tag_of[event.__class__] for event in events]
-        jsons = [encode_json(event) for event in events]
-        for seq_b, body, tag, body_json in zip(seq_bytes[1 : n + 1], bodies, tags, jsons):
+        for seq_b, body in zip(seq_bytes[1 : n + 1], bodies):
             # the bytes of chain_hash() and anchors.event_mac(), inlined: this loop is the import's hot path
             prev = sha256(b"".join((prev, prefix, seq_b, tail, body))).digest()
             hashes.append(prev)
-            message = b"".join((mac_prefix, seq_b, prev, tag.encode(), b"\x00", body_json, no_key))
-            mac_col.append(blake2b(message, key=secret, digest_size=32).digest())
+            mac_col.append(blake2b(b"".join((mac_prefix, seq_b, prev, no_key)), key=secret, digest_size=32).digest())
         heads.append((game_id, n, 0, anchors.head_mac(secret, game_id, n, prev, 0)))
         prev_col.append(GENESIS_HASH)
         prev_col.extend(hashes[:-1])
         hash_col.extend(hashes)
-        type_col.extend(tags)
+        type_col.extend([tags[event.__class__] for event in events])
         game_col.extend([game_id] * n)
         seq_col.extend(range(1, n + 1))
         body_col.extend(bodies)
-        json_col.extend(jsons)
+        json_col.extend([encode_json(event) for event in events])
     count = len(seq_col)
     columns = {
         "game_id": pa.array(game_col, pa.string()),
@@ -564,7 +561,7 @@ class DuckDBEventLog:
                         prev,
                         digest,
                         key,
-                        anchors.event_mac(secret, game_id, seq, digest, tag, body_json, key),
+                        anchors.event_mac(secret, game_id, seq, digest, key),
                     )
                 )
                 prev = digest
@@ -636,7 +633,9 @@ class DuckDBEventLog:
             write_head = "INSERT INTO chain_heads SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM appended)"
             params = [game_id, head.seq, head.legacy, mac]
         else:
-            write_head = "UPDATE chain_heads SET last_seq = ?, mac = ? WHERE game_id = ? AND EXISTS (SELECT 1 FROM appended)"
+            write_head = (
+                "UPDATE chain_heads SET last_seq = ?, mac = ? WHERE game_id = ? AND EXISTS (SELECT 1 FROM appended)"
+            )
             params = [head.seq, mac, game_id]
         values = ",".join([_ROW] * len(rows))
         written = self.con.execute(
@@ -771,11 +770,11 @@ class DuckDBEventLog:
         """Restored rows in game and seq order with this store's MACs, and their games' heads."""
         table = table.select([c for c in _COLUMNS if c != "mac"])
         table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
-        columns = ("game_id", "seq", "hash", "type", "body_json", "idempotency_key")
+        columns = ("game_id", "seq", "hash", "idempotency_key")
         secret, macs, heads = self._secret, [], []
-        ids, seqs, hashes, tags, jsons, keys = (table.column(c).to_pylist() for c in columns)
-        for i, (game_id, seq, digest, tag, body_json, key) in enumerate(zip(ids, seqs, hashes, tags, jsons, keys)):
-            macs.append(anchors.event_mac(secret, game_id, seq, digest, tag, body_json.encode(), key))
+        ids, seqs, hashes, keys = (table.column(c).to_pylist() for c in columns)
+        for i, (game_id, seq, digest, key) in enumerate(zip(ids, seqs, hashes, keys)):
+            macs.append(anchors.event_mac(secret, game_id, seq, digest, key))
             if i + 1 == len(ids) or ids[i + 1] != game_id:
                 heads.append((game_id, seq, 0, anchors.head_mac(secret, game_id, seq, digest, 0)))
         rows = table.append_column("mac", pa.array(macs, pa.binary())).cast(_ARROW_SCHEMA)
