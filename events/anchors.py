@@ -3,7 +3,7 @@
 The hash chain shows that a game's stored events fit together, but whoever can write the file can
 recompute it. So every event also carries a keyed MAC (keyed BLAKE2b) of (game, seq, hash,
 idempotency key), and every game has a head record in ``chain_heads``: a keyed MAC of
-(game, last seq, last hash, legacy seq), rewritten in the same transaction as each append, so a
+(game, last seq, last hash, legacy seq), rewritten atomically with each append, so a
 deleted last event shows too.
 
 The key is a secret file outside the database (``<db>.key``, or ``$TABLETAPE_SECRET_FILE``), made
