@@ -209,7 +209,8 @@ export async function show(main, q, { navigate }) {
       h('span', { class: 'players' }, i.players.map((p, s) => h('span', { class: 'player', style: `--seat:${seatColour(s)}`, 'data-seat': s }, p))),
       h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? 'ended' : 'in progress'),
       i.digital ? h('span', { class: 'badge' }, 'digital') : h('span', { class: 'badge' }, 'at the table'),
-      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, 'fork of another game (open it where this one branched)') : null].filter(Boolean));
+      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, 'fork of another game (open it where this one branched)') : null,
+      i.result_differs ? h('span', { class: 'badge rules-flag', id: 'rules-flag', title: i.result_differs.message }, '⚑ today\'s rules differ') : null].filter(Boolean));
     live.hidden = i.status === 'ended';
   }
 
@@ -277,6 +278,12 @@ export async function show(main, q, { navigate }) {
         .sort((a, b) => a.rank - b.rank)
         .map((r) => h('li', { 'data-seat': r.s, 'data-score': r.score, class: outcome.winners.includes(r.s) ? 'winner' : '' },
           h('span', { class: 'player', style: `--seat:${seatColour(r.s)}` }, r.p), ` ${r.score}`, outcome.winners.includes(r.s) ? h('span', { class: 'badge' }, 'winner') : ''))));
+    }
+    const differs = g.info.result_differs;
+    if (differs) {
+      scoreBox.append(h('p', { class: 'rules-flag', id: 'rules-differ', role: 'note' },
+        h('strong', {}, '⚑ Today\'s rules compute another result. '), differs.message,
+        '. The recorded result stands; nothing was rewritten.'));
     }
     const breakdown = (g.mod.score || generic.score)(f.view, { players: g.info.players });
     if (breakdown) scoreBox.append(breakdown);
