@@ -93,7 +93,7 @@ export function handoverButton(game, onReissued) {
     clear(dialog).append(
       h('h2', { id: 'handover-h' }, 'Hand over'),
       h('p', {}, 'Scan a code with the other phone\'s camera, or send it the link. A link is a key to this game: give it only to whom it is for.'),
-      said, bar, chosenPart(tokens),
+      said || '', bar, chosenPart(tokens),
       h('details', { class: 'reissue' }, h('summary', {}, 'A device is lost? Issue new tokens'),
         h('p', {}, 'New tokens shut out every device that records this game or shows a player\'s hand, and every link and code shown before. This device keeps recording; hand over again with the new links.'),
         h('button', { type: 'button', class: 'secondary danger', id: 'reissue', onclick: confirmReissue }, 'Issue new tokens…')),

@@ -48,7 +48,7 @@ export async function show(main, q, { navigate }) {
   const dialog = h('dialog', { class: 'amend-dialog', id: 'amend-dialog', 'aria-labelledby': 'amend-h' });
 
   main.append(
-    handed.notice,
+    handed.notice || '',
     h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live), outbox.status),
     h('div', { class: 'game-grid' },
       h('section', { class: 'board', 'aria-label': 'The table' }, drawing),
@@ -404,7 +404,18 @@ export async function show(main, q, { navigate }) {
   async function record(notation, move) {
     const body = notation ? { notation } : { move };
     g.refocus = true; // after a move the keyboard stays in the picker, not on the page's body
-    return write('moves', body, { move, label: stripSeat(notation) || humanize((move || {}).type || 'move') });
+    return write('moves', body, { move, label: moveText(notation, move) });
+  }
+
+  // a move as the picker names it, with who makes it: the timeline's line while it waits to be sent
+  function moveText(notation, move) {
+    let label = null;
+    try { label = g.mod.moveLabel ? g.mod.moveLabel({ notation, move }, g.frames[g.pos].view) : null; } catch { label = null; }
+    if (label instanceof Node) label = label.getAttribute && label.getAttribute('aria-label') || label.textContent;
+    const named = (typeof label === 'string' && label.trim()) || stripSeat(notation);
+    const kind = move && move.type ? humanize(move.type) : null;
+    const text = [kind, named].filter(Boolean).join(': ') || 'a move';
+    return g.info.to_move_player ? `${g.info.to_move_player}: ${text}` : text;
   }
 
   // Focus the next choice in the picker (the kind already chosen, else the first), scrolling the
