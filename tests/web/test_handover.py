@@ -141,6 +141,11 @@ def test_a_seat_link_opens_that_players_hand_and_new_tokens_shut_old_links_out(p
     assert "Hand of Bea" in bea_phone.locator("#drawing .lc-hand").inner_text()
     assert bea_phone.locator("#picker").count() == 0  # a seat's link records nothing
 
+    other_recorder = phones()
+    other_recorder.goto(recording)
+    wait_ready(other_recorder)
+    assert other_recorder.locator("#picker .kind").count()
+
     # new tokens, after a confirmation that says what the other devices lose
     first.click("#handover .reissue summary")
     first.click("#reissue")
@@ -158,6 +163,11 @@ def test_a_seat_link_opens_that_players_hand_and_new_tokens_shut_old_links_out(p
     before = game(http, game_id)["last_seq"]
     pick(first)  # this device records on, with the new token
     wait_ready(first, after=before)
+    # the recorder that had the old token hears of the move, and is told why it records no more
+    shut_out = other_recorder.locator("#picker .error")
+    shut_out.wait_for()
+    assert "no longer opens this game: new tokens were issued" in shut_out.inner_text()
+    assert other_recorder.locator("#picker .kind").count() == 0
 
     for old in (recording, seat_link):
         late = phones()

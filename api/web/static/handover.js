@@ -48,6 +48,12 @@ export async function takeHandover(id) {
   return { eyes: null, notice: null };
 }
 
+// A stored token the server no longer takes, in the table's words (the recorder issued new ones).
+export function staleToken(err) {
+  if (!err || err.code !== 'token-wrong') return err;
+  return { ...err, code: err.code, body: err.body, message: "this device's token no longer opens this game: new tokens were issued on the recording device. Ask it to hand over again" };
+}
+
 function notice(text, role) {
   return h('p', { class: `notice handover-notice ${role === 'alert' ? 'bad' : ''}`, id: 'handover-notice', role }, text);
 }

@@ -5,7 +5,7 @@ import { h, clear, errorBox, humanize, seatColour } from '../dom.js';
 import { drawerFor, factsFor } from '../draw/index.js';
 import { renderPicker, stripSeat } from '../picker.js';
 import * as generic from '../draw/generic.js';
-import { takeHandover, handoverButton } from '../handover.js';
+import { takeHandover, handoverButton, staleToken } from '../handover.js';
 import { outbox as outboxOf, newKey, unanswered } from '../offline.js';
 
 export async function show(main, q, { navigate }) {
@@ -380,7 +380,7 @@ export async function show(main, q, { navigate }) {
       }
       if (g.refocus) { g.refocus = false; focusPicker(pick, facts); }
     } catch (e) {
-      showError(clear(pick), e);
+      showError(clear(pick), staleToken(e));
     }
   }
 
