@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import httpx
 import live_server
 import pytest
-from pagehelp import ARTIFACTS, axe_violations, pick, shot, start_game, step, wait_ready
+from pagehelp import ARTIFACTS, axe_violations, pick, shot, small_targets, start_game, step, wait_ready
 from PIL import Image
 
 PHONE_TALL = {"width": 375, "height": 812}
@@ -106,6 +106,7 @@ def test_the_hand_over_link_and_its_code_open_recording_on_another_phone(phones,
     assert qr_text(first) == link
     dialog_shot(first, "handover-recording")
     assert axe_violations(first) == []
+    assert small_targets(first, "#handover") == []
     first.click("#handover-close")
 
     second = phones()
@@ -306,3 +307,19 @@ def test_no_token_is_in_a_logged_request_line_or_a_query_string(phones, tmp_path
             assert token not in urlparse(url).query and token not in urlparse(url).path, url
     asked = [u for u in phones.urls if u.startswith(base)]
     assert any("#" not in u and f"game={game_id}" in u for u in asked)
+
+
+def test_the_hand_over_dialog_passes_axe_on_a_desktop(browser, server):
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        a_dealt_game(page, server)
+        open_handover(page)
+        assert axe_violations(page) == []
+        page.click("#handover [data-handover='seat-0']")
+        page.click("#handover .reissue summary")
+        page.click("#reissue")
+        assert axe_violations(page) == []
+        dialog_shot(page, "handover-desktop-confirm")
+    finally:
+        context.close()
