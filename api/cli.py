@@ -108,6 +108,7 @@ def serve(
     ),
     head_timeout: Optional[float] = typer.Option(None, help="seconds a request's line and headers may take"),
     body_timeout: Optional[float] = typer.Option(None, help="seconds a request's body may take once its head came"),
+    access_log: bool = typer.Option(False, "--access-log", help="log each request's line (no token is in one)"),
 ) -> None:
     """Run the HTTP service on the embedded DuckDB database."""
     from api.app import create_app
@@ -121,7 +122,7 @@ def serve(
         settings.body_limits.update(parse_limits(",".join(body_limit)))
     except ValueError as exc:  # pydantic's ValidationError is one
         fail(f"serve: {exc}")
-    run(create_app(settings), host, port, settings=settings)
+    run(create_app(settings), host, port, access_log=access_log, settings=settings)
 
 
 # -- games --------------------------------------------------------------------------------------
