@@ -125,7 +125,7 @@ def send(client: TestClient, case) -> httpx.Response | None:
 
 
 @SCHEMA.parametrize()
-@settings(FUZZ, max_examples=25)
+@settings(FUZZ, max_examples=100)  # CI's fixed 100 find a /sql body over its limit; 25 did not
 def test_generated_requests_get_no_500_conform_and_rejections_write_nothing(case, table):
     check(case, table)
     if aim(case, table):
