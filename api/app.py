@@ -57,5 +57,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(stats_routes.router)
     web.install(app)  # the web page: GET / and /static
-    openapi.install(app)
+    openapi.install(app, settings.body_limits)
     return app
