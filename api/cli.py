@@ -45,11 +45,15 @@ def layers(db: str) -> Iterator[Layers]:
     """The real layers over one database file, closed afterwards."""
     import rules  # noqa: F401  (registers every title's events)
     from events.duckdb_log import DuckDBEventLog
+    from events.errors import TabletapeError
     from events.tokens import TokenStore
     from projections.projector import Projector
     from replay.recorder import Recorder
 
-    log = DuckDBEventLog(db)
+    try:
+        log = DuckDBEventLog(db)
+    except TabletapeError as exc:  # e.g. a store whose secret file is gone
+        fail(f"{exc.code}: {exc.message}")
     try:
         projector = Projector(log)
         yield Layers(log, projector, Recorder(log, projector), TokenStore(log.con))
@@ -104,6 +108,7 @@ def serve(
     ),
     head_timeout: Optional[float] = typer.Option(None, help="seconds a request's line and headers may take"),
     body_timeout: Optional[float] = typer.Option(None, help="seconds a request's body may take once its head came"),
+    access_log: bool = typer.Option(False, "--access-log", help="log each request's line (no token is in one)"),
 ) -> None:
     """Run the HTTP service on the embedded DuckDB database."""
     from api.app import create_app
@@ -117,7 +122,7 @@ def serve(
         settings.body_limits.update(parse_limits(",".join(body_limit)))
     except ValueError as exc:  # pydantic's ValidationError is one
         fail(f"serve: {exc}")
-    run(create_app(settings), host, port, settings=settings)
+    run(create_app(settings), host, port, access_log=access_log, settings=settings)
 
 
 # -- games --------------------------------------------------------------------------------------
@@ -313,18 +318,36 @@ def import_games(
 @app.command()
 def verify(
     game_id: str = typer.Argument(None, help="one game; all games when omitted"),
+    rules: bool = typer.Option(
+        False, "--rules", help="also refold each ended game with today's rules and pinned packs and compare its result"
+    ),
     db: str = Db,
 ) -> None:
-    """Check the hash chains; exit 1 naming the first altered event."""
+    """Check the hash chains and their keyed anchors; exit 1 naming the first altered event of each
+    game (and, with --rules, each ended game whose recorded result today's rules compute
+    differently). Nothing is rewritten."""
+    from projections.rules_check import refold_differs
+
     bad = 0
     with layers(db) as lay, reported():
-        for gid in [game_id] if game_id else lay.log.game_ids():
+        if lay.log.anchored_on_open:
+            typer.echo(
+                f"anchored {lay.log.anchored_on_open} games that had no keyed anchor yet "
+                "(the first start with anchors); their events so far are vouched for by their heads only"
+            )
+        ids = [game_id] if game_id else sorted({*lay.log.game_ids(), *lay.log.anchored_game_ids()})
+        for gid in ids:
             report = lay.log.verify(gid)
-            if report.ok:
-                typer.echo(f"{gid}: ok ({report.events} events)")
-            else:
+            if not report.ok:
                 bad += 1
                 typer.echo(f"{gid}: ALTERED at seq {report.first_bad_seq}: {report.reason}")
+                continue
+            differs = refold_differs(lay.log.read_bodies(gid)) if rules else None
+            if differs is not None:
+                bad += 1
+                typer.echo(f"{gid}: RESULT DIFFERS under today's rules: {differs.reason}")
+                continue
+            typer.echo(f"{gid}: ok ({report.events} events)")
     raise typer.Exit(1 if bad else 0)
 
 

@@ -26,7 +26,8 @@ BODY_LIMITS: dict[str, int] = {
     "redo": 16 * KiB,
     "fork": 16 * KiB,
     "chance": 16 * KiB,
-    "sql": 64 * KiB,
+    # the longest query SqlIn allows, 20,000 characters, each as a JSON escape pair of 12 bytes
+    "sql": 256 * KiB,
     "other": 16 * KiB,
 }
 _GAME_ROUTES = frozenset(("moves", "amend", "undo", "redo", "fork", "chance"))

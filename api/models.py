@@ -196,6 +196,13 @@ class GameSummary(BaseModel):
     forked_at: int | None = None
 
 
+class ResultDiffersOut(BaseModel):
+    """What today's rules make of an ended game's final state, when it is not the recorded result."""
+
+    message: str
+    today: Outcome | None = Field(None, description="today's result; null when today's rules give none here")
+
+
 class GameOut(GameSummary):
     """One game now: the catalogue row plus where its log and its play stand."""
 
@@ -208,6 +215,9 @@ class GameOut(GameSummary):
     digital: bool = Field(description="chance is drawn by the server from a seed")
     seed: int | None = Field(None, description="shown once the game has ended (it would reveal every shuffle)")
     outcome: Outcome | None = None
+    result_differs: ResultDiffersOut | None = Field(
+        None, description="an ended game whose recorded outcome today's rules and pinned packs compute differently"
+    )
 
 
 class GameListOut(BaseModel):

@@ -1,7 +1,9 @@
 """The OpenAPI schema, completed with the event types of every registered title.
 
 A move's structured form is one of the titles' events; pydantic only knows it as an object, so
-the schemas msgspec derives from the event structs are added as components and referenced.
+the schemas msgspec derives from the event structs are added as components and referenced. The
+413 that the edge (``api.edge``) answers before any route runs is documented on every operation
+that takes a body, with that route's limit.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, TypeAdapter
 
+from api.edge import BODY_LIMITS, route_of
 from rules import titles
 
 _REF = "#/components/schemas/{name}"
@@ -58,7 +61,20 @@ def _move_schema(refs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def install(app: FastAPI) -> None:
+def _document_body_limits(paths: dict[str, Any], limits: dict[str, int]) -> None:
+    for path, item in paths.items():
+        for method, operation in item.items():
+            if "requestBody" in operation:
+                limit = limits[route_of(method.upper(), path)]
+                operation["responses"]["413"] = {
+                    "description": f"a body over {limit} bytes (code body-too-large, with its limit)",
+                    "content": {"application/json": {"schema": {"$ref": _PYDANTIC_REF.format(model="ErrorOut")}}},
+                }
+
+
+def install(app: FastAPI, body_limits: dict[str, int] | None = None) -> None:
+    limits = {**BODY_LIMITS, **(body_limits or {})}
+
     def schema() -> dict[str, Any]:
         if app.openapi_schema is None:
             spec = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
@@ -71,6 +87,7 @@ def install(app: FastAPI) -> None:
                 model = spec["components"]["schemas"].get(name)
                 if model is not None:
                     model["properties"]["move"] = _move_schema(list(refs))
+            _document_body_limits(spec["paths"], limits)
             app.openapi_schema = spec
         return app.openapi_schema
 

@@ -1,8 +1,9 @@
 """The DuckDB implementation of the event log.
 
 One process owns a DuckDB file (DuckDB's own file lock enforces it), so the last seq and hash
-of each game are cached in memory and every append is a single INSERT statement; the
-``(game_id, seq)`` primary key is the backstop against any writer that bypassed the cache.
+of each game are cached in memory and every commit is one INSERT of the events plus one write of
+their games' keyed heads (``events.anchors``), in one transaction; the ``(game_id, seq)`` primary
+key is the backstop against any writer that bypassed the cache.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import hashlib
+import hmac
+import logging
 import threading
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
@@ -20,9 +23,11 @@ from typing import Callable, Iterable, Iterator, Sequence
 import duckdb
 import pyarrow as pa
 
-from events import codec
+from events import anchors, codec
 from events.base import Event
 from events.errors import (
+    ChainBroken,
+    ChainSecretMissing,
     ConcurrencyConflict,
     GameExists,
     IdempotencyKeyReused,
@@ -39,6 +44,8 @@ from events.log import (
     utc_now,
 )
 
+_logger = logging.getLogger("tabletape.events")
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     game_id VARCHAR NOT NULL,
@@ -51,8 +58,10 @@ CREATE TABLE IF NOT EXISTS events (
     prev_hash BLOB NOT NULL,
     hash BLOB NOT NULL,
     idempotency_key VARCHAR,
+    mac BLOB,
     PRIMARY KEY (game_id, seq)
 );
+ALTER TABLE events ADD COLUMN IF NOT EXISTS mac BLOB;
 """
 
 _COLUMNS = (
@@ -66,9 +75,14 @@ _COLUMNS = (
     "prev_hash",
     "hash",
     "idempotency_key",
+    "mac",
 )
 
 _INSERT_ONE = f"INSERT INTO events VALUES ({','.join('?' * len(_COLUMNS))})"
+_ROW = f"({','.join('?' * len(_COLUMNS))})"
+#: a commit of one game with at most this many events is one statement (events and head); past
+#: about eight, BEGIN, the appender, the head's UPDATE and COMMIT cost less (measured)
+_ONE_STATEMENT_ROWS = 6
 
 _ARROW_SCHEMA = pa.schema(
     [
@@ -82,22 +96,38 @@ _ARROW_SCHEMA = pa.schema(
         ("prev_hash", pa.binary()),
         ("hash", pa.binary()),
         ("idempotency_key", pa.string()),
+        ("mac", pa.binary()),
     ]
+)
+
+_HEADS_ARROW = pa.schema(
+    [("game_id", pa.string()), ("last_seq", pa.int32()), ("legacy_seq", pa.int32()), ("mac", pa.binary())]
 )
 
 
 class _Head:
     """What the log remembers of one game between appends."""
 
-    __slots__ = ("seq", "hash", "keys")
+    __slots__ = ("seq", "hash", "keys", "legacy", "anchored", "checked")
 
-    def __init__(self, seq: int, hash_: bytes, keys: dict[str, tuple[int, int]]) -> None:
+    def __init__(
+        self, seq: int, hash_: bytes, keys: dict[str, tuple[int, int]], legacy: int = 0, anchored: bool = True
+    ) -> None:
         self.seq = seq
         self.hash = hash_
         self.keys = keys
+        #: events up to this seq predate the keyed anchors (see ``events.anchors``)
+        self.legacy = legacy
+        #: whether the stored head record vouches for ``seq`` and ``hash``
+        self.anchored = anchored
+        #: whether every event up to ``seq`` was checked against its chain and anchors (or
+        #: appended by this process); DuckDB's file lock keeps other writers out meanwhile
+        self.checked = False
 
     def copy(self) -> "_Head":
-        return _Head(self.seq, self.hash, dict(self.keys))
+        head = _Head(self.seq, self.hash, dict(self.keys), self.legacy, self.anchored)
+        head.checked = self.checked
+        return head
 
 
 class _Pending:
@@ -165,10 +195,14 @@ def _chunks(games: list, size: int) -> Iterator[list]:
 _SEQ_BYTES = tuple(i.to_bytes(8, "big") for i in range(4096))
 
 
-def _import_batch(games: list[tuple[str, Sequence[Event]]], at: datetime, actor: str) -> pa.Table:
-    """Rows of whole new games as one Arrow table: bodies encoded, hash chains computed."""
+def _import_batch(
+    games: list[tuple[str, Sequence[Event]]], at: datetime, actor: str, secret: bytes
+) -> tuple[pa.Table, pa.Table]:
+    """Rows of whole new games as one Arrow table (bodies encoded, hash chains and MACs computed),
+    and their heads."""
     tail = micros(at).to_bytes(8, "big", signed=True) + actor.encode() + b"\x00"
-    encode, encode_json, sha256 = codec.encode, codec.encode_json, hashlib.sha256
+    encode, encode_json, sha256, blake2b = codec.encode, codec.encode_json, hashlib.sha256, hashlib.blake2b
+    no_key = anchors.key_marker(None)
     tags = {event_type: tag for tag, event_type in codec.registered().items()}
     game_col: list[str] = []
     seq_col: list[int] = []
@@ -177,19 +211,23 @@ def _import_batch(games: list[tuple[str, Sequence[Event]]], at: datetime, actor:
     json_col: list[bytes] = []
     prev_col: list[bytes] = []
     hash_col: list[bytes] = []
+    mac_col: list[bytes] = []
+    heads: list[tuple[str, int, int, bytes]] = []
     seq_bytes = _SEQ_BYTES
     for game_id, events in games:
         bodies = [encode(event) for event in events]
         n = len(bodies)
         if n >= len(seq_bytes):
             seq_bytes = tuple(i.to_bytes(8, "big") for i in range(n + 1))
-        prefix = game_id.encode() + b"\x00"
+        prefix, mac_prefix = game_id.encode() + b"\x00", anchors.event_mac_prefix(game_id)
         prev = GENESIS_HASH
         hashes = []
         for seq_b, body in zip(seq_bytes[1 : n + 1], bodies):
-            # the bytes of chain_hash(), inlined: this loop is the import's hot path
+            # the bytes of chain_hash() and anchors.event_mac(), inlined: this loop is the import's hot path
             prev = sha256(b"".join((prev, prefix, seq_b, tail, body))).digest()
             hashes.append(prev)
+            mac_col.append(blake2b(b"".join((mac_prefix, seq_b, prev, no_key)), key=secret, digest_size=32).digest())
+        heads.append((game_id, n, 0, anchors.head_mac(secret, game_id, n, prev, 0)))
         prev_col.append(GENESIS_HASH)
         prev_col.extend(hashes[:-1])
         hash_col.extend(hashes)
@@ -210,8 +248,22 @@ def _import_batch(games: list[tuple[str, Sequence[Event]]], at: datetime, actor:
         "prev_hash": pa.array(prev_col, pa.binary()),
         "hash": pa.array(hash_col, pa.binary()),
         "idempotency_key": pa.nulls(count, pa.string()),
+        "mac": pa.array(mac_col, pa.binary()),
     }
-    return pa.table([columns[name] for name in _COLUMNS], schema=_ARROW_SCHEMA)
+    return pa.table([columns[name] for name in _COLUMNS], schema=_ARROW_SCHEMA), _heads_table(heads)
+
+
+def _heads_table(heads: list[tuple[str, int, int, bytes]]) -> pa.Table:
+    columns = list(zip(*heads)) or [(), (), (), ()]
+    return pa.table(
+        [pa.array(list(column), field.type) for column, field in zip(columns, _HEADS_ARROW)], schema=_HEADS_ARROW
+    )
+
+
+def database_file(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The file behind a connection's current database; None when it lives in memory."""
+    rows = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()
+    return rows[0][0] if rows and rows[0][0] else None
 
 
 def connect(path: str = ":memory:") -> duckdb.DuckDBPyConnection:
@@ -232,6 +284,7 @@ class DuckDBEventLog:
         *,
         clock: Callable[[], datetime] = utc_now,
         head_cache_size: int = 50_000,
+        secret: bytes | None = None,
     ) -> None:
         self.con = connect(con) if isinstance(con, str) else con
         self._clock = clock
@@ -249,8 +302,55 @@ class DuckDBEventLog:
         self._stats = {"appends": 0, "commits": 0, "events": 0}
         self._head_cache_size = head_cache_size
         self._appender: duckdb.Appender | None = None
+        #: games whose chain failed a check, with the verdict (writes to them are refused)
+        self._broken: dict[str, VerifyReport] = {}
         with self._lock:
+            had_heads = bool(
+                self.con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = 'chain_heads'").fetchall()
+            )
             self.con.execute(SCHEMA)
+            self.con.execute(anchors.HEADS_SCHEMA)
+            self._secret, fresh = self._open_secret(secret, had_heads)
+            #: games found without anchors and anchored as they stood (the first start after an upgrade)
+            self.anchored_on_open = self._anchor_unanchored() if fresh else 0
+
+    def _open_secret(self, given: bytes | None, had_heads: bool) -> tuple[bytes, bool]:
+        """The key of the anchors, and whether this store is being anchored for the first time.
+
+        A file's key is new only on the store's first start with anchors; once the key exists, a
+        game without a head is a game whose head was removed, never one to anchor silently.
+        """
+        path = None if given is not None else anchors.secret_path(database_file(self.con))
+        if path is None:
+            return given or anchors.PROCESS_SECRET, not had_heads
+        found = anchors.read_secret(path)
+        if found is not None:
+            return found, False
+        if self.con.execute("SELECT 1 FROM chain_heads LIMIT 1").fetchall():
+            raise ChainSecretMissing(
+                f"this database's chains are anchored with the secret {path}, which is missing; "
+                f"put it back (or point ${anchors.SECRET_ENV} at it)",
+                secret_file=str(path),
+            )
+        return anchors.make_secret(path), True
+
+    def _anchor_unanchored(self) -> int:
+        """Anchor every game that has events but no head, as it stands now; its events so far count
+        as legacy (no MAC of their own). Only on a store's first start with anchors."""
+        rows = self.con.execute(
+            "SELECT game_id, max(seq), arg_max(hash, seq) FROM events "
+            "WHERE game_id NOT IN (SELECT game_id FROM chain_heads) GROUP BY game_id"
+        ).fetchall()
+        if not rows:
+            return 0
+        heads = [(g, last, last, anchors.head_mac(self._secret, g, last, bytes(h), last)) for g, last, h in rows]
+        self.con.register("_new_heads", _heads_table(heads))
+        try:
+            self.con.execute("INSERT INTO chain_heads SELECT * FROM _new_heads")
+        finally:
+            self.con.unregister("_new_heads")
+        _logger.warning("anchored %d games that had no keyed anchor yet (first start with anchors)", len(rows))
+        return len(rows)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -350,13 +450,14 @@ class DuckDBEventLog:
                     continue
 
     def _commit(self, batch: list["_Pending"]) -> None:
-        """Check each request against the heads, insert every accepted one in one statement."""
+        """Check each request against the heads; insert every accepted one in one statement and
+        write their games' heads in another, in one transaction."""
         try:
             with self._lock:
                 accepted = self._stage(batch)
                 if accepted:
                     try:
-                        self._insert([row for request, _ in accepted for row in request.rows])
+                        self._write([row for request, _ in accepted for row in request.rows], accepted)
                     except duckdb.ConstraintException:
                         # another connection wrote one of these games: find which, one by one
                         for request, _ in accepted:
@@ -379,7 +480,7 @@ class DuckDBEventLog:
             if not accepted:
                 continue
             try:
-                self._insert(request.rows)
+                self._write(request.rows, accepted)
             except duckdb.ConstraintException as exc:
                 self._forget_head(request.game_id)
                 request.error = ConcurrencyConflict(
@@ -404,9 +505,15 @@ class DuckDBEventLog:
         at_us = micros(at)
         tentative: dict[str, _Head] = {}
         accepted: list[tuple[_Pending, _Head]] = []
+        secret = self._secret
         for request in batch:
             game_id = request.game_id
             head = tentative.get(game_id) or self._head(game_id).copy()
+            refusal = self._refusal(game_id, head)
+            if refusal is not None:
+                request.error = refusal
+                request.done = True
+                continue
             key = request.idempotency_key
             if key is not None and key in head.keys:
                 first, last = head.keys[key]
@@ -442,23 +549,26 @@ class DuckDBEventLog:
             for event, body in zip(request.events, request.bodies):
                 seq += 1
                 digest = chain_hash(prev, game_id, seq, at_us, request.actor, body)
+                tag, body_json = codec.tag_of(type(event)), codec.encode_json(event)
                 rows.append(
                     (
                         game_id,
                         seq,
                         at,
                         request.actor,
-                        codec.tag_of(type(event)),
+                        tag,
                         body,
-                        codec.encode_json(event).decode(),
+                        body_json.decode(),
                         prev,
                         digest,
                         key,
+                        anchors.event_mac(secret, game_id, seq, digest, key),
                     )
                 )
                 prev = digest
             request.rows = rows
             request.result = AppendResult(game_id, first, seq, types=tuple(row[4] for row in rows))
+            head.checked = head.checked or head.seq == 0  # a new game: this process wrote all of it
             head.seq, head.hash = seq, prev
             if key is not None:
                 head.keys[key] = (first, seq)
@@ -474,6 +584,93 @@ class DuckDBEventLog:
     def stats(self) -> dict[str, int]:
         """Appends, commits and events written by this process (appends / commits = group size)."""
         return dict(self._stats)
+
+    def _refusal(self, game_id: str, head: "_Head") -> ChainBroken | None:
+        """Why no event may be appended to this game (its chain is broken), or None."""
+        report = self._broken.get(game_id)
+        if report is None and not head.anchored:
+            report = self.verify(game_id)
+            if report.ok:  # the head record alone was altered
+                report = VerifyReport(game_id, report.events, False, head.seq, "the anchored head does not match")
+            self._broken[game_id] = report
+        return None if report is None else chain_broken(report)
+
+    def _write(self, rows: list[tuple], accepted: list[tuple["_Pending", "_Head"]]) -> None:
+        """The rows and their games' new heads, atomically.
+
+        Writing the head is the price of noticing a deleted last event. Measured on a DuckDB file,
+        CPU per commit: the events alone 1.1 ms; with BEGIN, an UPDATE of the head and COMMIT
+        2.1 ms; as one statement (the INSERT a CTE of the head's write) 1.8 ms, which is how a
+        small append to one game goes: a validated append went from 1.3 to 1.9 ms (benchmarks).
+        A group commit writes all its heads in one statement more.
+        """
+        heads = self._heads_of(accepted)
+        if len(heads) == 1 and len(rows) <= _ONE_STATEMENT_ROWS:
+            self._write_one(rows, *heads[0])
+            return
+        self.con.execute("BEGIN")
+        try:
+            self._insert(rows)
+            self._anchor(heads)
+            self.con.execute("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+
+    def _heads_of(self, accepted: list[tuple["_Pending", "_Head"]]) -> list[tuple[str, "_Head", bool]]:
+        """Each game's last head in the batch, and whether the game is new."""
+        last: dict[str, _Head] = {}
+        new: set[str] = set()
+        for request, head in accepted:
+            last[request.game_id] = head
+            if request.expected_seq == 0:
+                new.add(request.game_id)
+        return [(game_id, head, game_id in new) for game_id, head in last.items()]
+
+    def _write_one(self, rows: list[tuple], game_id: str, head: "_Head", new: bool) -> None:
+        """One game's rows and head in one statement: the events are inserted only with the head."""
+        mac = anchors.head_mac(self._secret, game_id, head.seq, head.hash, head.legacy)
+        if new:
+            write_head = "INSERT INTO chain_heads SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM appended)"
+            params = [game_id, head.seq, head.legacy, mac]
+        else:
+            write_head = (
+                "UPDATE chain_heads SET last_seq = ?, mac = ? WHERE game_id = ? AND EXISTS (SELECT 1 FROM appended)"
+            )
+            params = [head.seq, mac, game_id]
+        values = ",".join([_ROW] * len(rows))
+        written = self.con.execute(
+            f"WITH appended AS (INSERT INTO events VALUES {values} RETURNING seq) {write_head}",
+            [value for row in rows for value in row] + params,
+        ).fetchall()[0][0]
+        if written != 1:  # the head row was there when the game was loaded: removed since, in process
+            report = VerifyReport(game_id, head.seq, False, head.seq, "its head record vanished while appending")
+            self._broken[game_id] = report
+            raise chain_broken(report)
+
+    def _anchor(self, heads: list[tuple[str, "_Head", bool]]) -> None:
+        """Write the heads of a group commit: new games' inserted, the others updated."""
+        inserts: list = []
+        updates: list = []
+        for game_id, head, new in heads:
+            mac = anchors.head_mac(self._secret, game_id, head.seq, head.hash, head.legacy)
+            if new:
+                inserts += (game_id, head.seq, head.legacy, mac)
+            else:
+                updates += (head.seq, mac, game_id)
+        if inserts:
+            self.con.execute(
+                "INSERT INTO chain_heads VALUES " + ",".join(["(?, ?, ?, ?)"] * (len(inserts) // 4)), inserts
+            )
+        if len(updates) == 3:
+            self.con.execute("UPDATE chain_heads SET last_seq = ?, mac = ? WHERE game_id = ?", updates)
+        elif updates:
+            values = ",".join(["(?::INTEGER, ?::BLOB, ?::VARCHAR)"] * (len(updates) // 3))
+            self.con.execute(
+                f"UPDATE chain_heads SET last_seq = v.s, mac = v.m FROM (VALUES {values}) v(s, m, g) "
+                "WHERE chain_heads.game_id = v.g",
+                updates,
+            )
 
     def _insert(self, rows: list[tuple]) -> None:
         """The rows in one statement. A group goes through DuckDB's appender, which skips the SQL
@@ -530,10 +727,10 @@ class DuckDBEventLog:
                 try:
                     pending = None
                     for chunk in _chunks(games, chunk_events):
-                        batch = _import_batch(chunk, at, actor)
+                        batch, heads = _import_batch(chunk, at, actor, self._secret)
                         if pending is not None:
                             pending.result()
-                        pending = inserter.submit(self._insert_arrow, batch)
+                        pending = inserter.submit(self._insert_arrow, batch, heads)
                         inserted += batch.num_rows
                     if pending is not None:
                         pending.result()
@@ -547,9 +744,10 @@ class DuckDBEventLog:
         """Add whole games exactly as another tabletape store recorded them (times, actors and
         hashes kept), all or nothing; returns the number of events.
 
-        The caller has checked the games (chains, rules); here a game that exists is refused.
+        The caller has checked the games (chains, rules); here a game that exists is refused. The
+        events are anchored anew with this store's key (a MAC made elsewhere proves nothing here).
         """
-        rows = table.select(list(_COLUMNS)).cast(_ARROW_SCHEMA)
+        rows, heads = self._anchored_rows(table)
         with self._lock:
             self.con.register("_restore_batch", rows)
             try:
@@ -558,17 +756,40 @@ class DuckDBEventLog:
                 ).fetchall()
                 if clash:
                     raise GameExists(f"game {clash[0][0]} already exists; an import only adds new games")
-                self.con.execute("INSERT INTO events SELECT * FROM _restore_batch")  # one statement: all or nothing
+                self.con.execute("BEGIN")
+                try:
+                    self._insert_arrow(rows, heads, name="_restore")
+                    self.con.execute("COMMIT")
+                except BaseException:
+                    self.con.execute("ROLLBACK")
+                    raise
             finally:
                 self.con.unregister("_restore_batch")
         return rows.num_rows
 
-    def _insert_arrow(self, batch: pa.Table) -> None:
-        self.con.register("_import_batch", batch)
+    def _anchored_rows(self, table: pa.Table) -> tuple[pa.Table, pa.Table]:
+        """Restored rows in game and seq order with this store's MACs, and their games' heads."""
+        table = table.select([c for c in _COLUMNS if c != "mac"])
+        table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+        columns = ("game_id", "seq", "hash", "idempotency_key")
+        secret, macs, heads = self._secret, [], []
+        ids, seqs, hashes, keys = (table.column(c).to_pylist() for c in columns)
+        for i, (game_id, seq, digest, key) in enumerate(zip(ids, seqs, hashes, keys)):
+            macs.append(anchors.event_mac(secret, game_id, seq, digest, key))
+            if i + 1 == len(ids) or ids[i + 1] != game_id:
+                heads.append((game_id, seq, 0, anchors.head_mac(secret, game_id, seq, digest, 0)))
+        rows = table.append_column("mac", pa.array(macs, pa.binary())).cast(_ARROW_SCHEMA)
+        return rows, _heads_table(heads)
+
+    def _insert_arrow(self, batch: pa.Table, heads: pa.Table, name: str = "_import") -> None:
+        self.con.register(f"{name}_rows", batch)
+        self.con.register(f"{name}_heads", heads)
         try:
-            self.con.execute("INSERT INTO events SELECT * FROM _import_batch")
+            self.con.execute(f"INSERT INTO events SELECT * FROM {name}_rows")
+            self.con.execute(f"INSERT INTO chain_heads SELECT * FROM {name}_heads")
         finally:
-            self.con.unregister("_import_batch")
+            self.con.unregister(f"{name}_rows")
+            self.con.unregister(f"{name}_heads")
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -646,35 +867,40 @@ class DuckDBEventLog:
         return [r[0] for r in self.reader().execute("SELECT DISTINCT game_id FROM events ORDER BY 1").fetchall()]
 
     def verify(self, game_id: str) -> VerifyReport:
-        """Recompute the hash chain; name the first seq whose stored bytes do not match."""
-        rows = self.reader().execute(
-            "SELECT seq, recorded_at, actor, type, body, body_json, prev_hash, hash FROM events "
-            "WHERE game_id = ? ORDER BY seq",
-            [game_id],
+        """Check a game's hash chain and its keyed anchors; name the first seq that does not match."""
+        report, _ = self._check(game_id)
+        return report
+
+    def read_checked(self, game_id: str) -> list[Event]:
+        """The decoded bodies of a game whose chain and anchors check out; raises ChainBroken naming
+        the first altered seq otherwise (the verdict is kept: writes to that game are refused)."""
+        report = self._broken.get(game_id)
+        if report is None:
+            head = self._head(game_id)
+            if head.checked:
+                return self.read_bodies(game_id)
+            report, bodies = self._check(game_id)
+            if report.ok:
+                head.checked = report.events == head.seq
+                return bodies
+            self._broken[game_id] = report
+        raise chain_broken(report)
+
+    def anchored_game_ids(self) -> list[str]:
+        """Games that have a keyed head, with or without events left."""
+        return [r[0] for r in self.reader().execute("SELECT game_id FROM chain_heads ORDER BY 1").fetchall()]
+
+    def _check(self, game_id: str) -> tuple[VerifyReport, list[Event]]:
+        reader = self.reader()
+        rows = reader.execute(
+            f"SELECT {anchors.CHECK_COLUMNS} FROM events WHERE game_id = ? ORDER BY seq", [game_id]
         ).fetchall()
-        if not rows:
+        head = next(iter(reader.execute(
+            "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?", [game_id]
+        ).fetchall()), None)
+        if not rows and head is None:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
-        prev = GENESIS_HASH
-        for expected_seq, (seq, at, actor, tag, body, body_json, prev_hash, digest) in enumerate(rows, 1):
-            bad = None
-            if seq != expected_seq:
-                bad, reason = expected_seq, f"seq {expected_seq} is missing"
-            elif bytes(prev_hash) != prev:
-                bad, reason = seq, "its link to the previous event does not match"
-            elif chain_hash(prev, game_id, seq, micros(at), actor, bytes(body)) != bytes(digest):
-                bad, reason = seq, "its stored bytes do not match its hash"
-            else:
-                try:
-                    event = codec.decode(bytes(body))
-                except MalformedEvent as exc:
-                    bad, reason = seq, f"its body no longer decodes: {exc.message}"
-                else:
-                    if codec.tag_of(type(event)) != tag or codec.encode_json(event) != _json_bytes(body_json):
-                        bad, reason = seq, "its type or JSON copy does not match its body"
-            if bad is not None:
-                return VerifyReport(game_id, len(rows), False, bad, reason)
-            prev = bytes(digest)
-        return VerifyReport(game_id, len(rows), True)
+        return anchors.check_chain(game_id, rows, head, self._secret)
 
     def close(self) -> None:
         with self._commit_cv:
@@ -704,8 +930,21 @@ class DuckDBEventLog:
                 keys[key] = (first, last)
             if last > seq:
                 seq, last_hash = last, bytes(digest)
-        head = _Head(seq, last_hash, keys)
-        return self._remember(game_id, head) if seq else head
+        if not seq:
+            return _Head(seq, last_hash, keys)
+        return self._remember(game_id, self._anchored_head(game_id, seq, last_hash, keys))
+
+    def _anchored_head(self, game_id: str, seq: int, last_hash: bytes, keys: dict[str, tuple[int, int]]) -> _Head:
+        """The head as stored, checked against its keyed record (a cheap check: no event is read)."""
+        row = next(iter(self.reader().execute(
+            "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?", [game_id]
+        ).fetchall()), None)
+        if row is None:
+            return _Head(seq, last_hash, keys, 0, anchored=False)
+        last_seq, legacy, mac = row
+        expected = anchors.head_mac(self._secret, game_id, seq, last_hash, legacy)
+        anchored = last_seq == seq and hmac.compare_digest(bytes(mac), expected)
+        return _Head(seq, last_hash, keys, legacy, anchored)
 
     def _remember(self, game_id: str, head: _Head) -> _Head:
         """Cache a head unless a newer one is cached already (a reader may race a commit)."""
@@ -732,6 +971,17 @@ class DuckDBEventLog:
         return [bytes(r[0]) for r in rows]
 
 
+def chain_broken(report: VerifyReport) -> ChainBroken:
+    """The error that names where a game's log was altered."""
+    return ChainBroken(
+        f"game {report.game_id}: its log was altered at seq {report.first_bad_seq} ({report.reason}); "
+        "it is neither served nor written until it is repaired",
+        game_id=report.game_id,
+        seq=report.first_bad_seq,
+        reason=report.reason,
+    )
+
+
 def _wake(batch: list[_Pending]) -> None:
     """Resume the tasks awaiting a batch: one call per event loop, not one per append."""
     waiting: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
@@ -750,7 +1000,3 @@ def _settle(futures: "list[asyncio.Future[None]]") -> None:
     for future in futures:
         if not future.done():
             future.set_result(None)
-
-
-def _json_bytes(value: object) -> bytes:
-    return value.encode() if isinstance(value, str) else bytes(value)  # type: ignore[arg-type]

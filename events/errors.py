@@ -111,6 +111,20 @@ class LogCorrupted(TabletapeError):
     status = 500
 
 
+class ChainBroken(LogCorrupted):
+    """A game's stored events no longer match their hash chain or its keyed anchor; ``seq`` names
+    the first altered event. The game is served and written no further until it is repaired."""
+
+    code = "chain-broken"
+    status = 409
+
+
+class ChainSecretMissing(LogCorrupted):
+    """The database holds keyed anchors but the secret file that made them is gone."""
+
+    code = "chain-secret-missing"
+
+
 class StatsQueryRefused(TabletapeError):
     """A statistics question asked with filters that do not fit it (e.g. a title it does not cover)."""
 

@@ -21,6 +21,7 @@ from events.lifecycle import GameEnded
 from projections.fold import GameState, fold, start
 from projections.locks import KeyedLocks
 from projections.read_models import ReadModels
+from projections.rules_check import ResultDiffers, result_differs
 from replay.history import History, Node
 
 #: Chosen by measurement (`python -m benchmarks`, last table): reading one snapshot back from
@@ -51,6 +52,8 @@ class _Live:
     head_state: GameState
     #: states after raw seqs that are multiples of MARK_EVERY (in memory, for scrubbing)
     marks: dict[int, GameState] = field(default_factory=dict)
+    #: the recorded end last checked against today's rules, and the verdict
+    result_check: tuple[GameEnded, ResultDiffers | None] | None = None
 
 
 def rules_version(game: GameState) -> str:
@@ -91,6 +94,17 @@ class Projector:
 
     def history(self, game_id: str) -> History:
         return self._refresh(game_id).history
+
+    def result_differs(self, game_id: str) -> ResultDiffers | None:
+        """For an ended game: how today's rules score its final state, if not as recorded (None:
+        as recorded, or not ended). Checked once per recorded end, on the live state."""
+        live = self._refresh(game_id)
+        ended = live.head_state.ended
+        if ended is None:
+            return None
+        if live.result_check is None or live.result_check[0] is not ended:
+            live.result_check = (ended, result_differs(live.head_state))
+        return live.result_check[1]
 
     def state(self, game_id: str) -> GameState:
         """The state after the whole effective history (the live game)."""
@@ -170,7 +184,9 @@ class Projector:
         with self._game_lock(game_id):
             live = self._cached(game_id)
             if live is None:
-                bodies = self.log.read_bodies(game_id)  # raises UnknownGame
+                # a game's chain and anchors are checked once, when it is first loaded; a broken
+                # one raises ChainBroken here on every read and write
+                bodies = self.log.read_checked(game_id)  # raises UnknownGame, ChainBroken
                 history = History()
                 for body in bodies:
                     history.push(body)

@@ -20,14 +20,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(db: str | Path, timeout: float = 30, args: tuple[str, ...] = ()) -> tuple[str, subprocess.Popen]:
-    """Start the server over the DuckDB file ``db`` (``args``: more ``serve`` options); its base
-    URL once ``/health`` answers."""
+def start(
+    db: str | Path, timeout: float = 30, args: tuple[str, ...] = (), output: Path | None = None
+) -> tuple[str, subprocess.Popen]:
+    """Start the server over the DuckDB file ``db`` (``args``: more ``serve`` options; ``output``:
+    a file for what it prints, else a pipe); its base URL once ``/health`` answers."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), *args],
         cwd=ROOT,
-        stdout=subprocess.PIPE,
+        stdout=subprocess.PIPE if output is None else output.open("wb"),
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -40,7 +42,7 @@ def start(db: str | Path, timeout: float = 30, args: tuple[str, ...] = ()) -> tu
         except httpx.TransportError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                raise AssertionError(proc.stdout.read().decode()) from None
+                raise AssertionError(proc.stdout.read().decode() if output is None else output.read_text()) from None
             time.sleep(0.05)
 
 

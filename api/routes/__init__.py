@@ -10,7 +10,7 @@ _WHY = {
     401: "no token where one is needed",
     403: "a token that does not open this, or something only the end of the game makes public",
     404: "unknown game",
-    409: "stale expected_seq, a reused idempotency key, or a refused history edit",
+    409: "stale expected_seq, a reused idempotency key, a refused history edit, or an altered log (chain-broken, naming the seq)",
     422: "malformed request or body, or an illegal move (the code names the rule)",
 }
 

@@ -20,6 +20,7 @@ from api.models import (
     GameSummary,
     Moment,
     Outcome,
+    ResultDiffersOut,
     SeatToken,
     TitleOut,
     Tokens,
@@ -52,6 +53,16 @@ def outcome_of(game: GameState) -> Outcome | None:
     if game.ended is None:
         return None
     return Outcome(scores=list(game.ended.scores), ranks=list(game.ended.ranks), winners=list(game.ended.winners))
+
+
+def result_differs_of(svc: Services, game_id: str) -> ResultDiffersOut | None:
+    differs = svc.projector.result_differs(game_id)
+    if differs is None:
+        return None
+    today = differs.today
+    if today is not None:
+        today = Outcome(scores=list(today.scores), ranks=list(today.ranks), winners=list(today.winners))
+    return ResultDiffersOut(message=differs.reason, today=today)
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -183,9 +194,11 @@ def _row_now(svc: Services, game_id: str, game: GameState) -> catalog.GameRow:
     )
 
 
-@router.get("/games/{game_id}", response_model=GameOut, responses=errors(404, 422))
+@router.get("/games/{game_id}", response_model=GameOut, responses=errors(404, 409, 422))
 def get_game(game_id: str, svc: Svc) -> GameOut:
-    """One game: its catalogue entry, where its log stands, whose turn it is, and its result."""
+    """One game: its catalogue entry, where its log stands, whose turn it is, and its result (with
+    ``result_differs`` when today's rules compute another one). A game whose stored log was altered
+    is refused with ``chain-broken``, naming the seq."""
     game = svc.projector.state(game_id)
     history = svc.projector.history(game_id)
     seat = game.title.to_move(game.state)
@@ -201,6 +214,7 @@ def get_game(game_id: str, svc: Svc) -> GameOut:
         digital=game.created.seed is not None,
         seed=game.created.seed if over else None,
         outcome=outcome_of(game),
+        result_differs=result_differs_of(svc, game_id) if over else None,
     )
 
 

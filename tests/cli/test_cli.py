@@ -4,8 +4,10 @@ on a real DuckDB file."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
+import duckdb
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
@@ -14,6 +16,9 @@ from api.app import create_app
 from api.cli import app, layers
 from api.jsonl import event_line
 from api.settings import Settings
+from events.lifecycle import GameEnded
+from events.log import new_game_id
+import tampering
 
 runner = CliRunner()
 
@@ -229,3 +234,76 @@ def test_tokens_issues_new_tokens_and_retires_the_old_ones(db):
     fresh = re.search(r"write token: (\S+)", result.output).group(1)
     with layers(db) as lay:
         assert lay.tokens.check_write(game_id, fresh) and not lay.tokens.check_write(game_id, old)
+
+
+def five_events(db: str) -> tuple[str, int]:
+    game_id, _ = new(db, seed=4)
+    with layers(db) as lay:
+        for n in range(3):
+            state = lay.projector.state(game_id)
+            lay.recorder.record(game_id, state.title.legal_moves(state.state)[0], idempotency_key=f"tap-{n}")
+        return game_id, lay.log.last_seq(game_id)
+
+
+@pytest.mark.parametrize("kind", list(tampering.KINDS))
+def test_verify_names_the_seq_of_every_kind_of_edit(db, kind):
+    edit, where = tampering.KINDS[kind]
+    game_id, last = five_events(db)
+    untouched, _ = five_events(db)
+    con = duckdb.connect(db)
+    edit(con, game_id)
+    con.close()
+    result = run("verify", "--db", db)
+    assert result.exit_code == 1
+    assert f"{game_id}: ALTERED at seq {where(last)}: " in result.output
+    assert f"{untouched}: ok" in result.output
+
+
+def play_to_the_end(lay, game_id: str) -> None:
+    while (state := lay.projector.state(game_id)).ended is None:
+        lay.recorder.record(game_id, state.title.legal_moves(state.state)[0])
+
+
+def ended_as_other_rules_had_it(db: str) -> tuple[str, str]:
+    """An ended game, and a copy of it whose end was recorded with other scores (as rules of
+    another day would have computed them)."""
+    game_id, _ = new(db, seed=9)
+    with layers(db) as lay:
+        play_to_the_end(lay, game_id)
+        bodies = [e.body for e in lay.log.read(game_id)]
+        end = next(i for i, body in enumerate(bodies) if isinstance(body, GameEnded))
+        recorded = bodies[end]
+        other_day = GameEnded(scores=tuple(s + 5 for s in recorded.scores), ranks=recorded.ranks, winners=recorded.winners)
+        copy = new_game_id()
+        lay.log.append(copy, [*bodies[:end], other_day, *bodies[end + 1 :]], expected_seq=0)
+    return game_id, copy
+
+
+def test_verify_rules_names_each_ended_game_whose_result_today_differs_and_rewrites_nothing(db):
+    agrees, differs = ended_as_other_rules_had_it(db)
+    in_progress, _ = new(db)
+    before = duckdb.connect(db)
+    rows = before.execute("SELECT game_id, seq, hash FROM events ORDER BY ALL").fetchall()
+    before.close()
+    assert run("verify", "--db", db).exit_code == 0  # the chains are intact
+    result = run("verify", "--rules", "--db", db)
+    assert result.exit_code == 1, result.output
+    assert f"{differs}: RESULT DIFFERS under today's rules: today's rules compute scores" in result.output
+    assert f"{agrees}: ok" in result.output and f"{in_progress}: ok" in result.output
+    assert run("verify", agrees, "--rules", "--db", db).exit_code == 0
+    after = duckdb.connect(db)
+    assert after.execute("SELECT game_id, seq, hash FROM events ORDER BY ALL").fetchall() == rows
+    after.close()
+    with TestClient(create_app(Settings(db_path=db))) as client:
+        flagged = client.get(f"/games/{differs}").json()["result_differs"]
+        assert "today's rules compute scores" in flagged["message"]
+        assert flagged["today"]["scores"] == client.get(f"/games/{agrees}").json()["outcome"]["scores"]
+        assert client.get(f"/games/{agrees}").json()["result_differs"] is None
+        assert client.get(f"/games/{in_progress}").json()["result_differs"] is None
+
+
+def test_verify_without_the_secret_file_says_which_file_is_missing(db):
+    new(db)
+    os.remove(db + ".key")
+    result = run("verify", "--db", db)
+    assert result.exit_code == 1 and "chain-secret-missing" in result.output and "t.duckdb.key" in result.output

@@ -1,4 +1,4 @@
-"""What was acknowledged survives the process being killed with SIGKILL: appends, and games in the catalogue."""
+"""What was acknowledged survives the process being killed with SIGKILL: appends, their games' keyed heads, and games in the catalogue."""
 
 from __future__ import annotations
 
@@ -65,6 +65,11 @@ def test_acknowledged_appends_survive_sigkill(tmp_path):
         assert seqs[:acknowledged] == list(range(1, acknowledged + 1))
         assert len(seqs) >= acknowledged
         assert log.verify(gid).ok
+        # the keyed head was committed with the last event: removing that event afterwards shows
+        last = seqs[-1]
+        log.con.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", [gid, last])
+        report = log.verify(gid)
+        assert not report.ok and report.first_bad_seq == last
     finally:
         log.close()
 

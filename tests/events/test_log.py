@@ -9,8 +9,9 @@ import threading
 import duckdb
 import pytest
 
+import tampering
 from events.duckdb_log import DuckDBEventLog
-from events.errors import ConcurrencyConflict, GameExists, IdempotencyKeyReused, UnknownGame
+from events.errors import ChainBroken, ConcurrencyConflict, GameExists, IdempotencyKeyReused, UnknownGame
 from events.lifecycle import GameCreated, Redone, Undone
 from events.log import new_game_id
 
@@ -111,6 +112,59 @@ def test_verify_notices_a_tampered_json_copy_and_a_missing_event(log):
     log.con.execute("DELETE FROM events WHERE game_id = ? AND seq = 2", [other])
     report = log.verify(other)
     assert report.first_bad_seq == 2 and "missing" in report.reason
+
+
+def five_events(log) -> str:
+    gid = new_game_id()
+    log.append(gid, [CREATED, Undone(to_seq=1)], expected_seq=0)
+    log.append(gid, [Redone()], expected_seq=2, idempotency_key="tap-3")
+    log.append(gid, [Undone(to_seq=1), Redone()], expected_seq=3)
+    return gid
+
+
+@pytest.mark.parametrize("kind", list(tampering.KINDS))
+def test_every_kind_of_edit_to_the_stored_file_is_found_at_its_seq_and_stops_writes(log, kind):
+    edit, where = tampering.KINDS[kind]
+    gid = five_events(log)
+    assert log.verify(gid).ok
+    edit(log.con, gid)
+    report = log.verify(gid)
+    assert not report.ok and report.first_bad_seq == where(5), report
+    reopened = DuckDBEventLog(log.con)  # a fresh start on the same database and key
+    with pytest.raises(ChainBroken) as caught:
+        reopened.read_checked(gid)
+    assert caught.value.code == "chain-broken" and caught.value.details["seq"] == where(5)
+    with pytest.raises(ChainBroken):
+        reopened.append(gid, [Redone()], expected_seq=reopened.last_seq(gid))
+
+
+def test_a_removed_or_altered_head_record_is_found(log):
+    removed, altered = five_events(log), five_events(log)
+    log.con.execute("DELETE FROM chain_heads WHERE game_id = ?", [removed])
+    log.con.execute("UPDATE chain_heads SET legacy_seq = 5 WHERE game_id = ?", [altered])
+    for gid in (removed, altered):
+        report = DuckDBEventLog(log.con).verify(gid)
+        assert not report.ok and report.first_bad_seq == 5 and "head" in report.reason
+
+
+def test_a_truncated_game_with_a_lost_head_is_refused_on_append(log):
+    gid = five_events(log)
+    tampering.delete_last(log.con, gid)
+    reopened = DuckDBEventLog(log.con)
+    with pytest.raises(ChainBroken) as caught:  # no read first: the append's own head check
+        reopened.append(gid, [Redone()], expected_seq=4)
+    assert caught.value.details["seq"] == 5 and "missing" in caught.value.details["reason"]
+    assert reopened.last_seq(gid) == 4
+
+
+def test_a_head_record_removed_while_the_log_runs_stops_the_next_append_and_every_later_one(log):
+    gid = five_events(log)
+    log.con.execute("DELETE FROM chain_heads WHERE game_id = ?", [gid])
+    with pytest.raises(ChainBroken):
+        log.append(gid, [Redone()], expected_seq=5)
+    with pytest.raises(ChainBroken):
+        log.append(gid, [Redone()], expected_seq=log.last_seq(gid))
+    assert not log.verify(gid).ok
 
 
 def test_no_code_path_updates_or_deletes_an_event_row():

@@ -28,6 +28,7 @@ def seeded_db(tmp_path_factory) -> Path:
 def db_path(seeded_db, tmp_path) -> str:
     path = tmp_path / "stats.duckdb"
     shutil.copy(seeded_db, path)
+    shutil.copy(f"{seeded_db}.key", f"{path}.key")  # a copied store needs the secret of its anchors
     return str(path)
 
 

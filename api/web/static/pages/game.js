@@ -7,15 +7,25 @@ import { renderPicker, stripSeat } from '../picker.js';
 import * as generic from '../draw/generic.js';
 import { sheetOf } from '../sheet.js';
 import { dieStrip } from '../dicepad.js';
+import { takeHandover, handoverButton, staleToken } from '../handover.js';
+import { outbox as outboxOf, newKey, unanswered } from '../offline.js';
 
 export async function show(main, q, { navigate }) {
   const id = q.get('game');
+  const handed = await takeHandover(id); // before the tokens are read: a hand-over link brings some
   const g = {
     id, info: null, frames: [], pos: 0, tokens: tokensOf(id), mod: null, facts: null, content: null,
     eyes: 'public', stream: null, reloadTimer: null, busy: false, left: false,
     names: new Map(), // seq -> {move, text} of a seat's own move, whole (from this device's seat tokens)
   };
   const wantAt = q.get('at');
+  if (handed.eyes) g.eyes = handed.eyes;
+  const outbox = outboxOf(id, {
+    token: () => g.tokens.write,
+    landed: () => reload({ toEnd: true }).catch(console.error),
+    refused: async (e) => { await reload({ toEnd: true }).catch(console.error); g.showError && g.showError(notSent(e)); },
+    changed: () => { if (g.info) { renderHistory(); markCurrent(); renderRecorder(); } },
+  });
 
   // ---- the page's skeleton ---------------------------------------------------------------------
   const title = h('h1', { class: 'game-title' }, 'Game');
@@ -41,7 +51,8 @@ export async function show(main, q, { navigate }) {
   const sheet = sheetOf(recorder, drawing); // on a phone: a bottom sheet under the board
 
   main.append(
-    h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live)),
+    handed.notice || '',
+    h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live), outbox.status),
     h('div', { class: 'game-grid' },
       h('section', { class: 'board', 'aria-label': 'The table' }, drawing),
       h('div', { class: 'side' },
@@ -212,7 +223,8 @@ export async function show(main, q, { navigate }) {
       h('span', { class: 'players' }, i.players.map((p, s) => h('span', { class: 'player', style: `--seat:${seatColour(s)}`, 'data-seat': s }, p))),
       h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? 'ended' : 'in progress'),
       i.digital ? h('span', { class: 'badge' }, 'digital') : h('span', { class: 'badge' }, 'at the table'),
-      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, 'fork of another game (open it where this one branched)') : null].filter(Boolean));
+      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, 'fork of another game (open it where this one branched)') : null,
+      i.result_differs ? h('span', { class: 'badge rules-flag', id: 'rules-flag', title: i.result_differs.message }, '⚑ today\'s rules differ') : null].filter(Boolean));
     live.hidden = i.status === 'ended';
   }
 
@@ -281,6 +293,12 @@ export async function show(main, q, { navigate }) {
         .map((r) => h('li', { 'data-seat': r.s, 'data-score': r.score, class: outcome.winners.includes(r.s) ? 'winner' : '' },
           h('span', { class: 'player', style: `--seat:${seatColour(r.s)}` }, r.p), ` ${r.score}`, outcome.winners.includes(r.s) ? h('span', { class: 'badge' }, 'winner') : ''))));
     }
+    const differs = g.info.result_differs;
+    if (differs) {
+      scoreBox.append(h('p', { class: 'rules-flag', id: 'rules-differ', role: 'note' },
+        h('strong', {}, '⚑ Today\'s rules compute another result. '), differs.message,
+        '. The recorded result stands; nothing was rewritten.'));
+    }
     const breakdown = (g.mod.score || generic.score)(f.view, { players: g.info.players });
     if (breakdown) scoreBox.append(breakdown);
   }
@@ -300,7 +318,7 @@ export async function show(main, q, { navigate }) {
           ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': `Correct step ${i}`, onclick: () => openAmend(i) }, 'Correct')
           : null);
       return li;
-    }));
+    }), ...outbox.timelineItems());
   }
 
   // ---- recording ---------------------------------------------------------------------------------
@@ -345,7 +363,8 @@ export async function show(main, q, { navigate }) {
       err, atEnd || i.status === 'ended' ? null : h('p', { class: 'notice' }, 'You are looking at an earlier step. ',
         h('button', { type: 'button', class: 'link', onclick: () => go(g.frames.length - 1) }, 'Go to the latest step'), ' to record.'),
       atEnd && i.status !== 'ended' ? [pick, facts] : null,
-      h('div', { class: 'row wrap' }, undoB, redoB, undoTo, fork)].flat().filter(Boolean));
+      h('div', { class: 'row wrap' }, undoB, redoB, undoTo, fork,
+        i.status === 'ended' ? null : handoverButton({ id, players: i.players, tokens: () => g.tokens }, () => { g.tokens = tokensOf(id); fillEyes(); renderHistory(); renderRecorder(); }))].flat().filter(Boolean));
     g.showError = (e) => {
       clear(err);
       if (!e) return;
@@ -353,6 +372,7 @@ export async function show(main, q, { navigate }) {
       err.scrollIntoView({ block: 'nearest' });
     };
     if (!atEnd || i.status === 'ended') return;
+    if (outbox.pending().length) { pick.append(h('p', { class: 'muted', id: 'picker-waits' }, 'The next moves are offered once the move not sent yet is in.')); return; }
     pick.append(h('p', { class: 'muted' }, 'Loading the legal moves…'));
     try {
       const [legal, chance] = await Promise.all([
@@ -372,7 +392,7 @@ export async function show(main, q, { navigate }) {
       }
       if (g.refocus) { g.refocus = false; focusPicker(pick, facts); }
     } catch (e) {
-      showError(clear(pick), e);
+      showError(clear(pick), staleToken(e));
     }
   }
 
@@ -396,7 +416,18 @@ export async function show(main, q, { navigate }) {
   async function record(notation, move) {
     const body = notation ? { notation } : { move };
     g.refocus = true; // after a move the keyboard stays in the picker, not on the page's body
-    return write('moves', body);
+    return write('moves', body, { move, label: moveText(notation, move) });
+  }
+
+  // a move as the picker names it, with who makes it: the timeline's line while it waits to be sent
+  function moveText(notation, move) {
+    let label = null;
+    try { label = g.mod.moveLabel ? g.mod.moveLabel({ notation, move }, g.frames[g.pos].view) : null; } catch { label = null; }
+    if (label instanceof Node) label = label.getAttribute && label.getAttribute('aria-label') || label.textContent;
+    const named = (typeof label === 'string' && label.trim()) || stripSeat(notation);
+    const kind = move && move.type ? humanize(move.type) : null;
+    const text = [kind, named].filter(Boolean).join(': ') || 'a move';
+    return g.info.to_move_player ? `${g.info.to_move_player}: ${text}` : text;
   }
 
   // Focus the next choice in the picker (the kind already chosen, else the first), scrolling the
@@ -426,16 +457,20 @@ export async function show(main, q, { navigate }) {
     no.focus();
   }
 
-  async function write(what, body) {
+  async function write(what, body, queued = {}) {
     if (g.busy) return false;
+    if (outbox.pending().length) { g.showError && g.showError({ code: 'move-not-sent', message: 'wait until the move not sent yet is in' }); return false; }
     g.busy = true;
     g.showError && g.showError(null);
+    const sent = { ...body, expected_seq: g.info.last_seq, actor: 'web', ...(what === 'moves' ? { idempotency_key: newKey() } : {}) };
     try {
-      await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: { ...body, expected_seq: g.info.last_seq, actor: 'web' } });
+      await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: sent });
       await reload({ toEnd: true, appended: what === 'moves' });
       return true;
     } catch (e) {
       g.refocus = false;
+      // sent again as the structured move: its notation may not parse once the move is in
+      if (what === 'moves' && unanswered(e)) { outbox.hold(queued.move ? { ...sent, notation: undefined, move: queued.move } : sent, queued.label); return true; }
       if (e.code === 'stale-expected-seq') await reload({ toEnd: true });
       g.showError && g.showError(e);
       return false;
@@ -549,10 +584,17 @@ export async function show(main, q, { navigate }) {
       g.left = true;
       document.removeEventListener('keydown', onKey);
       if (g.stream) g.stream.close();
+      outbox.stop();
       clearTimeout(g.reloadTimer);
       clearTimeout(g.namesTimer);
     },
   };
+}
+
+// a queued move the server turned down, in the table's words
+function notSent(e) {
+  if (e.code !== 'stale-expected-seq') return e;
+  return { code: e.code, body: e.body, message: 'a move tapped while the connection was down was not recorded: the game moved on meanwhile (on another device). Pick it again if it still stands' };
 }
 
 // JSON-patch operations on the top-level keys of a view (the frames' diff mode)

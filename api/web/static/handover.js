@@ -1,0 +1,153 @@
+// Handing a game over to another device: links, and QR codes of them, that carry a token in the
+// URL's fragment (after '#'), which a browser never sends to a server, so no request line or log
+// holds it; and new tokens when a device is lost (the old links stop working).
+import { api, tokensOf, saveTokens } from './api.js';
+import { h, clear, errorBox } from './dom.js';
+import qrcode from './vendor/qrcode-generator/qrcode.mjs';
+
+const base = (id) => `${location.origin}/?game=${encodeURIComponent(id)}`;
+
+// Recording goes with every seat's token, as the device that started the game holds them: the
+// new recorder's timeline names each move as the old one's did.
+export const recordingLink = (id, tokens) =>
+  `${base(id)}#write=${tokens.write}${(tokens.seats || []).some(Boolean) ? `&seats=${tokens.seats.map((t) => t || '').join(',')}` : ''}`;
+export const seatLink = (id, seat, token) => `${base(id)}#seat=${seat}&token=${token}`;
+
+// On opening a game: keep the tokens of a hand-over link on this device, once the server says
+// they still open it, and take them out of the address bar (and so out of the history, and of
+// any link copied from it). Returns the eyes to show first and a notice (or null).
+export async function takeHandover(id) {
+  const hash = location.hash.slice(1);
+  if (!hash) return { eyes: null, notice: null };
+  const f = new URLSearchParams(hash);
+  history.replaceState(history.state, '', location.pathname + location.search);
+  const write = f.get('write');
+  const seat = f.has('seat') ? Number(f.get('seat')) : null;
+  const token = f.get('token');
+  try {
+    if (write) {
+      await api(`/games/${id}/legal-moves`, { token: write });
+      const seats = (f.get('seats') || '').split(',').map((t) => t || null);
+      saveTokens(id, { write, ...(seats.some(Boolean) ? { seats } : {}) });
+      return { eyes: null, notice: notice('This device now records this game.', 'status') };
+    }
+    if (seat !== null && Number.isInteger(seat) && seat >= 0 && token) {
+      await api(`/games/${id}/state`, { token, params: { seat } });
+      const seats = [...(tokensOf(id).seats || [])];
+      seats[seat] = token;
+      saveTokens(id, { seats });
+      return { eyes: `seat-${seat}`, notice: null };
+    }
+  } catch (err) {
+    if (err.status === 401 || err.status === 403) {
+      return { eyes: null, notice: notice('This hand-over link no longer works: new tokens were issued for this game since it was made. Ask the recorder for a new link; meanwhile you can follow the game.', 'alert') };
+    }
+    if (err.status === 0) return { eyes: null, notice: notice('The server did not answer, so this hand-over link was not checked. Open it again once the connection is back.', 'alert') };
+    return { eyes: null, notice: h('div', { class: 'handover-notice', id: 'handover-notice' }, errorBox(err, { lead: 'The link was not taken.' })) };
+  }
+  return { eyes: null, notice: null };
+}
+
+// A stored token the server no longer takes, in the table's words (the recorder issued new ones).
+export function staleToken(err) {
+  if (!err || err.code !== 'token-wrong') return err;
+  return { ...err, code: err.code, body: err.body, message: "this device's token no longer opens this game: new tokens were issued on the recording device. Ask it to hand over again" };
+}
+
+function notice(text, role) {
+  return h('p', { class: `notice handover-notice ${role === 'alert' ? 'bad' : ''}`, id: 'handover-notice', role }, text);
+}
+
+// A QR code as SVG: dark squares on white with the quiet zone the standard asks (4 modules).
+export function qrSvg(text, label) {
+  const qr = qrcode(0, 'M');
+  qr.addData(text, 'Byte');
+  qr.make();
+  const n = qr.getModuleCount();
+  let d = '';
+  for (let r = 0; r < n; r += 1) for (let c = 0; c < n; c += 1) if (qr.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  const size = n + 8;
+  svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
+  svg.setAttribute('class', 'qr');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  svg.setAttribute('shape-rendering', 'crispEdges');
+  svg.innerHTML = `<rect width="${size}" height="${size}" fill="#fff"/><path d="${d}" fill="#000"/>`;
+  return svg;
+}
+
+// The "Hand over" button of the recording panel and the dialog it opens. ``game`` gives
+// {id, players, tokens()} and ``onReissued()`` is told when this device holds new tokens.
+export function handoverButton(game, onReissued) {
+  const dialog = h('dialog', { class: 'handover-dialog', id: 'handover', 'aria-labelledby': 'handover-h' });
+  let chosen = 'record';
+  const open = () => {
+    if (!dialog.isConnected) document.getElementById('main').append(dialog);
+    chosen = 'record';
+    render();
+    dialog.showModal();
+  };
+  const close = () => dialog.close();
+  dialog.addEventListener('close', () => dialog.remove());
+
+  function render(said = null) {
+    const tokens = game.tokens();
+    const choices = [['record', 'Recording']].concat(game.players.map((p, s) => [`seat-${s}`, p]).filter((_, s) => (tokens.seats || [])[s]));
+    const bar = h('div', { class: 'kinds', role: 'group', 'aria-label': 'Hand over what' },
+      choices.map(([k, label]) => h('button', { type: 'button', class: 'kind', 'data-handover': k, 'aria-pressed': String(k === chosen), onclick: () => { chosen = k; render(); } }, label)));
+    clear(dialog).append(
+      h('h2', { id: 'handover-h' }, 'Hand over'),
+      h('p', {}, 'Scan a code with the other phone\'s camera, or send it the link. A link is a key to this game: give it only to whom it is for.'),
+      said || '', bar, chosenPart(tokens),
+      h('details', { class: 'reissue' }, h('summary', {}, 'A device is lost? Issue new tokens'),
+        h('p', {}, 'New tokens shut out every device that records this game or shows a player\'s hand, and every link and code shown before. This device keeps recording; hand over again with the new links.'),
+        h('button', { type: 'button', class: 'secondary danger', id: 'reissue', onclick: confirmReissue }, 'Issue new tokens…')),
+      h('div', { class: 'row' }, h('button', { type: 'button', class: 'secondary', id: 'handover-close', onclick: close }, 'Close')));
+  }
+
+  function chosenPart(tokens) {
+    const record = chosen === 'record';
+    const seat = record ? null : Number(chosen.slice(5));
+    const player = record ? null : game.players[seat];
+    const link = record ? recordingLink(game.id, tokens) : seatLink(game.id, seat, tokens.seats[seat]);
+    const what = record ? 'record this game on another device' : `show ${player}'s own view (their hand)`;
+    const field = h('input', { type: 'text', readonly: true, id: 'handover-link', value: link, 'aria-label': `Link to ${what}`, onfocus: (ev) => ev.target.select() });
+    const copied = h('span', { class: 'small muted', role: 'status' });
+    const copy = h('button', { type: 'button', class: 'secondary', id: 'handover-copy', onclick: async () => {
+      try { await navigator.clipboard.writeText(link); copied.textContent = 'Copied.'; } catch { field.select(); copied.textContent = 'Selected: copy it with your keyboard or menu.'; }
+    } }, 'Copy the link');
+    const share = navigator.share ? h('button', { type: 'button', class: 'secondary', onclick: () => navigator.share({ title: 'tabletape', url: link }).catch(() => {}) }, 'Share…') : null;
+    return h('section', { class: 'handover-part', 'data-part': chosen, 'aria-labelledby': 'handover-what' },
+      h('h3', { id: 'handover-what' }, record ? 'Record on another device' : `${player}'s own view`),
+      h('p', { class: 'small' }, record ? 'That device can then record moves, as this one does.' : `Opens ${player}'s hand on their phone; it records nothing.`),
+      qrSvg(link, `QR code of the link to ${what}`),
+      h('div', { class: 'field' }, field),
+      h('div', { class: 'row wrap' }, copy, share, copied));
+  }
+
+  function confirmReissue() {
+    const no = h('button', { type: 'button', class: 'secondary', id: 'reissue-cancel', onclick: () => render() }, 'Keep the tokens');
+    const err = h('div', { 'aria-live': 'assertive' });
+    const yes = h('button', { type: 'button', class: 'primary danger', id: 'reissue-confirm', onclick: async () => {
+      yes.disabled = true;
+      try {
+        const out = await api(`/games/${game.id}/tokens`, { method: 'POST', token: game.tokens().write });
+        saveTokens(game.id, { write: out.write_token, seats: out.seat_tokens.map((t) => t.token) });
+        onReissued();
+        chosen = 'record';
+        render(h('p', { class: 'notice', role: 'status', id: 'reissued' }, 'New tokens issued: the old links and codes no longer work. Hand over again with these.'));
+      } catch (e) {
+        yes.disabled = false;
+        clear(err).append(errorBox(e, { lead: 'No new tokens.' }));
+      }
+    } }, 'Issue new tokens');
+    clear(dialog).append(
+      h('h2', { id: 'handover-h' }, 'Issue new tokens?'),
+      h('p', {}, 'Every other device loses access at once: the one that records with a link from here, and each player\'s phone showing their hand. The links and codes shown before stop working. Only this device keeps recording.'),
+      err, h('div', { class: 'row' }, no, yes));
+    no.focus();
+  }
+
+  return h('button', { type: 'button', id: 'handover-open', class: 'secondary', onclick: open }, 'Hand over…');
+}

@@ -1,0 +1,40 @@
+"""New tokens from the page (``POST /games/{id}/tokens``), as ``tabletape tokens`` issues them:
+the write token's holder gets new ones and every old one stops working."""
+
+from __future__ import annotations
+
+from apiplay import new_game
+
+
+def test_new_tokens_replace_every_old_one(client):
+    game = new_game(client, seed=None)
+    response = client.post(f"/games/{game.id}/tokens", headers=game.auth)
+    assert response.status_code == 200, response.text
+    out = response.json()
+    assert [(t["seat"], t["player"]) for t in out["seat_tokens"]] == [(0, "Ana"), (1, "Bea")]
+    new = {out["write_token"], *(t["token"] for t in out["seat_tokens"])}
+    assert len(new) == 3 and not new & {game.write, *game.seats}
+
+    old_write = client.get(f"/games/{game.id}/legal-moves", headers=game.auth)
+    assert (old_write.status_code, old_write.json()["code"]) == (403, "token-wrong")
+    old_seat = client.get(f"/games/{game.id}/state", params={"seat": 1}, headers=game.seat_auth(1))
+    assert (old_seat.status_code, old_seat.json()["code"]) == (403, "token-wrong")
+
+    bearer = {"Authorization": f"Bearer {out['write_token']}"}
+    assert client.get(f"/games/{game.id}/legal-moves", headers=bearer).status_code == 200
+    seat = {"Authorization": f"Bearer {out['seat_tokens'][1]['token']}"}
+    assert client.get(f"/games/{game.id}/state", params={"seat": 1}, headers=seat).status_code == 200
+
+
+def test_only_the_write_tokens_holder_gets_new_tokens(client):
+    game = new_game(client, seed=None)
+    for headers, status, code in (
+        ({}, 401, "token-missing"),
+        (game.seat_auth(0), 403, "token-wrong"),
+    ):
+        response = client.post(f"/games/{game.id}/tokens", headers=headers)
+        assert (response.status_code, response.json()["code"]) == (status, code)
+    # nothing changed: the old write token still records
+    assert client.get(f"/games/{game.id}/legal-moves", headers=game.auth).status_code == 200
+    unknown = client.post("/games/no-such-game/tokens", headers=game.auth)
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown-game")

@@ -1,0 +1,131 @@
+"""Edits someone with write access to the DuckDB file could make to a stored game, from outside
+the log's code: each one, and the seq that a check must name for it.
+
+Each edit works on a game of at least five events and aims at seq ``TARGET`` (the last event for
+the kinds that need it), through plain SQL on the ``events`` table.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import duckdb
+import msgspec
+
+from events.log import GENESIS_HASH, chain_hash
+
+TARGET = 3
+
+
+def _set(con: duckdb.DuckDBPyConnection, game_id: str, seq: int, column: str, value: object) -> None:
+    con.execute(f"UPDATE events SET {column} = ? WHERE game_id = ? AND seq = ?", [value, game_id, seq])
+
+
+def _rows(con: duckdb.DuckDBPyConnection, game_id: str) -> list[tuple]:
+    return con.execute(
+        "SELECT seq, epoch_us(recorded_at), actor, type, body, body_json, prev_hash, hash FROM events "
+        "WHERE game_id = ? ORDER BY seq",
+        [game_id],
+    ).fetchall()
+
+
+def edit_body(con, game_id):
+    # a body that no longer decodes (an unknown event type)
+    _set(con, game_id, TARGET, "body", msgspec.msgpack.encode({"type": "nobody.knows"}))
+
+
+def edit_json_copy(con, game_id):
+    _set(con, game_id, TARGET, "body_json", '{"type":"game.undone","to_seq":0}')
+
+
+def edit_hash(con, game_id):
+    _set(con, game_id, TARGET, "hash", bytes(32))
+
+
+def seq_gap(con, game_id):
+    con.execute("UPDATE events SET seq = seq + 100 WHERE game_id = ? AND seq = ?", [game_id, TARGET])
+
+
+def swap_events(con, game_id):
+    rows = {row[0]: row for row in _rows(con, game_id)}
+    for seq, other in ((TARGET, TARGET + 1), (TARGET + 1, TARGET)):
+        _, _, _, tag, body, body_json, _, _ = rows[other]
+        con.execute(
+            "UPDATE events SET type = ?, body = ?, body_json = ? WHERE game_id = ? AND seq = ?",
+            [tag, body, body_json, game_id, seq],
+        )
+
+
+def delete_middle(con, game_id):
+    con.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", [game_id, TARGET])
+
+
+def delete_last(con, game_id):
+    con.execute("DELETE FROM events WHERE game_id = ? AND seq = (SELECT max(seq) FROM events WHERE game_id = ?)", [game_id, game_id])
+
+
+def insert_event(con, game_id):
+    """A copy of the second event appended after the last, its chain hash computed correctly."""
+    rows = _rows(con, game_id)
+    seq, at, actor, tag, body, body_json, _, digest = rows[-1]
+    _, _, _, tag, body, body_json, _, _ = rows[1]
+    new_seq = seq + 1
+    con.execute(
+        "INSERT INTO events (game_id, seq, recorded_at, actor, type, body, body_json, prev_hash, hash) "
+        "VALUES (?, ?, make_timestamp(?), ?, ?, ?, ?, ?, ?)",
+        [game_id, new_seq, at, actor, tag, body, body_json, digest, chain_hash(bytes(digest), game_id, new_seq, at, actor, bytes(body))],
+    )
+
+
+def change_game_id(con, game_id):
+    _set(con, game_id, TARGET, "game_id", game_id + "x")
+
+
+def edit_idempotency_key(con, game_id):
+    _set(con, game_id, TARGET, "idempotency_key", "forged-key")
+
+
+def edit_recorded_at(con, game_id):
+    con.execute(
+        "UPDATE events SET recorded_at = recorded_at + INTERVAL 1 SECOND WHERE game_id = ? AND seq = ?", [game_id, TARGET]
+    )
+
+
+def edit_actor(con, game_id):
+    _set(con, game_id, TARGET, "actor", "mallory")
+
+
+def rewrite_recomputing_hashes(con, game_id):
+    """Seq TARGET gets the next event's body; its hash and every later one are recomputed."""
+    rows = _rows(con, game_id)
+    prev = GENESIS_HASH
+    for seq, at, actor, tag, body, body_json, _, digest in rows:
+        if seq == TARGET:
+            _, _, _, tag, body, body_json, _, _ = rows[TARGET]
+        if seq >= TARGET:
+            digest = chain_hash(prev, game_id, seq, at, actor, bytes(body))
+            con.execute(
+                "UPDATE events SET type = ?, body = ?, body_json = ?, prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
+                [tag, body, body_json, prev, digest, game_id, seq],
+            )
+        prev = bytes(digest)
+
+
+Edit = Callable[[duckdb.DuckDBPyConnection, str], None]
+
+#: name -> (edit, the seq it must be found at, given the game's last seq)
+KINDS: dict[str, tuple[Edit, Callable[[int], int]]] = {
+    "body": (edit_body, lambda last: TARGET),
+    "json copy": (edit_json_copy, lambda last: TARGET),
+    "hash": (edit_hash, lambda last: TARGET),
+    "seq gap": (seq_gap, lambda last: TARGET),
+    "swapped events": (swap_events, lambda last: TARGET),
+    "middle event deleted": (delete_middle, lambda last: TARGET),
+    "last event deleted": (delete_last, lambda last: last),
+    "event inserted": (insert_event, lambda last: last + 1),
+    "game_id changed": (change_game_id, lambda last: TARGET),
+    "idempotency_key edited": (edit_idempotency_key, lambda last: TARGET),
+    "recorded_at edited": (edit_recorded_at, lambda last: TARGET),
+    "actor edited": (edit_actor, lambda last: TARGET),
+    "rewritten, later hashes recomputed": (rewrite_recomputing_hashes, lambda last: TARGET),
+}
