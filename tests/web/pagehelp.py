@@ -94,13 +94,22 @@ def report_fact(page) -> bool:
         page.click("#facts [data-action=random-layout]")
         page.click("#facts [data-fact=setup] button[type=submit]")
     elif page.locator("#facts [data-fact=dice]").count():
-        page.click("#facts [data-action=roll-for-me]")
-        page.click("#facts [data-fact=dice] button[type=submit]")
+        type_roll(page)
     elif page.locator("#facts [data-fact=shuffle]").count():
         page.locator("#facts [data-fact=shuffle]").get_by_role("button", name="Draw at random").click()
     else:
         return False
     return True
+
+
+def type_roll(page, digits: str | None = None) -> str:
+    """The table's roll typed into the dice pad as digits (default a fixed pattern): it records
+    itself once the last die is in. Returns the digits."""
+    pad = page.locator("#facts [data-fact=dice]")
+    count = int(pad.get_attribute("data-count"))
+    digits = digits or "".join(str(1 + (5 * i + 2) % 6) for i in range(count))
+    pad.locator("[data-pad-typed]").fill(digits)
+    return digits
 
 
 def step(page, prefer: tuple[str, ...] = ()) -> None:

@@ -3,6 +3,7 @@
 // each player's resources and caravans, and the offers of the round.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
+import { zoomable } from '../mapzoom.js';
 
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
   ['gold', 'Gold', 'gold'], ['jade', 'Jade', 'jade'], ['vp', 'Victory points', 'VP']];
@@ -143,10 +144,15 @@ export function draw(container, view, ctx) {
   container.dataset.drawing = 'marco-polo-2';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
     h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
-    h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (scrolls sideways on a small screen)' }, map(view, ctx.content)),
+    mapWrap(map(view, ctx.content), 'marco-polo-2'),
     h('div', { class: 'mp-lower' }, board(view), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p))))));
 }
 
 export function score(view) {
   return scoreSheet(view, { during: ['in_game'], end: ['goal_seals', 'shields', 'goods', 'coins', 'most_contracts', 'caravans'] }, { shields: 'shields_count' });
+}
+
+// the map fits the width; zoom and pan reach every place on it
+function mapWrap(svg, key) {
+  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
 }

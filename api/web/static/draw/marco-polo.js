@@ -2,6 +2,7 @@
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
+import { zoomable } from '../mapzoom.js';
 
 // where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
 export const MAP_XY = {
@@ -130,7 +131,7 @@ export function draw(container, view, ctx) {
   container.dataset.drawing = 'marco-polo';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
     h('p', { class: 'lc-round' }, view.round ? `Round ${view.round} of 5` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
-    h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (scrolls sideways on a small screen)' }, map(view, ctx.content)),
+    mapWrap(map(view, ctx.content), 'marco-polo'),
     h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
 }
 
@@ -173,4 +174,9 @@ export function moveLabel(m) {
     case 'black-die-bought': return 'Buy a black die';
     default: return null;
   }
+}
+
+// the map fits the width; zoom and pan reach every place on it
+function mapWrap(svg, key) {
+  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
 }

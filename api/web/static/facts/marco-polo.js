@@ -2,6 +2,7 @@
 // the objective cards shown at the end.
 import { h, clear, errorBox } from '../dom.js';
 import * as generic from './generic.js';
+import { dicePad } from '../dicepad.js';
 
 function select(id, label, values, { unknown = false, value = '' } = {}) {
   const sel = h('select', { id, 'data-setup': id }, unknown ? h('option', { value: '?' }, '? (not seen)') : h('option', { value: '' }, '–'), values.map((v) => h('option', { value: v }, v)));
@@ -60,7 +61,7 @@ export async function render(box, ctx) {
   const { chance, view } = ctx;
   if (view.phase === 'setup' && ctx.content) return setupForm(box, ctx);
   if (view.phase === 'contracts') return generic.shuffleForm(box, ctx, { title: `The six contracts of round ${view.round + (view.round ? 0 : 1)}`, need: Math.min(6, chance.items.length) });
-  if (chance.kind === 'dice') return generic.diceForm(box, ctx, { title: chance.count === 1 ? 'The die shows' : 'The roll' });
+  if (chance.kind === 'dice') return dicePad(box, ctx, { title: chance.count === 1 ? 'The die shows' : 'The roll', whiteAfter: 5 });
   if (chance.kind === 'shuffle') {
     generic.shuffleForm(box, ctx, { title: 'The contract drawn from the special pile', need: 1 });
     const err = h('div', { 'aria-live': 'assertive' });

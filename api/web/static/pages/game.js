@@ -5,6 +5,8 @@ import { h, clear, errorBox, humanize, seatColour } from '../dom.js';
 import { drawerFor, factsFor } from '../draw/index.js';
 import { renderPicker, stripSeat } from '../picker.js';
 import * as generic from '../draw/generic.js';
+import { sheetOf } from '../sheet.js';
+import { dieStrip } from '../dicepad.js';
 import { takeHandover, handoverButton, staleToken } from '../handover.js';
 import { outbox as outboxOf, newKey, unanswered } from '../offline.js';
 
@@ -46,6 +48,7 @@ export async function show(main, q, { navigate }) {
   const forks = h('div', { class: 'forks', id: 'forks' });
   const live = h('span', { class: 'live-badge', id: 'live', hidden: true }, '● live');
   const dialog = h('dialog', { class: 'amend-dialog', id: 'amend-dialog', 'aria-labelledby': 'amend-h' });
+  const sheet = sheetOf(recorder, drawing); // on a phone: a bottom sheet under the board
 
   main.append(
     handed.notice || '',
@@ -61,7 +64,7 @@ export async function show(main, q, { navigate }) {
           stepLabel,
           h('p', { class: 'small muted keys-hint' }, 'Keys: ← → step, Home / End first / latest.'),
           h('div', { class: 'row' }, link, h('span', { class: 'field inline' }, h('label', { for: 'eyes' }, 'Seen by'), eyesSel))),
-        recorder, scoreBox,
+        sheet, scoreBox,
         h('section', { class: 'panel', 'aria-labelledby': 'hist-h' },
           h('h2', { id: 'hist-h' }, 'Timeline'), history),
         h('section', { class: 'panel', 'aria-labelledby': 'forks-h' },
@@ -324,7 +327,7 @@ export async function show(main, q, { navigate }) {
     const mine = ++recToken;
     recorder.dataset.ready = 'false';
     try { await fillRecorder(mine); } finally {
-      if (mine === recToken) { recorder.dataset.ready = 'true'; recorder.dataset.lastSeq = String(g.info.last_seq); }
+      if (mine === recToken) { recorder.dataset.ready = 'true'; recorder.dataset.lastSeq = String(g.info.last_seq); sheet.placeBoard(); }
     }
   }
   async function fillRecorder(mine) {
@@ -379,6 +382,8 @@ export async function show(main, q, { navigate }) {
       if (mine !== recToken) return;
       const view = g.frames[g.pos].view;
       const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), mod: g.mod, view });
+      const strip = dieStrip(legal.moves, { onPick: (m) => record(m.notation, m.move), view }); // a reroll: the die, then its value
+      if (strip) pick.prepend(strip);
       const factsShown = chance && chance.kind ? await g.facts.render(facts, { chance, view, info: i, content: g.content, record, compose }) : false;
       if (!factsShown && g.facts.always) await g.facts.always(facts, { view, info: i, content: g.content, record, compose, legal });
       if (!shown && !facts.childNodes.length) {

@@ -1,0 +1,85 @@
+// Zoom and pan for a map drawn in SVG: the whole map fits the width at first; buttons, the wheel and
+// a pinch zoom, a drag pans, and the view never leaves the map (every place stays reachable).
+import { h } from './dom.js';
+
+const MAX_ZOOM = 4;
+const views = new Map(); // key -> {x, y, w, h}: the view survives the redraw after each move
+
+function clamp(v, box) {
+  const w = Math.min(box.w, Math.max(box.w / MAX_ZOOM, v.w));
+  const hh = w * (box.h / box.w);
+  return { x: Math.min(box.x + box.w - w, Math.max(box.x, v.x)), y: Math.min(box.y + box.h - hh, Math.max(box.y, v.y)), w, h: hh };
+}
+
+// ``wrap`` holds ``svg`` (a viewBox of the whole map); ``key`` names the view kept across redraws
+export function zoomable(wrap, svg, key) {
+  const [bx, by, bw, bh] = svg.getAttribute('viewBox').split(/\s+/).map(Number);
+  const box = { x: bx, y: by, w: bw, h: bh };
+  let v = clamp(views.get(key) || box, box);
+  const set = (next) => {
+    v = clamp(next, box);
+    views.set(key, v);
+    svg.setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
+    wrap.dataset.zoom = (box.w / v.w).toFixed(2);
+    out.disabled = fit.disabled = v.w >= box.w;
+    zin.disabled = v.w <= box.w / MAX_ZOOM + 1e-6;
+  };
+  // zoom by ``f`` about a point given as fractions of the drawing (0..1 either way)
+  const zoom = (f, fx = 0.5, fy = 0.5) => {
+    const w = v.w / f; const hh = w * (box.h / box.w);
+    set({ x: v.x + (v.w - w) * fx, y: v.y + (v.h - hh) * fy, w, h: hh });
+  };
+  const zin = h('button', { type: 'button', class: 'map-zoom-in', 'aria-label': 'Zoom in on the map', onclick: () => zoom(1.5) }, '+');
+  const out = h('button', { type: 'button', class: 'map-zoom-out', 'aria-label': 'Zoom out', onclick: () => zoom(1 / 1.5) }, '−');
+  const fit = h('button', { type: 'button', class: 'map-zoom-fit', 'aria-label': 'Show the whole map', onclick: () => set(box) }, '⤢');
+  wrap.append(h('div', { class: 'map-zoom', role: 'group', 'aria-label': 'Map zoom' }, zin, out, fit));
+  wrap.classList.add('zoomable');
+
+  const frac = (ev) => { const r = svg.getBoundingClientRect(); return [(ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height]; };
+  svg.addEventListener('wheel', (ev) => {
+    // a whole map lets the page scroll by (a trackpad's pinch comes as ctrl + wheel and zooms)
+    if (!ev.ctrlKey && !ev.metaKey && v.w >= box.w) return;
+    ev.preventDefault();
+    zoom(ev.deltaY < 0 ? 1.2 : 1 / 1.2, ...frac(ev));
+  }, { passive: false });
+
+  // one pointer drags the view; two pinch it
+  const down = new Map();
+  let moved = false; let pinch = null;
+  svg.addEventListener('pointerdown', (ev) => {
+    down.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    moved = false;
+    if (down.size === 2) {
+      const [a, b] = [...down.values()];
+      pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]), v };
+    }
+  });
+  svg.addEventListener('pointermove', (ev) => {
+    const last = down.get(ev.pointerId);
+    if (!last) return;
+    const r = svg.getBoundingClientRect();
+    if (down.size === 1) {
+      const dx = ev.clientX - last[0]; const dy = ev.clientY - last[1];
+      if (!moved && Math.hypot(dx, dy) < 5) return;
+      if (!moved) svg.setPointerCapture(ev.pointerId);
+      moved = true;
+      down.set(ev.pointerId, [ev.clientX, ev.clientY]);
+      set({ ...v, x: v.x - dx * (v.w / r.width), y: v.y - dy * (v.h / r.height) });
+      return;
+    }
+    down.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    if (!pinch) return;
+    moved = true;
+    const [a, b] = [...down.values()];
+    const f = Math.hypot(a[0] - b[0], a[1] - b[1]) / (pinch.d || 1);
+    const w = pinch.v.w / f; const hh = w * (box.h / box.w);
+    set({ x: pinch.v.x + (pinch.v.w - w) / 2, y: pinch.v.y + (pinch.v.h - hh) / 2, w, h: hh });
+  });
+  const up = (ev) => { down.delete(ev.pointerId); if (down.size < 2) pinch = null; };
+  svg.addEventListener('pointerup', up);
+  svg.addEventListener('pointercancel', up);
+  // a drag is not a tap on the place it ends on
+  svg.addEventListener('click', (ev) => { if (moved) { ev.stopPropagation(); ev.preventDefault(); moved = false; } }, true);
+  set(v);
+  return wrap;
+}

@@ -1,0 +1,77 @@
+// The recording panel as a bottom sheet on a phone: the board stays above it, in view, while the
+// picker and the dice pad are tapped. Its handle collapses it (a tap) or sizes it (a drag); on a wide
+// screen the sheet is just the panel in the side column (layout.css).
+import { h } from './dom.js';
+
+const MIN = 56; // the handle alone
+
+// Wraps ``panel`` (the recorder) in the sheet; ``board`` is kept in view above it.
+export function sheetOf(panel, board) {
+  const label = h('span', { class: 'sheet-label' }, 'Hide the recording panel');
+  const handle = h('button', { type: 'button', class: 'sheet-handle', id: 'sheet-handle', 'aria-expanded': 'true', 'aria-controls': panel.id },
+    h('span', { class: 'sheet-grip', 'aria-hidden': 'true' }), label);
+  const sheet = h('div', { class: 'sheet open', id: 'sheet' }, handle, panel);
+  const phone = () => getComputedStyle(sheet).position === 'fixed';
+  const root = document.documentElement;
+  const measure = () => root.style.setProperty('--sheet-h', `${phone() ? Math.ceil(sheet.getBoundingClientRect().height) : 0}px`);
+  new ResizeObserver(measure).observe(sheet);
+  const setOpen = (open) => {
+    sheet.classList.toggle('open', open);
+    handle.setAttribute('aria-expanded', String(open));
+    label.textContent = open ? 'Hide the recording panel' : 'Show the recording panel';
+    if (open) sheet.style.removeProperty('--sheet-max');
+    requestAnimationFrame(measure);
+  };
+
+  // a tap toggles; a drag sizes the sheet to where the finger stops (low enough: collapsed)
+  let drag = null;
+  handle.addEventListener('pointerdown', (ev) => {
+    if (!phone()) return;
+    drag = { y: ev.clientY, moved: false, id: ev.pointerId };
+    handle.setPointerCapture(ev.pointerId); // a quick drag leaves the handle at once
+  });
+  handle.addEventListener('pointermove', (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    if (!drag.moved && Math.abs(ev.clientY - drag.y) < 6) return;
+    drag.moved = true;
+    const height = Math.max(MIN, Math.min(window.innerHeight * 0.9, window.innerHeight - ev.clientY + MIN / 2));
+    if (!sheet.classList.contains('open')) setOpen(true);
+    sheet.style.setProperty('--sheet-max', `${height}px`);
+  });
+  const end = () => {
+    if (!drag) return;
+    const moved = drag.moved;
+    drag = null;
+    if (moved) {
+      const height = sheet.getBoundingClientRect().height;
+      if (height < MIN * 2) setOpen(false); else measure();
+      handle.dataset.dragged = '1'; // the click that ends a drag is not a toggle
+    }
+  };
+  handle.addEventListener('pointerup', end);
+  handle.addEventListener('pointercancel', end);
+  handle.addEventListener('click', () => {
+    if (handle.dataset.dragged) { delete handle.dataset.dragged; return; }
+    setOpen(!sheet.classList.contains('open'));
+  });
+
+  // a kind of move chosen: its moves fill the sheet, the kinds kept at its top to switch
+  panel.addEventListener('click', (ev) => {
+    const kind = ev.target.closest && ev.target.closest('.picker .kind');
+    if (!kind || !phone()) return;
+    const row = kind.closest('.picker').querySelector('.kinds');
+    panel.scrollTop += row.getBoundingClientRect().top - panel.getBoundingClientRect().top - 4;
+  });
+
+  // on a phone, recording starts with the board at the top of the screen, the sheet under it
+  let placed = false;
+  sheet.placeBoard = () => {
+    const box = board.closest('.board');
+    if (box && !box.hasAttribute('tabindex')) box.tabIndex = 0; // it scrolls inside on a phone: keys reach it
+    if (placed || !phone() || !sheet.querySelector('.recording')) return;
+    placed = true;
+    const top = board.getBoundingClientRect().top + window.scrollY;
+    if (window.scrollY < top) window.scrollTo({ top, behavior: 'instant' });
+  };
+  return sheet;
+}
