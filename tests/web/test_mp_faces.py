@@ -179,3 +179,40 @@ def test_a_table_lays_out_marco_polo_by_tapping_the_map_and_the_pictures(tall_ph
     entry = page.locator("#history li").last
     assert entry.locator(".mpf-face[data-id=K02]").count() == 1
     shot(page, "08-timeline-with-face")
+
+    # the first turns: a contract taken by tapping its picture in the picker, taps counted
+    for _ in range(4):  # round-start choices (income) first, each one tap
+        wait_ready(page)
+        if page.locator("#picker .kind[data-group='marco-polo.contracts-taken']").count():
+            break
+        before = last_seq(page)
+        taps_used = 0
+        if page.locator("#picker .options-area .move").count() == 0:
+            page.locator("#picker .kind").first.click()
+            taps_used += 1
+        page.locator("#picker .options-area .move").first.click()
+        wait_ready(page, after=before)
+    # Ana takes the contract in column 1 (K05) by its picture: the kind, her die, the card
+    before = last_seq(page)
+    page.locator("#picker .kind[data-group='marco-polo.contracts-taken']").click()
+    sub = page.locator("#picker .kinds.sub .kind")
+    sub.last.click()  # her highest die reaches every column
+    moves = page.locator("#picker .options-area .move")
+    assert moves.count() > 4 and moves.locator(".mpf-face[data-face=contract]").count() >= moves.count()
+    # chips narrow the choice by what the cards show: "gold" keeps the moves whose cards need gold
+    page.locator("#picker [data-filter='goods:gold']").click()
+    visible = page.locator("#picker .options-area .move:visible")
+    gold = {c["id"] for c in content["contracts"] if "gold" in c["cost"]}
+    for i in range(visible.count()):
+        ids = visible.nth(i).locator(".mpf-face:not(.mpf-returned)").evaluate_all("fs => fs.map(f => f.dataset.id)")
+        assert set(ids) & gold, ids
+    shot(page, "09-picker-contracts-by-face")
+    page.locator("#picker [data-filter='goods:gold']").click()  # chip off again
+    only_k05 = page.locator("#picker .options-area .move").filter(has=page.locator(".mpf-face[data-id=K05]"))
+    only_k05 = [b for b in only_k05.all() if b.locator(".mpf-face:not(.mpf-returned)").count() == 1][0]
+    only_k05.click()
+    wait_ready(page, after=before)
+    assert "K05" in state(http, game_id)["view"]["seats"][0]["contracts"]
+    assert page.locator("#history li").last.locator(".mpf-face[data-id=K05]").count() == 1
+    no_blockers(page, "#recorder")
+    shot(page, "10-contract-taken")

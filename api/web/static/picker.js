@@ -77,6 +77,7 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
       const b = h('button', { type: 'button', class: 'kind', 'aria-pressed': 'false', 'data-subgroup': key, onclick: () => {
         for (const x of subButtons) x.setAttribute('aria-pressed', String(x === b));
         clear(area).append(...items.map(moveButton));
+        if (mod.decorateOptions) mod.decorateOptions(area, items, view, content);
       } }, (mod.subgroupLabel && mod.subgroupLabel(chosen, key)) || key || '—', h('span', { class: 'count' }, items.length));
       subButtons.push(b);
       bar.append(b);

@@ -13,8 +13,15 @@ export function decorateOptions(options, list, view, content) {
   if (chips) options.prepend(chips);
 }
 
-/** Small faces of the cards a recorded move names (none for the layout: it names them all). */
-export function timelineFace(move, frame, content) {
+/**
+ * Small faces of the cards a recorded move names or uses (none for the layout: it names them all):
+ * a contract taken by its column and a city card by its space are read off the view before it.
+ */
+export function timelineFace(move, frame, content, before) {
   if (!content || !move || /^(@\d+\s+)?(setup|deal)\b/.test(move)) return null;
-  return facesInNotation(content, move);
+  const words = move.replace(/^@\d+\s+/, '').split(' ');
+  const ids = [];
+  if (before && words[0] === 'contracts' && words[2]) ids.push(...words[2].split(',').map((c) => (before.display || [])[Number(c) - 1]));
+  if (before && words[0] === 'card' && words[1]) ids.push((before.city_cards || {})[words[1]]);
+  return facesInNotation(content, [...ids.filter(Boolean), move].join(' '));
 }

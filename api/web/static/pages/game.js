@@ -290,7 +290,7 @@ export async function show(main, q, { navigate }) {
       const dot = f.seat !== null && f.seat !== undefined ? h('span', { class: 'seat-dot', style: `--seat:${seatColour(f.seat)}`, 'aria-hidden': 'true' }) : null;
       const li = h('li', { 'data-index': i, 'data-seq': f.seq, 'data-type': f.type },
         h('button', { type: 'button', class: 'link step-no', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
-        ' ', dot, h('span', { class: 'said' }, textOf(f)), g.mod.timelineFace ? g.mod.timelineFace(move, f, g.content) : null,
+        ' ', dot, h('span', { class: 'said' }, textOf(f)), g.mod.timelineFace ? g.mod.timelineFace(move, f, g.content, i ? g.frames[i - 1].view : null) : null,
         move ? [' ', h('code', { class: 'notation', 'data-move': move, title: stripSeat(move) }, stripSeat(move))] : null,
         f.amended_by ? h('span', { class: 'muted small' }, ' (corrected)') : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
