@@ -103,7 +103,12 @@ def test_a_table_lays_out_marco_polo_by_tapping_the_map_and_the_pictures(tall_ph
     taps = {"cards:MOS": "CC06"}
     # the panel went on to Moscow's outpost tile; the rest by taps on the first picture that fits
     assert panel.locator("[data-slot='outposts:MOS'][data-chosen='']").count() == 1
-    taps.update(marco_polo_setup_by_taps(page))
+    rest = marco_polo_setup_by_taps(page)
+    taps.update(rest)
+    # one tap per card or tile (16) and per starting contract (3), plus Moscow, the chip, a city
+    # tap inside the helper and the submit: no scrolling through lists, nothing typed
+    tap_count = 3 + 1 + len(rest) + 1
+    assert tap_count == 23
     # the starting contracts show their printed cost and reward
     starting = printed(page, "#facts [data-start-seat='2']")
     for c in content["contracts"]:
@@ -125,6 +130,9 @@ def test_a_table_lays_out_marco_polo_by_tapping_the_map_and_the_pictures(tall_ph
     assert {c: view["outposts"][c] for c in large} == {c: taps[f"outposts:{c}"] for c in large}
     assert [p["contracts"] for p in view["seats"]] == [[taps[f"start:{i}"]] for i in range(3)]
     assert view["city_cards"]["MOS"] == "CC06"
+    # the map says what lies on Moscow, not an id
+    tag = page.locator("#drawing [data-loc=MOS] .mp-tag").evaluate("t => t.firstChild.textContent")
+    assert tag.startswith("×d 2 silk → 3 VP · ") and "CC06" not in tag
 
     # the round's six contracts, tapped by their faces in column order
     deal = page.locator("#facts [data-fact=shuffle]")

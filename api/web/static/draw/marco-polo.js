@@ -2,7 +2,7 @@
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { faceOf, nameOf } from '../faces/mp-faces.js';
+import { faceOf, nameOf, shortText } from '../faces/mp-faces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
 
 // where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
@@ -72,7 +72,7 @@ function map(view, content) {
     if (name) g.append(name);
     const extra = view.city_cards[id] || view.city_bonuses[id] || null;
     const outpost = view.outposts[id];
-    const label = [extra, outpost].filter(Boolean).join(' ');
+    const label = [extra, outpost].filter(Boolean).map((x) => shortText(content, x)).join(' · ');
     if (label) {
       g.append(s('text', { y: -28, 'text-anchor': 'middle', class: 'mp-tag' }, label,
         s('title', {}, [extra, outpost].filter(Boolean).map((x) => `${x}: ${describe(content, x)}`).join('\n'))));
@@ -86,7 +86,7 @@ function map(view, content) {
     });
     svg.append(g);
   }
-  const sum = view.city_cards['SUM-1'] ? ['SUM-1', 'SUM-2', 'SUM-3'].map((k) => view.city_cards[k]).join(' ') : '';
+  const sum = view.city_cards['SUM-1'] ? ['SUM-1', 'SUM-2', 'SUM-3'].map((k) => shortText(content, view.city_cards[k])).join(' · ') : '';
   if (sum) svg.append(s('text', { x: 680, y: 545, 'text-anchor': 'middle', class: 'mp-tag' }, sum));
   // Beijing's slots
   view.beijing.forEach((seat, i) => svg.append(s('rect', { x: 905 + i * 14, y: 230, width: 12, height: 12, fill: seatColour(seat), class: 'mp-post', 'data-beijing': i, 'data-seat': seat })));

@@ -103,6 +103,22 @@ export function faceOf(content, id, opts = {}) {
   return characterFace(item, opts);
 }
 
+/** A face as one short line of text ("2 silk → 3 VP"), for the map's tags where a picture won't fit. */
+export function shortText(content, id) {
+  const face = faceOf(content, id, { small: true });
+  if (!face) return id || '';
+  face.querySelector('.mpf-id').remove();
+  if (face.dataset.face === 'city-bonus') face.querySelectorAll('.mpf-times').forEach((x) => x.remove()); // its city is where it lies
+  const out = [];
+  const walk = (el) => {
+    for (const n of el.childNodes) {
+      if (n.nodeType === 3) { if (n.textContent.trim()) out.push(n.textContent.trim()); } else if (n.classList.contains('mpf-tok') || n.classList.contains('mpf-arrow')) out.push(n.textContent.trim()); else walk(n);
+    }
+  };
+  walk(face);
+  return out.join(' ').replace(/ ?× die,? ?/g, '×d ').replace(/per trading post on the board/, '/post').replace(/per completed contract/, '/contract').replace(/at most the die/, '≤d');
+}
+
 // ---- finding a card by what it shows -----------------------------------------------------------
 const GOODS = ['pepper', 'silk', 'gold', 'camels'];
 const REWARDS = [['coins', 'coins'], ['camels', 'camels'], ['vp', 'VP'], ['good', 'a good'], ['move', 'move'], ['contract', 'contract'], ['black_die', 'black die']];
