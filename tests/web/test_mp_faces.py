@@ -224,3 +224,41 @@ def test_a_table_lays_out_marco_polo_by_tapping_the_map_and_the_pictures(tall_ph
     assert page.locator("#history li").last.locator(".mpf-face[data-id=K05]").count() == 1
     no_blockers(page, "#recorder")
     shot(page, "10-contract-taken")
+
+
+def test_expert_layout_by_pictures_characters_bonuses_and_seen_objectives(tall_phone, server, http):
+    """The expert options by pictures: characters chosen, small-city bonus tiles placed on the map,
+    four objective cards the recorder saw, found by a city."""
+    page = tall_phone
+    options = {"characters": "chosen", "random_city_bonuses": True, "objectives_keep": True}
+    game_id = start_game(page, server, "marco-polo", ["Ana", "Bea"], options)
+    form = page.locator("#facts [data-fact=setup]")
+    form.wait_for()
+    assert form.locator("select").count() == 0
+    form.locator("[data-char-slot='0'] .mpf-pick[data-id=carpini]").click()
+    form.locator("[data-char-slot='1'] .mpf-pick[data-id=wilhelm]").click()
+    assert form.locator(".mpf-city-btn[data-city=ANX]").count() == 1  # small cities take a tile too
+    taps = marco_polo_setup_by_taps(page)
+    assert {k for k in taps if k.startswith("bonuses:")} == {f"bonuses:{c}" for c in ("ANX", "KAS", "XIA", "ORM", "ADA", "KOC")}
+    seen = form.locator("[data-objectives-seat='0']")
+    seen.locator("summary").click()
+    seen.locator("[data-filter='cities:MOS']").click()
+    shown = seen.locator(".mpf-pick:visible")
+    assert shown.count() == 3  # Moscow is on three objective cards
+    picked = [shown.nth(i).get_attribute("data-id") for i in range(3)]
+    for cid in picked:
+        seen.locator(f".mpf-pick[data-id={cid}]").click()
+    assert seen.locator("[data-filter='cities:MOS']").get_attribute("aria-pressed") == "true"
+    seen.locator("[data-filter='cities:MOS']").click()  # chip off: find the fourth among all
+    seen.locator(".mpf-pick[data-id=G18]").click()
+    no_blockers(page, "#facts")
+    shot(page, "11-expert-layout")
+    before = last_seq(page)
+    form.locator("button[type=submit]").click()
+    wait_ready(page, after=before)
+    view = state(http, game_id)["view"]
+    assert [p["character"] for p in view["seats"]] == ["carpini", "wilhelm"]
+    assert view["city_bonuses"] == {c: taps[f"bonuses:{c}"] for c in ("ANX", "KAS", "XIA", "ORM", "ADA", "KOC")}
+    token = page.evaluate(f"() => JSON.parse(localStorage.getItem('tabletape.tokens.{game_id}')).seats[0]")
+    mine = http.get(f"/games/{game_id}/state", params={"seat": 0}, headers={"Authorization": f"Bearer {token}"}).json()
+    assert sorted(mine["view"]["dealt_objectives"]) == sorted([*picked, "G18"])  # four dealt, two to keep

@@ -141,18 +141,24 @@ export function setupOnMap(box, ctx) {
     clear(objBox).append(...info.players.map((p, i) => {
       const seen = objectives[i].filter((x) => x !== '?');
       const all = (content.objectives || []).map((o) => o.id);
-      const det = h('details', { 'data-objectives-seat': i, open: seen.length ? true : null },
-        h('summary', {}, `${p}: `, seen.length ? `${seen.length} of ${per} seen` : 'not seen'),
-        facePicker(content, all, {
-          selected: seen, label: `${p}'s objective cards`,
-          onPick: (id) => {
-            const k = objectives[i].indexOf(id);
-            if (k >= 0) objectives[i][k] = '?';
-            else { const free = objectives[i].indexOf('?'); if (free >= 0) objectives[i][free] = id; }
-            renderObjectives();
-          },
-        }));
-      return det;
+      const summary = h('summary', {});
+      const say = () => {
+        const k = objectives[i].filter((x) => x !== '?').length;
+        summary.textContent = `${p}: ${k ? `${k} of ${per} seen` : 'not seen'}`;
+      };
+      say();
+      // picked in place: the chips a person pressed stay pressed while picking the next card
+      const picker = facePicker(content, all, {
+        selected: seen, label: `${p}'s objective cards`,
+        onPick: (id, b) => {
+          const k = objectives[i].indexOf(id);
+          if (k >= 0) objectives[i][k] = '?';
+          else { const free = objectives[i].indexOf('?'); if (free >= 0) objectives[i][free] = id; }
+          b.setAttribute('aria-pressed', String(objectives[i].includes(id)));
+          say();
+        },
+      });
+      return h('details', { 'data-objectives-seat': i, open: seen.length ? true : null }, summary, picker);
     }));
   }
   renderObjectives();
