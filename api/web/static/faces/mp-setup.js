@@ -6,13 +6,15 @@ import { MAP_XY } from '../draw/marco-polo.js';
 import { shuffled } from '../facts/generic.js';
 import { facePicker, faceOf, nameOf } from './mp-faces.js';
 
-// the board's sketch, stretched up and down so that 44-px city buttons do not overlap on a phone
+// the board's sketch, stretched up and down (and Ormuz nudged west) so that 44-px city pins do
+// not overlap on a phone; each pin shows the city's code as the board drawing does, its name below
 const W = 1000;
-const H = 560 * 1.3;
-const XY = Object.fromEntries(Object.entries(MAP_XY).map(([k, [x, y]]) => [k, [x, y * 1.3]]));
-
-// a button is centred on its city, except near the map's edges, where it stays inside the map
-const anchor = (x) => (x < 150 || x > 850 ? (x / W) * 100 : 50);
+const YS = 1.6;
+const H = 560 * YS;
+const NUDGE = { ORM: [-20, 0] };
+const NAME_ABOVE = new Set(['LAN']);
+const XY = Object.fromEntries(Object.entries(MAP_XY).map(([k, [x, y]]) => [k, [x + (NUDGE[k] || [0])[0], y * YS]]));
+const anchor = () => 50;
 
 function mapSketch(content) {
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'mpf-setup-svg', 'aria-hidden': 'true', focusable: 'false' });
@@ -25,6 +27,12 @@ function mapSketch(content) {
     const xy = XY[l.id];
     if (xy && l.kind === 'oasis') svg.append(s('rect', { x: xy[0] - 7, y: xy[1] - 7, width: 14, height: 14, transform: `rotate(45 ${xy[0]} ${xy[1]})`, class: 'mp-oasis-shape' }));
     else if (xy) svg.append(s('circle', { cx: xy[0], cy: xy[1], r: 14, class: 'mp-city-shape' }));
+    if (xy && l.kind !== 'oasis') {
+      const edge = xy[0] < 150 ? 'start' : xy[0] > 850 ? 'end' : 'middle';
+      const x = edge === 'start' ? 8 : edge === 'end' ? W - 8 : xy[0];
+      const dy = NAME_ABOVE.has(l.id) ? -85 : l.kind === 'beijing' || l.kind === 'start' ? 50 : 100;
+      svg.append(s('text', { x, y: xy[1] + dy, 'text-anchor': edge, class: 'mpf-setup-name' }, l.name));
+    }
   }
   return svg;
 }
@@ -85,8 +93,8 @@ export function setupOnMap(box, ctx) {
       const done = cityDone(c);
       b.classList.toggle('done', done);
       b.setAttribute('aria-pressed', String(c === city));
-      clear(b).append(nameOf(content, c));
-      b.setAttribute('aria-label', `${nameOf(content, c)}${done ? ': done' : ': to set'}`);
+      clear(b).append(c);
+      b.setAttribute('aria-label', `${c} ${nameOf(content, c)}${done ? ': done' : ': to set'}`); // the visible code first
     }
     const left = cities.filter((c) => !cityDone(c)).length;
     progress.textContent = left ? `${left} of ${cities.length} cities still to set.` : 'Every city is set.';
