@@ -91,12 +91,18 @@ def report_fact(page) -> bool:
     if page.locator("#facts [data-fact=deal]").count():
         page.click("#facts [data-fact=deal]")
     elif page.locator("#facts [data-fact=setup]").count():
-        page.click("#facts [data-action=random-layout]")
+        if page.locator("#facts [data-action=random-layout]").count():
+            page.click("#facts [data-action=random-layout]")
+        else:
+            marco_polo_setup_by_taps(page)
         page.click("#facts [data-fact=setup] button[type=submit]")
     elif page.locator("#facts [data-fact=dice]").count():
         type_roll(page)
     elif page.locator("#facts [data-fact=shuffle]").count():
-        page.locator("#facts [data-fact=shuffle]").get_by_role("button", name="Draw at random").click()
+        if page.locator("#facts [data-action=draw-at-random]").count():
+            page.click("#facts [data-action=draw-at-random]")
+        else:  # at a table: tap what came out, in order
+            tap_drawn(page)
     else:
         return False
     return True
@@ -110,6 +116,41 @@ def type_roll(page, digits: str | None = None) -> str:
     digits = digits or "".join(str(1 + (5 * i + 2) % 6) for i in range(count))
     pad.locator("[data-pad-typed]").fill(digits)
     return digits
+
+
+def tap_drawn(page, ids: list[str] | None = None) -> list[str]:
+    """Tap the items of a shuffle form (by their ids, default the first ones it needs) and send it."""
+    form = page.locator("#facts [data-fact=shuffle]")
+    need = int(form.get_attribute("data-need") or 1)
+    items = form.locator(".mpf-pick:not([hidden]), [data-item]")
+    if ids is None:
+        ids = [items.nth(i).get_attribute("data-id") or items.nth(i).get_attribute("data-item") for i in range(need)]
+    for item in ids:
+        form.locator(f".mpf-pick[data-id='{item}'], [data-item='{item}']").first.click()
+    if len(ids) > 1 or not form.locator(".mpf-pick").count():
+        form.locator("button[type=submit]").click()
+    return ids
+
+
+def marco_polo_setup_by_taps(page) -> dict[str, str]:
+    """Marco Polo's layout on the map: each city, then the first picture that fits each slot; the
+    first free starting contract per seat. Returns {slot: id} (slots ``cards:MOS``, ``start:0``)."""
+    form = page.locator("#facts [data-fact=setup]")
+    chosen: dict[str, str] = {}
+    form.locator(".mpf-city-btn").first.click()
+    for _ in range(40):
+        slot = form.locator("#mpf-slot-panel .mpf-slot[data-chosen='']").first
+        if not slot.count():
+            break
+        key = slot.get_attribute("data-slot")
+        button = slot.locator(".mpf-pick:not([hidden])").first
+        chosen[key] = button.get_attribute("data-id")
+        button.click()
+    for seat in range(form.locator("[data-start-seat]").count()):
+        button = form.locator(f"[data-start-seat='{seat}'] .mpf-pick[aria-pressed=false]").first
+        chosen[f"start:{seat}"] = button.get_attribute("data-id")
+        button.click()
+    return chosen
 
 
 def step(page, prefer: tuple[str, ...] = ()) -> None:

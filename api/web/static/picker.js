@@ -4,14 +4,14 @@ import { h, clear, humanize } from './dom.js';
 export const stripSeat = (n) => String(n ?? '').replace(/^@\d+\s+/, '');
 const SUBGROUP_OVER = 24;
 
-export function renderPicker(container, moves, { onPick, mod = {}, view = null, label = 'Legal moves' } = {}) {
+export function renderPicker(container, moves, { onPick, mod = {}, view = null, content = null, label = 'Legal moves' } = {}) {
   clear(container);
   // a title may drop choices no table uses (Lost Cities: the named cards of an unseen draw)
   if (mod.choices) moves = mod.choices(moves, view);
   if (!moves.length) return false;
   const groupOf = (m) => (mod.groupOf ? mod.groupOf(m) : null) || m.move.type;
   const groupLabel = (k, list) => (mod.groupLabel ? mod.groupLabel(k, list, view) : null) || humanize(k);
-  const moveLabel = (m) => (mod.moveLabel ? mod.moveLabel(m, view) : null) || stripSeat(m.notation) || humanize(m.move.type);
+  const moveLabel = (m) => (mod.moveLabel ? mod.moveLabel(m, view, content) : null) || stripSeat(m.notation) || humanize(m.move.type);
   const groups = new Map();
   for (const m of moves) {
     const k = groupOf(m);
@@ -43,7 +43,12 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
       style: at ? `grid-column:${at.column};grid-row:${at.row}` : undefined,
     }, text);
   }
+  // a title may add to the shown moves (Marco Polo: chips to find a card by what it shows)
   function showOptions(list) {
+    fillOptions(list);
+    if (mod.decorateOptions) mod.decorateOptions(options, list, view, content);
+  }
+  function fillOptions(list) {
     clear(options);
     if (mod.place && list.every((m) => mod.place(m, view))) {
       options.append(h('div', { class: 'moves grid', role: 'group', 'aria-label': 'Moves', style: `--cols:${mod.columns ? mod.columns(view) : 5}` }, list.map(moveButton)));
@@ -72,6 +77,7 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
       const b = h('button', { type: 'button', class: 'kind', 'aria-pressed': 'false', 'data-subgroup': key, onclick: () => {
         for (const x of subButtons) x.setAttribute('aria-pressed', String(x === b));
         clear(area).append(...items.map(moveButton));
+        if (mod.decorateOptions) mod.decorateOptions(area, items, view, content);
       } }, (mod.subgroupLabel && mod.subgroupLabel(chosen, key)) || key || '—', h('span', { class: 'count' }, items.length));
       subButtons.push(b);
       bar.append(b);

@@ -3,6 +3,8 @@
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
 import { zoomable } from '../mapzoom.js';
+import { faceOf, nameOf, shortText } from '../faces/mp-faces.js';
+export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
 
 // where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
 export const MAP_XY = {
@@ -71,7 +73,7 @@ function map(view, content) {
     if (name) g.append(name);
     const extra = view.city_cards[id] || view.city_bonuses[id] || null;
     const outpost = view.outposts[id];
-    const label = [extra, outpost].filter(Boolean).join(' ');
+    const label = [extra, outpost].filter(Boolean).map((x) => shortText(content, x)).join(' · ');
     if (label) {
       g.append(s('text', { y: -28, 'text-anchor': 'middle', class: 'mp-tag' }, label,
         s('title', {}, [extra, outpost].filter(Boolean).map((x) => `${x}: ${describe(content, x)}`).join('\n'))));
@@ -85,7 +87,7 @@ function map(view, content) {
     });
     svg.append(g);
   }
-  const sum = view.city_cards['SUM-1'] ? ['SUM-1', 'SUM-2', 'SUM-3'].map((k) => view.city_cards[k]).join(' ') : '';
+  const sum = view.city_cards['SUM-1'] ? ['SUM-1', 'SUM-2', 'SUM-3'].map((k) => shortText(content, view.city_cards[k])).join(' · ') : '';
   if (sum) svg.append(s('text', { x: 680, y: 545, 'text-anchor': 'middle', class: 'mp-tag' }, sum));
   // Beijing's slots
   view.beijing.forEach((seat, i) => svg.append(s('rect', { x: 905 + i * 14, y: 230, width: 12, height: 12, fill: seatColour(seat), class: 'mp-post', 'data-beijing': i, 'data-seat': seat })));
@@ -95,13 +97,13 @@ function map(view, content) {
 function board(view, content) {
   const placed = {};
   for (const [space, value, seat, kind] of view.board) (placed[space] = placed[space] || []).push([value, seat, kind]);
-  const spaces = [...SPACES, ...Object.keys(view.city_cards).map((k) => [k, `City card ${k} (${view.city_cards[k]})`, describe(content, view.city_cards[k])])];
+  const spaces = [...SPACES, ...Object.keys(view.city_cards).map((k) => [k, `City card: ${nameOf(content, k.split('-')[0])}${k.includes('-') ? ` ${k.split('-')[1]}` : ''}`, describe(content, view.city_cards[k]), faceOf(content, view.city_cards[k], { small: true })])];
   return h('section', { class: 'mp-board', 'aria-label': 'Action board' },
     h('h3', {}, 'Action board'),
-    h('ul', { class: 'mp-spaces' }, spaces.map(([id, name, text]) => h('li', { 'data-space': id, 'data-dice': (placed[id] || []).map((d) => d[0]).join(' '), title: text || null },
-      h('span', { class: 'mp-space-name' }, name), h('span', { class: 'mp-dice' }, (placed[id] || []).map(([v, seat, kind]) => die(v, seat, kind)))))),
+    h('ul', { class: 'mp-spaces' }, spaces.map(([id, name, text, face]) => h('li', { 'data-space': id, 'data-dice': (placed[id] || []).map((d) => d[0]).join(' '), title: text || null },
+      h('span', { class: 'mp-space-name' }, name), face || null, h('span', { class: 'mp-dice' }, (placed[id] || []).map(([v, seat, kind]) => die(v, seat, kind)))))),
     h('div', { class: 'mp-display' }, h('h4', {}, 'Contract display'),
-      h('ol', { class: 'mp-contracts' }, view.display.map((c, i) => h('li', { 'data-column': i + 1, 'data-contract': c, title: describe(content, c) || null }, c)))),
+      h('ol', { class: 'mp-contracts' }, view.display.map((c, i) => h('li', { 'data-column': i + 1, 'data-contract': c, title: describe(content, c) || null }, faceOf(content, c, { small: true }) || c)))),
     h('p', { class: 'small muted' }, `Special pile: ${view.special_pile.size} · black dice left: ${view.black_dice_left}`,
       view.beijing.length ? ` · Beijing: ${view.beijing.map((x) => view.players[x]).join(', ')}` : ''));
 }
@@ -114,16 +116,16 @@ function seatCard(view, p, content) {
     h('p', { class: 'small' }, 'Dice: ', p.dice.length || p.black.length || p.white.length
       ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b')), p.white.map((v) => die(v, p.seat, 'w'))]
       : h('span', { class: 'muted' }, 'none')),
-    h('p', { class: 'small' }, 'Contracts: ', p.contracts.length ? p.contracts.map((c, i) => [i ? ', ' : '', h('abbr', { title: describe(content, c) }, c)]) : '—',
+    h('p', { class: 'small' }, 'Contracts: ', p.contracts.length ? h('span', { class: 'mpf-inline', 'data-seat-contracts': p.seat }, p.contracts.map((c) => faceOf(content, c, { small: true }) || c)) : '—',
       ` · done ${p.completed.length} · posts left ${p.posts_left} · objectives ${p.objectives}`),
-    objectivesOf(view, p.seat));
+    objectivesOf(view, p.seat, content));
 }
 
 // objective cards are secret: a seat's view shows its own, the end shows all
-function objectivesOf(view, seat) {
+function objectivesOf(view, seat, content) {
   const cards = view.all_objectives ? view.all_objectives[seat] : view.seat === seat ? view.objectives : null;
   if (!cards || !cards.length) return null;
-  return h('p', { class: 'small', 'data-objectives': seat }, `Objectives: ${cards.map((c) => c ?? '?').join(', ')}`);
+  return h('p', { class: 'small', 'data-objectives': seat }, 'Objectives: ', h('span', { class: 'mpf-inline' }, cards.map((c) => (c && faceOf(content, c, { small: true })) || (c ?? '?'))));
 }
 
 export function draw(container, view, ctx) {
@@ -153,23 +155,28 @@ export function score(view) {
 const dieName = (d) => (String(d).startsWith('b') ? `black ${String(d).slice(1)}` : String(d).startsWith('w') ? `white ${String(d).slice(1)}` : `${d}`);
 const dice = (list) => (list || []).map(dieName).join(' + ');
 const extra = (choices) => (choices && choices.length ? ` (${choices.join(', ')})` : '');
-export function moveLabel(m) {
+export function moveLabel(m, view, content) {
   const v = m.move;
+  const face = (id) => (content && id ? faceOf(content, id, { small: true }) : null);
   switch (v.type.split('.').pop()) {
     case 'five-coins-taken': return `die ${dieName(v.die)}`;
     case 'bazaar-used': return `${dice(v.dice)} → ${v.row}, column ${v.column}${extra(v.choices)}`;
     case 'khans-favor-taken': return `die ${dieName(v.die)} → ${v.good}`;
-    case 'contracts-taken': return `die ${dieName(v.die)} → column${v.columns.length > 1 ? 's' : ''} ${v.columns.join(', ')}${v.discard && v.discard.length ? `, return ${v.discard.join(', ')}` : ''}${extra(v.choices)}`;
+    case 'contracts-taken': {
+      const taken = view && view.display ? v.columns.map((c) => face(view.display[c - 1])) : [];
+      const back = (v.discard || []).map(face).filter(Boolean).map((f) => { f.classList.add('mpf-returned'); return f; });
+      return [`die ${dieName(v.die)} → column${v.columns.length > 1 ? 's' : ''} ${v.columns.join(', ')}${extra(v.choices)}`, ...taken, back.length ? ' return ' : '', ...back];
+    }
     case 'travelled': return `${dice(v.dice)} → ${v.path.join('–')}${v.path2 && v.path2.length ? ' | ' + v.path2.join('–') : ''}${extra(v.choices)}`;
-    case 'city-card-used': return `${v.space} with ${dieName(v.die)}${v.times > 1 ? ` ×${v.times}` : ''}${extra(v.choices)}`;
-    case 'contract-completed': return `${v.contract}${extra(v.choices)}`;
+    case 'city-card-used': return [`${v.space} with ${dieName(v.die)}${v.times > 1 ? ` ×${v.times}` : ''}${extra(v.choices)}`, view && view.city_cards ? face(view.city_cards[v.space]) : null];
+    case 'contract-completed': return [face(v.contract) || v.contract, extra(v.choices)];
     case 'money-bag-taken': return `die ${dieName(v.die)}`;
     case 'die-rerolled': return `reroll ${dieName(v.die)}`;
     case 'die-adjusted': return `${dieName(v.die)} ${v.delta > 0 ? '+' : ''}${v.delta}`;
     case 'income-taken': return `${v.coins} coins + ${v.camels} camels${extra(v.choices)}`;
-    case 'contract-discarded': return `return ${v.contract}`;
+    case 'contract-discarded': return ['return ', face(v.contract) || v.contract];
     case 'character-picked': return humanize(v.character);
-    case 'objectives-kept': return (v.objectives || []).map((o) => o ?? '?').join(' + ');
+    case 'objectives-kept': return (v.objectives || []).map((o) => (o && face(o)) || (o ?? '?'));
     case 'turn-ended': return 'End the turn';
     case 'black-die-bought': return 'Buy a black die';
     default: return null;

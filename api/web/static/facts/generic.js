@@ -56,7 +56,7 @@ export function shuffleForm(box, ctx, { title = 'What the table revealed', need 
   const picked = [];
   const order = h('ol', { class: 'picked' });
   const submit = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Record');
-  const form = h('form', { class: 'fact shuffle-form', 'data-fact': 'shuffle', onsubmit: async (ev) => {
+  const form = h('form', { class: 'fact shuffle-form', 'data-fact': 'shuffle', 'data-need': need ?? '', onsubmit: async (ev) => {
     ev.preventDefault();
     const rest = shuffled(chance.items.filter((x) => !picked.includes(x)));
     await submitOutcome(form, ctx, [...picked, ...rest]);
@@ -70,7 +70,8 @@ export function shuffleForm(box, ctx, { title = 'What the table revealed', need 
     submit.disabled = need ? picked.length !== need : picked.length === 0;
   } }, item));
   form.append(h('div', { class: 'moves' }, buttons), order, h('div', { class: 'row wrap' },
-    h('button', { type: 'button', class: 'secondary', onclick: async () => { await submitOutcome(form, ctx, shuffled(chance.items)); } }, 'Draw at random'),
+    // a table reports what it saw: inventing a draw is for digital play only
+    ctx.info && ctx.info.digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'draw-at-random', onclick: async () => { await submitOutcome(form, ctx, shuffled(chance.items)); } }, 'Draw at random') : null,
     submit), h('div', { class: 'fact-error', 'aria-live': 'assertive' }));
   box.append(form);
   return true;

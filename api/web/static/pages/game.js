@@ -311,7 +311,7 @@ export async function show(main, q, { navigate }) {
       const dot = f.seat !== null && f.seat !== undefined ? h('span', { class: 'seat-dot', style: `--seat:${seatColour(f.seat)}`, 'aria-hidden': 'true' }) : null;
       const li = h('li', { 'data-index': i, 'data-seq': f.seq, 'data-type': f.type },
         h('button', { type: 'button', class: 'link step-no', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
-        ' ', dot, h('span', { class: 'said' }, textOf(f)),
+        ' ', dot, h('span', { class: 'said' }, textOf(f)), g.mod.timelineFace ? g.mod.timelineFace(move, f, g.content, i ? g.frames[i - 1].view : null) : null,
         move ? [' ', h('code', { class: 'notation', 'data-move': move, title: stripSeat(move) }, stripSeat(move))] : null,
         f.amended_by ? h('span', { class: 'muted small' }, ' (corrected)') : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
@@ -381,7 +381,7 @@ export async function show(main, q, { navigate }) {
       ]);
       if (mine !== recToken) return;
       const view = g.frames[g.pos].view;
-      const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), mod: g.mod, view });
+      const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), mod: g.mod, view, content: g.content });
       const strip = dieStrip(legal.moves, { onPick: (m) => record(m.notation, m.move), view }); // a reroll: the die, then its value
       if (strip) pick.prepend(strip);
       const factsShown = chance && chance.kind ? await g.facts.render(facts, { chance, view, info: i, content: g.content, record, compose }) : false;
@@ -518,7 +518,7 @@ export async function show(main, q, { navigate }) {
         api(`/games/${id}/legal-moves`, { token: g.tokens.write, params: { at: before.seq } }),
         api(`/games/${id}/chance`, { token: g.tokens.write, params: { at: before.seq } }).catch(() => null),
       ]);
-      renderPicker(pick, legal.moves, { onPick: (m) => amend(m.notation, m.move), mod: g.mod, view: before.view, label: 'Replace with' });
+      renderPicker(pick, legal.moves, { onPick: (m) => amend(m.notation, m.move), mod: g.mod, view: before.view, content: g.content, label: 'Replace with' });
       if (chance && chance.kind) {
         await g.facts.render(facts, { chance, view: before.view, info: g.info, content: g.content, record: amend,
           compose: (outcome) => api(`/games/${id}/chance`, { method: 'POST', token: g.tokens.write, body: { outcome, at: before.seq } }) });

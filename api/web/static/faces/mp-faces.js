@@ -1,0 +1,200 @@
+// The Voyages of Marco Polo's cards and tiles drawn as what is printed on them: costs → rewards as
+// coloured tokens, a city card's action, the two cities of an objective. The id is a small label.
+import { h, clear } from '../dom.js';
+
+// token text and colours (each pair ≥ 4.5:1); goods in their colours on the board
+const TOKENS = {
+  coins: ['coin', 'coins', 'mpf-coins'], camels: ['camel', 'camels', 'mpf-camels'],
+  pepper: ['pepper', 'pepper', 'mpf-pepper'], silk: ['silk', 'silk', 'mpf-silk'], gold: ['gold', 'gold', 'mpf-gold'],
+  vp: ['VP', 'victory points', 'mpf-vp'], good: ['good', 'good of your choice', 'mpf-good'],
+  goods2: ['2 goods ≠', 'two goods of different types', 'mpf-good'], any_goods: ['good', 'good of any type', 'mpf-good'],
+  diff_goods: ['goods ≠', 'goods of different types', 'mpf-good'], move: ['move', 'move', 'mpf-move'],
+  contract: ['contract', 'contract from the special pile', 'mpf-contract'], black_die: ['black die', 'black die', 'mpf-black'],
+  coin_or_camel: ['coin/camel', 'coins or camels', 'mpf-coins'], any_bonus: ['any bonus', 'the bonus of any other small city', 'mpf-contract'],
+  own_bonus: ['own bonus', 'the bonus of a small city with your post', 'mpf-contract'],
+};
+const ONE = new Set(['goods2', 'contract', 'black_die', 'any_bonus', 'own_bonus']);
+
+/** One token: "2 silk" in silk's colour; its data says what it is. */
+export function token(kind, n) {
+  const [short, long, cls] = TOKENS[kind] || [kind, kind, 'mpf-good'];
+  const plural = n !== 1 && (kind === 'coins' || kind === 'camels') ? `${short}s` : short;
+  const shown = ONE.has(kind) && n === 1 ? short : `${n} ${plural}`;
+  return h('span', { class: `mpf-tok ${cls}`, 'data-kind': kind, 'data-n': n, title: `${n} ${long}` }, shown);
+}
+const tokens = (items) => items.map(([k, n]) => token(k, n));
+const costItems = (cost) => Object.entries(cost || {});
+const arrow = () => h('span', { class: 'mpf-arrow', 'aria-hidden': 'true' }, '→');
+const idLabel = (id) => h('span', { class: 'mpf-id' }, id);
+
+function card(kind, id, small, ...body) {
+  return h('span', { class: `mpf-face mpf-${kind}${small ? ' mpf-small' : ''}`, 'data-face': kind, 'data-id': id }, ...body, idLabel(id));
+}
+
+export function contractFace(c, { small = false } = {}) {
+  return card('contract', c.id, small,
+    h('span', { class: 'mpf-row', 'data-part': 'cost' }, tokens(costItems(c.cost))), arrow(),
+    h('span', { class: 'mpf-row', 'data-part': 'reward' }, tokens(c.reward)));
+}
+
+function exchange(pay, gain) {
+  return h('span', { class: 'mpf-line' }, tokens(costItems(pay)), costItems(pay).length ? arrow() : null, tokens(gain));
+}
+const range = (lo, hi) => (lo === hi ? `${lo}` : `${lo}–${hi}`);
+
+/** A city card's action, as the card shows it: "× die: cost → reward", die ranges, "per post". */
+export function cityCardFace(c, { small = false } = {}) {
+  let body;
+  if (c.kind === 'exchange') body = [h('span', { class: 'mpf-times' }, '× die'), exchange(c.pay, c.gain)];
+  else if (c.kind === 'two_way') body = [h('span', { class: 'mpf-times' }, '× die, one way'), ...c.ways.map((w, i) => [i ? h('span', { class: 'mpf-or' }, 'or') : null, exchange(w.pay, w.gain)])];
+  else if (c.kind === 'threshold') {
+    body = c.steps.map(([from, gain], i) => {
+      const to = i + 1 < c.steps.length ? c.steps[i + 1][0] - 1 : 6;
+      return h('span', { class: 'mpf-line' }, h('span', { class: 'mpf-times' }, `die ${range(from, to)}:`), tokens(gain));
+    });
+  } else if (c.kind === 'count') body = [h('span', { class: 'mpf-line' }, tokens(c.gain), h('span', { class: 'mpf-times' }, c.of === 'posts' ? 'per trading post on the board' : 'per completed contract')), h('span', { class: 'mpf-times' }, 'at most the die')];
+  else if (c.kind === 'own_bonus') body = c.steps.map(([from, times], i) => h('span', { class: 'mpf-line' }, h('span', { class: 'mpf-times' }, `die ${range(from, i + 1 < c.steps.length ? c.steps[i + 1][0] - 1 : 6)}:`), token('own_bonus', 1), times > 1 ? h('span', { class: 'mpf-times' }, `×${times}`) : null));
+  else body = [h('span', { class: 'mpf-times' }, c.text)];
+  return card('city-card', c.id, small, h('span', { class: 'mpf-col', title: c.text }, body));
+}
+
+export function bonusFace(b, content, { small = false } = {}) {
+  return card('city-bonus', b.id, small, h('span', { class: 'mpf-row' }, tokens(b.effect)),
+    b.home ? h('span', { class: 'mpf-times' }, `letter of ${nameOf(content, b.home)}`) : null);
+}
+
+export function outpostFace(o, { small = false } = {}) {
+  return card('outpost', o.id, small, h('span', { class: 'mpf-row' }, tokens(o.effect)));
+}
+
+export function objectiveFace(o, content, { small = false } = {}) {
+  return card('objective', o.id, small,
+    h('span', { class: 'mpf-cities' }, o.cities.map((c, i) => [i ? h('span', { 'aria-hidden': 'true' }, ' + ') : null, h('span', { class: 'mpf-city', 'data-city': c }, nameOf(content, c))])),
+    h('span', { class: 'mpf-tok mpf-vp', 'data-kind': 'vp', 'data-n': o.vp }, `${o.vp} VP`));
+}
+
+export function characterFace(c, { small = false } = {}) {
+  return card('character', c.id, small, h('strong', { class: 'mpf-name' }, c.name), small ? null : h('span', { class: 'mpf-times' }, c.text));
+}
+
+export const nameOf = (content, loc) => (((content && content.locations) || []).find((l) => l.id === loc) || {}).name || loc;
+
+const LISTS = [['contracts', 'contract'], ['city_cards', 'city-card'], ['city_bonuses', 'city-bonus'], ['outpost_bonuses', 'outpost'], ['objectives', 'objective'], ['characters', 'character']];
+
+/** The pack's item with this id and what kind of component it is, or null. */
+export function find(content, id) {
+  for (const [key, kind] of LISTS) {
+    const item = ((content && content[key]) || []).find((x) => x.id === id);
+    if (item) return { item, kind };
+  }
+  return null;
+}
+
+/** The face of any component by its id (null when the pack has no such id). */
+export function faceOf(content, id, opts = {}) {
+  const found = find(content, id);
+  if (!found) return null;
+  const { item, kind } = found;
+  if (kind === 'contract') return contractFace(item, opts);
+  if (kind === 'city-card') return cityCardFace(item, opts);
+  if (kind === 'city-bonus') return bonusFace(item, content, opts);
+  if (kind === 'outpost') return outpostFace(item, opts);
+  if (kind === 'objective') return objectiveFace(item, content, opts);
+  return characterFace(item, opts);
+}
+
+/** A face as one short line of text ("2 silk → 3 VP"), for the map's tags where a picture won't fit. */
+export function shortText(content, id) {
+  const face = faceOf(content, id, { small: true });
+  if (!face) return id || '';
+  face.querySelector('.mpf-id').remove();
+  if (face.dataset.face === 'city-bonus') face.querySelectorAll('.mpf-times').forEach((x) => x.remove()); // its city is where it lies
+  const out = [];
+  const walk = (el) => {
+    for (const n of el.childNodes) {
+      if (n.nodeType === 3) { if (n.textContent.trim()) out.push(n.textContent.trim()); } else if (n.classList.contains('mpf-tok') || n.classList.contains('mpf-arrow')) out.push(n.textContent.trim()); else walk(n);
+    }
+  };
+  walk(face);
+  return out.join(' ').replace(/ ?× die,? ?/g, '×d ').replace(/per trading post on the board/, '/post').replace(/per completed contract/, '/contract').replace(/at most the die/, '≤d');
+}
+
+// ---- finding a card by what it shows -----------------------------------------------------------
+const GOODS = ['pepper', 'silk', 'gold', 'camels'];
+const REWARDS = [['coins', 'coins'], ['camels', 'camels'], ['vp', 'VP'], ['good', 'a good'], ['move', 'move'], ['contract', 'contract'], ['black_die', 'black die']];
+const rewardKind = (k) => (['good', 'goods2', 'any_goods', 'diff_goods', 'pepper', 'silk', 'gold'].includes(k) ? 'good' : k === 'coin_or_camel' ? 'coins' : k);
+
+function itemsOf(item, kind) {
+  if (kind === 'contract') return { cost: costItems(item.cost).map(([k]) => k), gain: item.reward.map(([k]) => k) };
+  if (kind === 'city-card') {
+    const ways = item.ways || (item.pay || item.gain ? [{ pay: item.pay, gain: item.gain }] : []);
+    const steps = (item.steps || []).flatMap(([, g]) => (Array.isArray(g) ? g : [['own_bonus', g]]));
+    return { cost: ways.flatMap((w) => costItems(w.pay).map(([k]) => k)), gain: [...ways.flatMap((w) => w.gain || []), ...steps, ...(item.kind === 'count' ? item.gain : [])].map(([k]) => k) };
+  }
+  if (kind === 'objective') return { cost: [], gain: ['vp'], cities: item.cities };
+  return { cost: [], gain: (item.effect || []).map(([k]) => k) };
+}
+
+/** What a component can be found by: {goods, rewards, cities} (goods in its cost or reward). */
+export function facets(content, id) {
+  const found = find(content, id);
+  if (!found) return { goods: [], rewards: [], cities: [] };
+  const { cost, gain, cities = [] } = itemsOf(found.item, found.kind);
+  return {
+    goods: GOODS.filter((g) => cost.includes(g) || gain.includes(g)),
+    rewards: [...new Set(gain.map(rewardKind))],
+    cities,
+  };
+}
+
+/**
+ * Filter chips over ``buttons`` (elements with data-id): by a good, a reward, a city; a chip
+ * shown only where it narrows the choice. Pressing chips keeps the buttons that have them all.
+ */
+export function filterChips(content, buttons, idsOf = (b) => [b.dataset.id]) {
+  const union = (list) => list.reduce((a, f) => ({ goods: [...a.goods, ...f.goods], rewards: [...a.rewards, ...f.rewards], cities: [...a.cities, ...f.cities] }), { goods: [], rewards: [], cities: [] });
+  const of = new Map(buttons.map((b) => [b, union(idsOf(b).map((id) => facets(content, id)))]));
+  const all = [...of.values()];
+  const chips = [];
+  const has = (f, kind, v) => f[kind].includes(v);
+  const offer = (kind, v, label) => {
+    const n = all.filter((f) => has(f, kind, v)).length;
+    if (n && n < all.length) chips.push([kind, v, label]);
+  };
+  GOODS.forEach((g) => offer('goods', g, g));
+  REWARDS.forEach(([r, label]) => offer('rewards', r, `→ ${label}`));
+  [...new Set(all.flatMap((f) => f.cities))].sort().forEach((c) => offer('cities', c, nameOf(content, c)));
+  if (!chips.length) return null;
+  const on = new Set();
+  const apply = () => {
+    for (const [b, f] of of) b.hidden = ![...on].every((key) => { const [kind, v] = key.split(':'); return has(f, kind, v); });
+  };
+  return h('div', { class: 'mpf-chips', role: 'group', 'aria-label': 'Find the card by what it shows' },
+    chips.map(([kind, v, label]) => h('button', {
+      type: 'button', class: `mpf-chip mpf-chip-${kind}`, 'data-filter': `${kind}:${v}`, 'aria-pressed': 'false',
+      onclick: (ev) => { const key = `${kind}:${v}`; if (on.has(key)) on.delete(key); else on.add(key); ev.currentTarget.setAttribute('aria-pressed', String(on.has(key))); apply(); },
+    }, label)));
+}
+
+/**
+ * A choice among components by their pictures: one button per id (its face), filter chips above.
+ * ``onPick(id, button)``; ``selected`` ids are shown pressed.
+ */
+export function facePicker(content, ids, { onPick, selected = [], label = 'Cards', small = false } = {}) {
+  const buttons = ids.map((id) => h('button', {
+    type: 'button', class: 'mpf-pick', 'data-id': id, 'aria-pressed': String(selected.includes(id)),
+    onclick: (ev) => onPick(id, ev.currentTarget),
+  }, faceOf(content, id, { small }) || id));
+  const chips = ids.length > 6 ? filterChips(content, buttons) : null;
+  return h('div', { class: 'mpf-picker', role: 'group', 'aria-label': label }, chips, h('div', { class: 'mpf-grid' }, buttons));
+}
+
+/** Small faces of the component ids named in a move's notation (a few at most), for a sentence. */
+export function facesInNotation(content, notation, { max = 3 } = {}) {
+  const ids = [...new Set(String(notation || '').match(/\b(S\d|K\d\d|CC\d\d|CB\d|OB\d\d|G\d\d)\b/g) || [])];
+  if (!ids.length || ids.length > max) return null;
+  const faces = ids.map((id) => faceOf(content, id, { small: true })).filter(Boolean);
+  return faces.length ? h('span', { class: 'mpf-inline' }, faces) : null;
+}
+
+export { clear };
