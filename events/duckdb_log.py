@@ -876,31 +876,53 @@ class DuckDBEventLog:
         the first altered seq otherwise (the verdict is kept: writes to that game are refused)."""
         report = self._broken.get(game_id)
         if report is None:
-            head = self._head(game_id)
-            if head.checked:
+            with self._heads_lock:
+                head = self._heads.get(game_id)
+            if head is not None and head.checked:
                 return self.read_bodies(game_id)
-            report, bodies = self._check(game_id)
+            rows, stored_head = self._check_rows(game_id)
+            report, bodies = anchors.check_chain(game_id, rows, stored_head, self._secret)
             if report.ok:
+                # the rows just checked give the head too: a first load reads the game once
+                head = head or self._head_from_rows(game_id, rows, stored_head)
                 head.checked = report.events == head.seq
                 return bodies
             self._broken[game_id] = report
         raise chain_broken(report)
+
+    def _head_from_rows(self, game_id: str, rows: list[tuple], stored_head: tuple | None) -> _Head:
+        """The head of a game whose rows (``CHECK_COLUMNS``, in seq order) were just checked."""
+        keys: dict[str, tuple[int, int]] = {}
+        for row in rows:
+            key = row[8]
+            if key is not None:
+                first = keys.get(key, (row[0], row[0]))[0]
+                keys[key] = (first, row[0])
+        seq, last_hash = rows[-1][0], bytes(rows[-1][7])
+        legacy = stored_head[1] if stored_head is not None else 0
+        return self._remember(game_id, _Head(seq, last_hash, keys, legacy, anchored=stored_head is not None))
 
     def anchored_game_ids(self) -> list[str]:
         """Games that have a keyed head, with or without events left."""
         return [r[0] for r in self.reader().execute("SELECT game_id FROM chain_heads ORDER BY 1").fetchall()]
 
     def _check(self, game_id: str) -> tuple[VerifyReport, list[Event]]:
+        rows, head = self._check_rows(game_id)
+        return anchors.check_chain(game_id, rows, head, self._secret)
+
+    def _check_rows(self, game_id: str) -> tuple[list[tuple], tuple | None]:
+        """A game's rows as ``check_chain`` reads them, in seq order, and its ``chain_heads`` row."""
         reader = self.reader()
-        rows = reader.execute(
-            f"SELECT {anchors.CHECK_COLUMNS} FROM events WHERE game_id = ? ORDER BY seq", [game_id]
-        ).fetchall()
+        # no ORDER BY: a game's rows come back in insertion order (sorted here if not)
+        rows = reader.execute(f"SELECT {anchors.CHECK_COLUMNS} FROM events WHERE game_id = ?", [game_id]).fetchall()
+        if any(a[0] >= b[0] for a, b in zip(rows, rows[1:])):
+            rows.sort(key=lambda row: row[0])
         head = next(iter(reader.execute(
             "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?", [game_id]
         ).fetchall()), None)
         if not rows and head is None:
             raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
-        return anchors.check_chain(game_id, rows, head, self._secret)
+        return rows, head
 
     def close(self) -> None:
         with self._commit_cv:
