@@ -18,7 +18,7 @@ import pytest
 
 import live_server
 
-from pagehelp import ARTIFACTS, DESKTOP, PHONE
+from pagehelp import ARTIFACTS, DESKTOP, PHONE, PHONE_TALL, WIDE
 
 CHROMIUM = os.environ.get("TABLETAPE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
@@ -88,7 +88,7 @@ class Errors(list):
 
 
 def _page(browser, viewport):
-    context = browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=viewport is PHONE)
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=viewport["width"] < 600)
     context.set_default_timeout(15_000)
     page = context.new_page()
     errors = Errors()
@@ -114,3 +114,13 @@ def page(browser):
 @pytest.fixture
 def phone(browser):
     yield from _opened(browser, PHONE)
+
+
+@pytest.fixture
+def tall_phone(browser):
+    yield from _opened(browser, PHONE_TALL)
+
+
+@pytest.fixture
+def wide(browser):
+    yield from _opened(browser, WIDE)

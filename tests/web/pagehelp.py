@@ -11,6 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 PHONE = {"width": 375, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
+#: the phone and the laptop the issues measure on
+PHONE_TALL = {"width": 375, "height": 812}
+WIDE = {"width": 1366, "height": 900}
 
 
 def shot(page, name: str) -> Path:

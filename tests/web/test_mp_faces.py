@@ -4,7 +4,6 @@ contracts and a drawn contract tapped by their faces, the faces checked against 
 
 from __future__ import annotations
 
-import pytest
 
 from pagehelp import (
     ARTIFACTS,
@@ -19,21 +18,9 @@ from pagehelp import (
     wait_ready,
 )
 
-PHONE = {"width": 375, "height": 812}
 PLAYERS = ["Ana", "Bea", "Cleo"]
 SHOTS = ARTIFACTS / "faces"
 
-
-@pytest.fixture
-def tall_phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
 
 
 def shot(page, name: str) -> None:

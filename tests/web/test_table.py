@@ -10,6 +10,8 @@ import json
 import golden_games
 import pytest
 from pagehelp import (
+    PHONE_TALL,
+    WIDE,
     axe_violations,
     game_id_of,
     low_contrast,
@@ -22,34 +24,6 @@ from pagehelp import (
     step,
     wait_ready,
 )
-
-PHONE_TALL = {"width": 375, "height": 812}
-WIDE = {"width": 1366, "height": 900}
-
-
-@pytest.fixture
-def tall_phone(browser):
-    context = browser.new_context(viewport=PHONE_TALL, device_scale_factor=1, has_touch=True)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
-@pytest.fixture
-def wide(browser):
-    context = browser.new_context(viewport=WIDE, device_scale_factor=1)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
-
 
 class Taps:
     """Counts taps, each on a button already in view: a tap that needed scrolling fails."""
