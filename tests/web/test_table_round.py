@@ -5,6 +5,9 @@ state. And at a table the page never offers to invent a shuffle."""
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 from pagehelp import (
     ARTIFACTS,
@@ -58,7 +61,7 @@ def tap(page, selector: str) -> None:
     target = page.locator(selector).first
     box = target.bounding_box()
     if not box or box["y"] < 0 or box["y"] + box["height"] > page.viewport_size["height"]:
-        OFF_SCREEN.append(selector)
+        OFF_SCREEN.append(target.get_attribute("data-notation") or selector)
     target.click()
 
 
@@ -78,6 +81,7 @@ def choose_move(page, turn: int, acted: bool) -> str:
         tap(page, f"#picker .kind[data-group='{group}']")
     if page.locator("#picker .kinds.sub").count():
         tap(page, "#picker .kinds.sub .kind")
+    page.screenshot(path=str(SHOTS / f"{last_seq(page):03d}-{group.replace('marco-polo.', '')}-choosing.png"))
     tap(page, "#picker .options-area .move")
     return group
 
@@ -89,9 +93,11 @@ def roll_by_pad(page, dice: list[int]) -> None:
 
 def test_a_three_player_first_round_by_taps_on_a_phone(tall_phone, server, http):
     page = tall_phone
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    SHOTS.mkdir(parents=True)
     game_id = start_game(page, server, "marco-polo", ["Ana", "Bea", "Cem"], {"characters": "first-game"})
     taps = Taps(page)
+    OFF_SCREEN.clear()
     per_move: list[tuple[str, int]] = []
     turn, acted = 0, False
     offers = []
@@ -131,9 +137,9 @@ def test_a_three_player_first_round_by_taps_on_a_phone(tall_phone, server, http)
     by_kind: dict[str, list[int]] = {}
     for kind, count in per_move:
         by_kind.setdefault(kind, []).append(count)
-    print({k: (len(v), min(v), max(v)) for k, v in by_kind.items()})
-    print(offers)
-    print(OFF_SCREEN)
+    summary = {k: {"moves": len(v), "fewest": min(v), "most": max(v)} for k, v in by_kind.items()}
+    (SHOTS / "taps.json").write_text(json.dumps({"taps": summary, "kinds offered": offers}, indent=1))
+    assert OFF_SCREEN == []  # every tap on something already on screen: no scrolling to reach it
     # first game: Matteo rolls six (his white die too), Raschid none (he sets his dice)
     assert by_kind["round roll"] == [rolled] and rolled <= 18
     mains = {k: v for k, v in by_kind.items() if k in MAIN}
@@ -148,6 +154,7 @@ def test_a_three_player_first_round_by_taps_on_a_phone(tall_phone, server, http)
     drawn.pop("board")
     assert drawn == expected
     assert page.locator("#facts [data-fact=shuffle]").count() == 1  # round 2's contracts, by their faces
+    page.screenshot(path=str(SHOTS / "999-round-2-begins.png"))
 
 
 FAKE_SHUFFLE = """async ([module, digital, items]) => {
