@@ -59,7 +59,8 @@ export function sheetOf(panel, board) {
   panel.addEventListener('click', (ev) => {
     const kind = ev.target.closest && ev.target.closest('.picker .kind');
     if (!kind || !phone()) return;
-    const row = kind.closest('.picker').querySelector('.kinds');
+    // a narrowing chip: its bar to the top, so the moves it opens lie right under it
+    const row = kind.closest('.kinds.sub') || kind.closest('.picker').querySelector('.kinds');
     panel.scrollTop += row.getBoundingClientRect().top - panel.getBoundingClientRect().top - 4;
   });
 

@@ -138,7 +138,7 @@ export function setupOnMap(box, ctx) {
       h('h5', {}, `${p}'s starting contract`),
       facePicker(content, startIds.filter((id) => id === start[i] || !start.includes(id)), {
         selected: start[i] ? [start[i]] : [], label: `${p}'s starting contract`, small: true,
-        onPick: (id) => { start[i] = start[i] === id ? '' : id; renderStart(); const next = startBox.querySelector(`[data-start-seat="${i + 1}"] .mpf-pick`); if (next) next.focus(); },
+        onPick: (id) => { start[i] = start[i] === id ? '' : id; renderStart(); const next = startBox.querySelector(`[data-start-seat="${i + 1}"] .mpf-pick`); (next || form.querySelector('button[type=submit]')).focus(); },
       }))));
   }
   renderStart();

@@ -80,9 +80,12 @@ export function shuffleForm(box, ctx, { title = 'What the table revealed', need 
 export async function render(box, ctx) {
   clear(box);
   if (ctx.chance.kind === 'dice') return diceForm(box, ctx);
-  if (ctx.chance.kind === 'shuffle' && ctx.chance.items.length <= 80) return shuffleForm(box, ctx);
+  // at a table the page only takes what the table saw: its draws tapped in order, however many items
+  const digital = !!(ctx.info && ctx.info.digital);
+  if (ctx.chance.kind === 'shuffle' && (ctx.chance.items.length <= 80 || !digital)) return shuffleForm(box, ctx);
+  if (!digital) return false;
   box.append(h('p', { class: 'muted' }, ctx.chance.kind === 'shuffle' ? `The table shuffles ${ctx.chance.items.length} items.` : ''));
-  box.append(h('button', { type: 'button', class: 'secondary', onclick: async () => {
+  box.append(h('button', { type: 'button', class: 'secondary', 'data-action': 'shuffle-at-random', onclick: async () => {
     try { const made = await ctx.compose(shuffled(ctx.chance.items)); await ctx.record(made.notation, made.move); } catch (e) { box.append(errorBox(e)); }
   } }, 'Shuffle at random'));
   return true;

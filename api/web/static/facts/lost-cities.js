@@ -10,9 +10,10 @@ export async function render(box, ctx) {
     clear(err);
     try { await ctx.record('deal'); } catch (e) { err.append(errorBox(e)); } finally { deal.disabled = false; }
   } }, 'Cards dealt (8 each, not seen)');
-  const shuffle = h('button', { type: 'button', class: 'secondary', onclick: async () => {
+  // inventing a shuffle is for digital play: a table deals its own cards
+  const shuffle = ctx.info && ctx.info.digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'page-shuffle', onclick: async () => {
     try { const made = await ctx.compose(generic.shuffled(ctx.chance.items)); await ctx.record(made.notation, made.move); } catch (e) { err.append(errorBox(e)); }
-  } }, 'Let the page shuffle (then deal as it says)');
+  } }, 'Let the page shuffle (then deal as it says)') : null;
   box.append(h('div', { class: 'fact' }, h('h3', {}, 'The deal'), h('p', { class: 'small muted' }, 'Shuffle and deal at the table, then record it.'),
     h('div', { class: 'row wrap' }, deal, shuffle), err));
   return true;
