@@ -118,8 +118,9 @@ def test_a_table_lays_out_marco_polo_by_tapping_the_map_and_the_pictures(tall_ph
     assert [p["contracts"] for p in view["seats"]] == [[taps[f"start:{i}"]] for i in range(3)]
     assert view["city_cards"]["MOS"] == "CC06"
     # the map says what lies on Moscow, not an id
-    tag = page.locator("#drawing [data-loc=MOS] .mp-tag").evaluate("t => t.firstChild.textContent")
-    assert tag.startswith("×d 2 silk → 3 VP · ") and "CC06" not in tag
+    tag = page.locator("#drawing [data-tag-of=MOS] .mp-tag-faces")
+    assert [f.get_attribute("data-id") for f in tag.locator(".mpf-face").all()] == ["CC06", taps["outposts:MOS"]]
+    assert tag.inner_text().replace("\n", " ").startswith("× die 2 silk → 3 VP") and "CC06" not in tag.inner_text()
 
     # the round's six contracts, tapped by their faces in column order
     deal = page.locator("#facts [data-fact=shuffle]")

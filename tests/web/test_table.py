@@ -6,10 +6,12 @@ sheets against the API's breakdown, and axe-core's check of every page."""
 from __future__ import annotations
 
 import json
+import random
 
 import golden_games
 import pytest
 from pagehelp import (
+    ARTIFACTS,
     PHONE_TALL,
     WIDE,
     axe_violations,
@@ -46,6 +48,37 @@ def write_token(page, game_id: str) -> str:
 
 def focus_in_picker(page) -> bool:
     return page.evaluate("() => !!(document.activeElement && document.activeElement.closest('#picker'))")
+
+
+def assert_lost_cities_sheet(page, http, game_id: str) -> None:
+    """The expedition score sheet on the page, cell by cell, against the API's breakdown."""
+    page.wait_for_selector("#score:not([hidden]) .lc-sheet")
+    sheet = state(http, game_id)["view"]["scores"]["sheet"]
+    assert sheet and sheet[-1]["complete"]
+    for r in sheet:
+        for side in r["sides"]:
+            table = page.locator(f"#score table[data-round='{r['round']}'][data-side='{side['side']}']")
+            shown = {
+                row.get_attribute("data-colour"): {
+                    cell.get_attribute("data-k"): cell.inner_text() for cell in row.locator("td[data-k]").all()
+                }
+                for row in table.locator("tbody tr[data-colour]").all()
+            }
+            expected = {
+                e["colour"]: {
+                    "cards": str(e["cards"]),
+                    "sum": str(e["sum"]),
+                    "value": str(e["value"]),
+                    "wagers": str(e["wagers"]),
+                    "multiplier": f"×{e['multiplier']}",
+                    "bonus": f"+{e['bonus']}" if e["bonus"] else "—",
+                    "score": str(e["score"]),
+                }
+                for e in side["expeditions"]
+                if e["cards"]
+            }
+            assert shown == expected
+            assert table.locator("[data-k='side-score']").inner_text() == str(side["score"])
 
 
 def test_a_lost_cities_turn_on_a_phone_at_a_table(tall_phone, server, http):
@@ -105,34 +138,67 @@ def test_a_lost_cities_turn_on_a_phone_at_a_table(tall_phone, server, http):
         )
         assert answer.status_code == 201, answer.text
     page.reload()
-    page.wait_for_selector("#score:not([hidden]) .lc-sheet")
-    sheet = state(http, game_id)["view"]["scores"]["sheet"]
-    assert sheet and sheet[-1]["complete"]
-    for r in sheet:
-        for side in r["sides"]:
-            table = page.locator(f"#score table[data-round='{r['round']}'][data-side='{side['side']}']")
-            shown = {
-                row.get_attribute("data-colour"): {
-                    cell.get_attribute("data-k"): cell.inner_text() for cell in row.locator("td[data-k]").all()
-                }
-                for row in table.locator("tbody tr[data-colour]").all()
-            }
-            expected = {
-                e["colour"]: {
-                    "cards": str(e["cards"]),
-                    "sum": str(e["sum"]),
-                    "value": str(e["value"]),
-                    "wagers": str(e["wagers"]),
-                    "multiplier": f"×{e['multiplier']}",
-                    "bonus": f"+{e['bonus']}" if e["bonus"] else "—",
-                    "score": str(e["score"]),
-                }
-                for e in side["expeditions"]
-                if e["cards"]
-            }
-            assert shown == expected
-            assert table.locator("[data-k='side-score']").inner_text() == str(side["score"])
+    assert_lost_cities_sheet(page, http, game_id)
     shot(page, "table-02-phone-score-sheet")
+    assert axe_violations(page) == []
+
+
+def in_view(page, selector: str) -> list[str]:
+    """The notations of the picker's moves matching ``selector`` wholly on screen now."""
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].filter((b) => {
+            const r = b.getBoundingClientRect();
+            return r.width && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+        }).map((b) => b.dataset.notation)""",
+        selector,
+    )
+
+
+def test_a_whole_lost_cities_round_at_a_table_by_taps(tall_phone, server, http):
+    """Every turn of a round with hands unseen, tapped on the phone: a card (play or discard), then
+    a draw; every few turns the next player takes the card just discarded from its pile."""
+    page = tall_phone
+    shots = ARTIFACTS / "lc-round"
+    shots.mkdir(parents=True, exist_ok=True)
+    game_id = start_game(page, server, "lost-cities", ["Ana", "Bea"], {"rounds": 1})
+    step(page)  # the deal: hands unseen
+    taps = Taps(page)
+    chooser = random.Random(13)
+    per_turn: list[int] = []
+    pile_draws = 0
+    for turn in range(200):
+        if http.get(f"/games/{game_id}").json()["status"] == "ended":
+            break
+        taps.count = 0
+        kind = "card-discarded" if turn % 4 == 0 else "card-played"
+        if not page.locator(f"#picker .kind[data-group='lost-cities.{kind}']").count():
+            kind = "card-discarded"
+        taps(f"#picker .kind[data-group='lost-cities.{kind}']")
+        cards = in_view(page, "#picker .move")
+        if turn in (0, 1, 21):
+            page.screenshot(path=str(shots / f"turn-{turn:02d}-cards.png"))
+        assert cards and len(cards) == page.locator("#picker .move").count(), (turn, kind)  # every card in reach
+        before = last_seq(page)
+        taps(f"#picker .move[data-notation='{chooser.choice(cards)}']")
+        wait_ready(page, after=before)
+        draws = [d.get_attribute("data-notation") for d in page.locator("#picker .move").all()]
+        tops = [d for d in draws if d != "d"]
+        draw = tops[0] if turn % 4 == 1 and tops else "d"
+        if turn in (0, 1, 21):
+            page.screenshot(path=str(shots / f"turn-{turn:02d}-draw.png"))
+        before = last_seq(page)
+        taps.count, card_taps = 0, taps.count
+        taps(f"#picker .move[data-notation='{draw}']")  # one tap, on screen without scrolling
+        assert taps.count == 1
+        pile_draws += draw != "d"
+        wait_ready(page, after=before) if turn < 199 else None
+        per_turn.append(card_taps + taps.count)
+    else:
+        pytest.fail("the round did not end")
+    assert max(per_turn) <= 3 and pile_draws >= 5, (per_turn, pile_draws)
+    print(f"turns {len(per_turn)}, taps {sum(per_turn)} (max {max(per_turn)} a turn), draws from a discard pile {pile_draws}")
+    assert_lost_cities_sheet(page, http, game_id)  # shown by the page itself, no reload
+    page.screenshot(path=str(shots / "end-score-sheet.png"), full_page=True)
     assert axe_violations(page) == []
 
 

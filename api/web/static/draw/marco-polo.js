@@ -3,7 +3,7 @@
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
 import { zoomable } from '../mapzoom.js';
-import { faceOf, nameOf, shortText } from '../faces/mp-faces.js';
+import { faceOf, nameOf } from '../faces/mp-faces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
 
 // where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
@@ -13,6 +13,8 @@ export const MAP_XY = {
   O7: [270, 340], ALE: [80, 380], ORM: [410, 360], KCH: [540, 390], O8: [660, 380], XIA: [780, 400],
   O9: [120, 480], ADA: [270, 490], KOC: [460, 500], SUM: [680, 500], O10: [880, 450],
 };
+// Sumatra's three cards and its tile stand in a column to its right, where the sea is empty
+const TAG_AT = { SUM: [26, -96, 300, 150, 'side'] };
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'], ['gold', 'Gold', 'gold'], ['vp', 'Victory points', 'VP']];
 const SPACES = [
   ['bazaar-camels', 'Bazaar: camels'], ['bazaar-pepper', 'Bazaar: pepper'], ['bazaar-silk', 'Bazaar: silk'], ['bazaar-gold', 'Bazaar: gold'],
@@ -44,7 +46,7 @@ export function describe(content, cid) {
 function map(view, content) {
   const locs = Object.fromEntries(((content && content.locations) || []).map((l) => [l.id, l]));
   const routes = (content && content.routes) || [];
-  const svg = s('svg', { viewBox: '0 0 1000 560', class: 'mp-map', role: 'img', 'aria-labelledby': 'mp-map-t' },
+  const svg = s('svg', { viewBox: '0 0 1000 560', class: 'mp-map', role: 'group', 'aria-labelledby': 'mp-map-t' },
     s('title', { id: 'mp-map-t' }, 'The map: routes, cities, figures and trading posts'));
   svg.append(s('rect', { x: 0, y: 0, width: 1000, height: 560, rx: 16, class: 'mp-sea' }));
   for (const r of routes) {
@@ -61,6 +63,7 @@ function map(view, content) {
     p.posts.forEach((c) => { (postsAt[c] = postsAt[c] || []).push(p.seat); });
     p.figures.forEach((c) => { (figuresAt[c] = figuresAt[c] || []).push(p.seat); });
   });
+  const tags = s('g', { class: 'mp-tags' });
   for (const [id, [x, y]] of Object.entries(MAP_XY)) {
     const loc = locs[id] || { id, name: id, kind: id.startsWith('O') ? 'oasis' : 'large' };
     const g = s('g', { class: `mp-loc mp-${loc.kind}`, 'data-loc': id, transform: `translate(${x},${y})` });
@@ -73,10 +76,12 @@ function map(view, content) {
     if (name) g.append(name);
     const extra = view.city_cards[id] || view.city_bonuses[id] || null;
     const outpost = view.outposts[id];
-    const label = [extra, outpost].filter(Boolean).map((x) => shortText(content, x)).join(' · ');
-    if (label) {
-      g.append(s('text', { y: -28, 'text-anchor': 'middle', class: 'mp-tag' }, label,
-        s('title', {}, [extra, outpost].filter(Boolean).map((x) => `${x}: ${describe(content, x)}`).join('\n'))));
+    const sumatra = id === 'SUM' ? ['SUM-1', 'SUM-2', 'SUM-3'].map((k) => view.city_cards[k]) : []; // its three cards
+    const lying = [extra, ...sumatra, outpost].filter(Boolean);
+    if (lying.length) {
+      const [tx, ty, tw, th, how] = TAG_AT[id] || (y <= 80 ? [-80, 40, 160, 40, 'below'] : [-80, -66, 160, 40, '']); // near the top edge: below the name
+      tags.append(tagFaces(content, lying, x + tx, y + ty, tw, th, how, id)); // beside the city, not in it: the city's name is its own text
+      tappable(g, () => showFaces(g, loc.name, lying, content));
     }
     (postsAt[id] || []).forEach((seat, i) => {
       g.append(s('rect', { x: -22 + i * 12, y: 40, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': id, 'data-seat': seat }, s('title', {}, `trading post of ${view.players[seat]}`)));
@@ -87,8 +92,7 @@ function map(view, content) {
     });
     svg.append(g);
   }
-  const sum = view.city_cards['SUM-1'] ? ['SUM-1', 'SUM-2', 'SUM-3'].map((k) => shortText(content, view.city_cards[k])).join(' · ') : '';
-  if (sum) svg.append(s('text', { x: 680, y: 545, 'text-anchor': 'middle', class: 'mp-tag' }, sum));
+  svg.append(tags);
   // Beijing's slots
   view.beijing.forEach((seat, i) => svg.append(s('rect', { x: 905 + i * 14, y: 230, width: 12, height: 12, fill: seatColour(seat), class: 'mp-post', 'data-beijing': i, 'data-seat': seat })));
   return svg;
@@ -186,4 +190,39 @@ export function moveLabel(m, view, content) {
 // the map fits the width; zoom and pan reach every place on it
 function mapWrap(svg, key) {
   return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
+}
+
+// what lies on a city, as the small pictures printed on it (tap the city to see them large)
+function tagFaces(content, ids, x, y, width, height, how, loc) {
+  return s('foreignObject', { x, y, width, height, class: 'mp-tag-fo', 'data-tag-of': loc },
+    h('div', { class: `mp-tag-faces ${how}`, 'aria-hidden': 'true' }, ids.map((id) => faceOf(content, id, { small: true }) || id)));
+}
+
+function tappable(g, open) {
+  const title = g.querySelector(':scope > title');
+  if (title) title.remove(); // its shown name is its accessible name; a title would replace it
+  g.setAttribute('tabindex', '0');
+  g.setAttribute('role', 'button');
+  g.setAttribute('aria-haspopup', 'dialog'); // its name is what it shows (code and city); it opens the faces
+  g.classList.add('mp-tappable');
+  // a finger's reach around the city: 150 map units are >= 44 px on a 375-px phone's whole map
+  g.prepend(s('rect', { x: -75, y: -75, width: 150, height: 150, class: 'mp-hit' }));
+  g.addEventListener('click', open);
+  g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); open(); } });
+}
+
+// one dialog per page: the faces of a city's card and tile, large, with a close button
+function showFaces(from, name, ids, content) {
+  let dialog = document.getElementById('mp-face-dialog');
+  if (!dialog) {
+    dialog = h('dialog', { id: 'mp-face-dialog', class: 'mp-face-dialog', 'aria-labelledby': 'mp-face-h' },
+      h('h3', { id: 'mp-face-h' }), h('div', { class: 'mp-face-body' }),
+      h('button', { type: 'button', class: 'mp-face-close', onclick: () => dialog.close() }, 'Close'));
+    document.body.append(dialog);
+  }
+  dialog.querySelector('#mp-face-h').textContent = `On ${name}`;
+  clear(dialog.querySelector('.mp-face-body')).append(...ids.map((id) => faceOf(content, id) || h('span', {}, id)));
+  dialog.onclose = () => { if (from.isConnected) from.focus(); };
+  dialog.showModal();
+  dialog.querySelector('.mp-face-close').focus();
 }
