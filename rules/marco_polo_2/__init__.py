@@ -225,8 +225,9 @@ class MarcoPolo2:
         """Make a pack selectable by ``options.content`` (kept by hash)."""
         return register(pack)
 
-    def builtin_packs(self) -> tuple[Pack, ...]:
-        return BUILTIN
+    def builtin_packs(self) -> tuple[dict[str, Any], ...]:
+        """The packs shipped with the core, as data."""
+        return tuple(p.data for p in BUILTIN)
 
     def pack_forms(self) -> dict[str, Any] | None:
         """The form schema the page builds component forms from (None until there is one)."""

@@ -4,7 +4,7 @@ log described that its pack lacks.
 
 A component is ``(kind, id, spec)`` with the spec as an event's ``describe`` carries it (no
 ``id``). Map nodes and routes are components too (``node``, ``route``); a book's component is
-its two free options.
+its two free options (with its ``min_die``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def components(data: dict) -> list[Component]:
     out += [("route", route_id(*r["ends"]), _without_id(r)) for r in data["map"]["routes"]]
     for section, kind in SECTIONS.items():
         out += [(kind, item["id"], _without_id(item)) for item in data.get(section, [])]
-    out += [("book", str(i + 1), {"fixed": b["fixed"]}) for i, b in enumerate(data["books"]) if b.get("fixed") is not None]
+    out += [("book", str(i + 1), dict(b)) for i, b in enumerate(data["books"]) if b.get("fixed") is not None]
     for kind, key in _MAPPED.items():
         out += [(kind, cid, dict(spec)) for cid, spec in data.get(key, {}).items()]
     return out
@@ -80,7 +80,7 @@ def _put(data: dict, kind: str, cid: str, spec: dict, path: str) -> None:
     elif kind == "book":
         if cid not in ("1", "2", "3"):
             raise PackError(f"{path}.id", f"a book is 1, 2 or 3, not {cid!r}")
-        data["books"][int(cid) - 1]["fixed"] = spec["fixed"]
+        data["books"][int(cid) - 1].update(spec)
     elif kind in _MAPPED:
         data.setdefault(_MAPPED[kind], {})[cid] = _without_id(spec)
     else:
