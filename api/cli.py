@@ -38,6 +38,7 @@ class Layers:
     projector: Any
     recorder: Any
     tokens: Any
+    packs: Any
 
 
 @contextmanager
@@ -46,6 +47,7 @@ def layers(db: str) -> Iterator[Layers]:
     import rules  # noqa: F401  (registers every title's events)
     from events.duckdb_log import DuckDBEventLog
     from events.errors import TabletapeError
+    from api.services import library
     from events.tokens import TokenStore
     from projections.projector import Projector
     from replay.recorder import Recorder
@@ -55,8 +57,11 @@ def layers(db: str) -> Iterator[Layers]:
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(f"{exc.code}: {exc.message}")
     try:
+        packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
         projector = Projector(log)
-        yield Layers(log, projector, Recorder(log, projector), TokenStore(log.con))
+        recorder = Recorder(log, projector)
+        recorder.subscribe(packs.appended)
+        yield Layers(log, projector, recorder, TokenStore(log.con), packs)
     finally:
         log.close()
 
@@ -148,14 +153,22 @@ def new(
     with layers(db) as lay, reported():
         from events.log import new_game_id
 
+        from projections.fold import start
+        from events.lifecycle import GameCreated
+
         game_id = new_game_id()
+        options, growth = lay.packs.prepare(title, options)  # pinned to a pack of this store
+        start(GameCreated(title=title, players=tuple(players), options=options, seed=seed))
         issued = lay.tokens.issue(game_id, len(players))
         try:
+            lay.packs.commit(growth)
             lay.recorder.create(title, players, options, seed=seed, actor=actor, game_id=game_id)
         except BaseException:
             lay.tokens.revoke(game_id)
             raise
         out.print(f"game {game_id}")
+        if isinstance(options.get("content"), dict):
+            out.print(f"content pack: {escape(str(options['content'].get('id')))} ({options['content'].get('hash')})")
         out.print(f"write token: {issued.write}")
         for seat, (player, token) in enumerate(zip(players, issued.seats)):
             out.print(f"seat {seat} ({escape(player)}) token: {token}")
@@ -351,9 +364,11 @@ def verify(
     raise typer.Exit(1 if bad else 0)
 
 
+from api.pack_cli import register as _register_packs  # noqa: E402  (needs the helpers above)
 from api.stats_cli import register as _register_stats  # noqa: E402  (needs the helpers above)
 
 _register_stats(app)
+_register_packs(app)
 
 
 def main() -> None:
