@@ -273,8 +273,9 @@ def export_games(
     format: str = typer.Option("jsonl", "--format", help="jsonl, or parquet (the log and every view, by title and month)"),
     db: str = Db,
 ) -> None:
-    """Write whole ended games as JSON Lines, one event per line with its envelope; or everything as
-    Parquet. A game in progress is left out (named, it is refused): its log holds hidden cards."""
+    """Write whole ended games as JSON Lines, one event per line with its envelope (after the content
+    packs they pin); or everything as Parquet. A game in progress is left out (named, it is
+    refused): its log holds hidden cards."""
     from api.jsonl import ended_games, export_lines
 
     if format == "parquet":
@@ -292,7 +293,7 @@ def export_games(
         ids = game_ids or lay.log.game_ids()
         if not game_ids:
             ids, left_out = ended_games(lay.projector, ids)
-        lines = export_lines(lay.log, lay.projector, ids)
+        lines = export_lines(lay.log, lay.projector, ids, lay.packs)
         if out == "-":
             for line in lines:
                 sys.stdout.write(line + "\n")
@@ -320,12 +321,13 @@ def import_games(
 
     with layers(db) as lay, reported():
         if path == "-":
-            games_read = jsonl.read_games(sys.stdin)
+            packs_read, games_read = jsonl.read_export(sys.stdin)
         else:
             with open(path, encoding="utf-8") as handle:
-                games_read = jsonl.read_games(handle)
-        count = jsonl.import_games(lay.log, lay.projector, games_read)
-    console().print(f"imported {count} events of {len(games_read)} games; hash chains verified")
+                packs_read, games_read = jsonl.read_export(handle)
+        count = jsonl.import_games(lay.log, lay.projector, games_read, packs_read, lay.packs)
+    carried = f" and {len(packs_read)} content packs" if packs_read else ""
+    console().print(f"imported {count} events of {len(games_read)} games{carried}; hash chains verified")
 
 
 @app.command()

@@ -499,7 +499,37 @@ class PackLibrary:
                 out[entry.hash] = entry
         return list(out.values())
 
-    def imported(self, title_id: str, data: Any) -> Entry:
-        """A pack carried by an import: added (even when its id is taken here) unless already held."""
-        entry, _ = self.upload(title_id, data, source="import")
-        return entry
+    def stage(self, title_id: str, data: Any, digest: str | None = None) -> Entry:
+        """A pack an import carries, validated (and its hash checked when given) and loaded into
+        the rules registry so that the import's games can be checked; not stored yet (``keep``)."""
+        title = self._title_for_writes(title_id)
+        pack = title.load_pack(data)
+        if digest is not None and pack.hash != digest:
+            raise InvalidOptions(
+                f"pack {pack.id!r} hashes to {pack.hash}, not {digest}: it was changed after its export",
+                code=f"{title_id}.content-mismatch", field="hash",
+            )
+        there = self.by_hash(title_id, pack.hash)
+        if there is not None:
+            return there
+        title.register_pack(pack)
+        lineage, version = lineage_of(pack.id)
+        return self._new_entry(title_id, pack.data, None, lineage, version, None, "import")
+
+    def keep(self, entries: list[Entry]) -> list[Entry]:
+        """Store staged packs (an id taken here by other content is kept: packs are told apart by
+        hash); returns those that were new."""
+        added = []
+        with self._lock:
+            for entry in entries:
+                if self.by_hash(entry.title, entry.hash) is None:
+                    self._insert(entry, working=False)
+                    added.append(entry)
+        return added
+
+    def forget(self, entries: list[Entry]) -> None:
+        """Take back packs ``keep`` added for an import that was then refused."""
+        with self._lock:
+            for entry in entries:
+                self._con.execute("DELETE FROM packs WHERE title = ? AND hash = ?", [entry.title, entry.hash])
+                self._packs.get(entry.title, {}).pop(entry.hash, None)

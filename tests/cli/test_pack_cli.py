@@ -87,3 +87,61 @@ def test_the_admin_token_is_printed_once_and_reissued(tmp_path):
     with layers(db) as lay:
         stored = lay.log.con.execute("SELECT token_hash FROM admin_token").fetchall()
     assert len(stored) == 1 and token.encode() not in bytes(stored[0][0])
+
+
+def _game_on_a_grown_pack(db: str) -> tuple[str, dict]:
+    """A store where game 1 described its layout, and game 2, pinned to the grown pack, was played
+    to its end without describing it again; game 2's id and its final view."""
+    from mp2play import LAYOUT, game_lines
+
+    first = run("new", "marco-polo-2", "Ana", "Bea", "-o", "characters=chosen", "--db", db).output.split()[1]
+    with layers(db) as lay:
+        lay.recorder.record_notation(first, SETUP)
+    second = run("new", "marco-polo-2", "Ana", "Bea", "-o", "characters=chosen", "--db", db)
+    assert "content pack: ours-v1" in second.output
+    game_id = second.output.split()[1]
+    with layers(db) as lay:
+        for line in [LAYOUT, *game_lines()[1:]]:
+            lay.recorder.record_notation(game_id, line)
+        game = lay.projector.state(game_id)
+        assert game.ended is not None
+        return game_id, game.title.full_view(game.state)
+
+
+def test_a_game_exported_as_json_lines_carries_its_pack_into_an_empty_store(tmp_path):
+    db, other = str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")
+    game_id, view = _game_on_a_grown_pack(db)
+    out = tmp_path / "games.jsonl"
+    assert run("export", game_id, "--out", out, "--db", db).exit_code == 0
+    first = json.loads(out.read_text().splitlines()[0])
+    assert first["type"] == "tabletape.pack" and first["id"] == "ours-v1"
+    imported = run("import", out, "--db", other)
+    assert imported.exit_code == 0 and "1 content packs" in imported.output, imported.output
+    with layers(other) as lay:
+        game = lay.projector.state(game_id)
+        assert game.title.full_view(game.state) == view and game.ended is not None
+        assert lay.packs.get("marco-polo-2", "ours-v1").source == "import"
+    assert run("verify", game_id, "--rules", "--db", other).exit_code == 0
+    # a pack changed after its export is refused, and nothing is written
+    tampered = out.read_text().replace('"vp":3', '"vp":4', 1)
+    (tmp_path / "bad.jsonl").write_text(tampered)
+    empty = str(tmp_path / "c.duckdb")
+    refused = run("import", tmp_path / "bad.jsonl", "--db", empty)
+    assert refused.exit_code == 1 and "import-refused" in refused.output and "content-mismatch" in refused.output
+    with layers(empty) as lay:
+        assert lay.log.game_ids() == [] and all(e.source == "builtin" for e in lay.packs.entries("marco-polo-2"))
+
+
+def test_a_game_exported_as_parquet_carries_its_pack_into_an_empty_store(tmp_path):
+    db, other = str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")
+    game_id, view = _game_on_a_grown_pack(db)
+    folder = tmp_path / "parquet"
+    exported = run("export", "--format", "parquet", "--out", folder, "--db", db)
+    assert exported.exit_code == 0 and "with 1 content packs" in exported.output
+    imported = run("import", folder, "--db", other)
+    assert imported.exit_code == 0, imported.output
+    with layers(other) as lay:
+        game = lay.projector.state(game_id)
+        assert game.title.full_view(game.state) == view
+        pinned = game.created.options["content"]
+        assert lay.packs.get("marco-polo-2", pinned["id"]).hash == pinned["hash"]
