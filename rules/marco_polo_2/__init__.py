@@ -229,10 +229,6 @@ class MarcoPolo2:
         """The packs shipped with the core, as data."""
         return tuple(p.data for p in BUILTIN)
 
-    def pack_forms(self) -> dict[str, Any] | None:
-        """The form schema the page builds component forms from (None until there is one)."""
-        return None
-
     def pack_of(self, state: MP2State) -> Pack:
         return pack_of(state)
 
