@@ -46,7 +46,7 @@ Q_NO_STACK = '"このアクションはダイスを重ねて置くことはで�
 Q_KHAN = '"次にこのアクションを行うプレイヤーは、その次のマスに置かねばなりません。さらに、ダイス目が同じかそれ以上でなければならず"'
 Q_HOLD = '"依頼タイルは２枚まで保持でき、過剰取得した場合いずれかを破棄します。"'
 Q_GUILD_ROUTE = '"ギルドマークがある場合そのギルドマーカーを所持していないと通行不可。（未アップグレードのままでもよい）"'
-#: so Möngke Khan is paid once per oasis skipped ("飛ばしたオアシス１つにつき"), never per pass
+#: the seed pays Möngke Khan per oasis skipped ("飛ばしたオアシス１つにつき"), not per pass through one
 Q_ONCE = "a path visits each node at most once, the node it starts from included (ruling MP2-5)"
 Q_POST_NEEDED = '"その都市に自分の交易所が置かれていなければなりません。"'
 
