@@ -19,6 +19,7 @@ its game's end). A game with ``options.grow_pack: false`` never grows a pack.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -181,7 +182,7 @@ class PackLibrary:
     def working(self, title_id: str) -> Entry | None:
         with self._lock:
             digest = self._working.get(title_id)
-            return self._packs.get(title_id, {}).get(digest) if digest else None
+            return self.by_hash(title_id, digest) if digest else None
 
     def get(self, title_id: str, pack_id: str, digest: str | None = None) -> Entry:
         """A pack by id (``digest`` when the id is ambiguous), or by its hash in place of the id."""
@@ -292,9 +293,10 @@ class PackLibrary:
             self._set_working(entry)
             self._working[entry.title] = entry.hash
 
-    def creating(self) -> threading.RLock:
-        """Held around a creation: what it grows and pins is not moved on meanwhile."""
-        return self._lock
+    def creating(self, title_id: str) -> Any:
+        """Held around a creation of a game of a title whose packs grow: what it grows and pins
+        is not moved on meanwhile (other titles' creations are not held up)."""
+        return self._lock if hasattr(get_title(title_id), "grow_pack") else contextlib.nullcontext()
 
     def _new_entry(
         self, title_id: str, data: dict, name: str | None, lineage: str, version: int, parent: Entry | None,
@@ -393,20 +395,27 @@ class PackLibrary:
             if len(named) == 1:
                 return {**options, "content": named[0].ref}
             return options  # unknown or ambiguous: the title's check names it
-        if self.by_hash(title_id, str(content["hash"])) is None:
+        held = self.by_hash(title_id, str(content["hash"]))
+        if held is None:
             raise InvalidOptions(
                 f"options.content: this store holds no {title_id} pack with hash {content['hash']}; upload it first",
                 code=f"{title_id}.content-mismatch", field="options.content",
             )
-        return options
+        return options if content.get("id") is not None else {**options, "content": held.ref}
 
     def _growable(self, title_id: str, only: str | None = None) -> list[tuple[str, bool]]:
-        """(game, ended) of the title's games whose descriptions may still grow a pack."""
-        rows = self._con.execute(
-            "SELECT g.game_id, g.options, g.status FROM games g ANTI JOIN pack_grown p USING (game_id) "
-            "WHERE g.title = ?" + (" AND g.game_id = ?" if only else "") + " ORDER BY g.created_at",
-            [title_id, *([only] if only else [])],
-        ).fetchall()
+        """(game, ended) of the title's games whose descriptions may still grow a pack: those not
+        grown from since their end (``only``: that game, even if it ended before, was taken back
+        into play by an undo and has ended again)."""
+        if only is not None:
+            query, params = "SELECT game_id, options, status FROM games WHERE title = ? AND game_id = ?", [title_id, only]
+        else:
+            query = (
+                "SELECT g.game_id, g.options, g.status FROM games g ANTI JOIN pack_grown p USING (game_id) "
+                "WHERE g.title = ? ORDER BY g.created_at"
+            )
+            params = [title_id]
+        rows = self._con.execute(query, params).fetchall()
         return [(gid, status == "ended") for gid, options, status in rows if json.loads(options).get("grow_pack", True) is not False]
 
     def plan_growth(self, title_id: str, only: str | None = None) -> Growth | None:

@@ -127,7 +127,7 @@ def create_game(
 ) -> GameCreatedOut:
     """Start a game; the answer holds its write token and one token per seat, shown only now
     (and to a retry with the same idempotency key and the same request)."""
-    with svc.packs.creating():
+    with svc.packs.creating(body.title):
         return _create_game(body, svc, response, key)
 
 

@@ -270,3 +270,29 @@ def test_the_same_content_has_the_same_hash_in_another_store(client, admin, tmp_
         assert json.loads(again.content) == json.loads(download.content)
         created = other.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": OPTIONS}).json()
         assert other.get(f"/games/{created['game_id']}").json()["options"]["content"] == working
+
+
+def test_an_id_two_packs_share_is_named_by_hash(client, svc, admin):
+    """An import may bring a pack whose id this store uses for other content: both are kept, told
+    apart by hash; the id alone is then refused where it is ambiguous."""
+    mine = client.post(f"{MP2}/{PUBLIC.id}/versions", json={"add": [d("node", "KAS", kind="city", shield="bow")]}, headers=admin).json()
+    theirs = copy.deepcopy(PUBLIC.data)
+    theirs["id"] = "ours-v1"
+    theirs["map"]["nodes"].append({"id": "XIA", "kind": "city", "shield": "fish"})
+    svc.packs.keep([svc.packs.stage("marco-polo-2", theirs)])
+    ambiguous = client.get(f"{MP2}/ours-v1")
+    assert (ambiguous.status_code, ambiguous.json()["code"]) == (409, "pack-id-ambiguous")
+    assert mine["hash"] in ambiguous.json()["hashes"]
+    one = client.get(f"{MP2}/ours-v1", params={"hash": mine["hash"]}).json()
+    assert one["source"] == "derived" and [n["id"] for n in one["pack"]["map"]["nodes"]] == ["BEI", "KAS"]
+    refused = client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"content": {"id": "ours-v1"}}})
+    assert (refused.status_code, refused.json()["code"]) == (422, "marco-polo-2.content-mismatch")
+    game = new_game(client, {"content": {"hash": mine["hash"]}})
+    assert pinned(client, game["game_id"]) == {"id": "ours-v1", "hash": mine["hash"]}
+
+
+def test_a_built_in_pack_can_be_made_working(client, admin):
+    up = client.post(f"{MP2}?working=true", json=SYNTHETIC.data, headers=admin)
+    assert up.status_code == 200 and up.json()["source"] == "builtin" and up.json()["working"]
+    game = new_game(client, {"characters": "offer"})
+    assert pinned(client, game["game_id"]) == SYNTHETIC.ref
