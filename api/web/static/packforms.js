@@ -368,7 +368,7 @@ function routeId(ends) { const [a, b] = ends || []; return a && b ? (a <= b ? `$
  * ``context``: ``{nodes: [{id, name}], shields: [...], taken: [ids]}`` for the route's ends, the
  * shields offered, and codes already used in the pack.
  */
-export function componentForm(container, { kind, id = null, forms, initial = null, onSubmit, onCancel, context = {}, submitLabel = 'Save' }) {
+export function componentForm(container, { kind, id = null, forms, initial = null, onSubmit, onCancel, context = {}, submitLabel = 'Save', suggestId = null, extra = null }) {
   const schema = forms && forms.kinds && forms.kinds[kind];
   clear(container);
   if (!schema) {
@@ -382,13 +382,18 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
   const message = h('p', { class: 'pf-problem', role: 'alert', hidden: true });
   const spec = () => clean(schema.fields, value);
   const currentId = () => (schema.id && schema.id.derived ? routeId(value.ends) : cid);
-  const redraw = () => { clear(preview).append(cardFace(kind, currentId(), spec())); message.hidden = true; };
+  let idInput = null; let idTyped = false;
+  const redraw = () => {
+    // the code follows what is entered (a place's name...) until someone types one
+    if (idInput && suggestId && !idTyped) { const sug = suggestId(spec()) || ''; idInput.value = sug; cid = sug; }
+    clear(preview).append(cardFace(kind, currentId(), spec())); message.hidden = true;
+  };
 
   let idRow = null;
   if (!id && schema.id && !schema.id.derived) {
     const fid = nextId('id');
     const taken = new Set(context.taken || []);
-    const onChange = (v) => { cid = v === null ? null : String(v).trim(); redraw(); };
+    const onChange = (v) => { cid = v === null ? null : String(v).trim(); idTyped = schema.id.type !== 'choice'; redraw(); };
     const f = schema.id.type === 'choice'
       ? { name: 'id', type: 'choice', required: true, choices: schema.id.choices.filter((c) => !taken.has(c.value)) }
       : { name: 'id', type: 'text', required: true };
@@ -396,12 +401,13 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
       f.type === 'choice' ? h('span', { class: 'pf-label', 'aria-hidden': 'true' }, schema.id.label) : h('label', { for: fid, class: 'pf-label' }, schema.id.label),
       schema.id.help ? h('p', { class: 'pf-help' }, schema.id.help) : null,
       control(f, null, onChange, schema.id.label, context, fid));
+    idInput = f.type === 'text' ? idRow.querySelector('input') : null;
   }
   const fields = objectInput(schema.fields, value, redraw, context);
   const form = h('form', { class: 'pf-form', 'data-kind': kind, novalidate: true },
     h('h3', { class: 'pf-heading' }, id ? `${schema.label} ${id}` : `New ${schema.label.toLowerCase()}`),
     h('p', { class: 'pf-help' }, schema.help),
-    preview, idRow, fields, message,
+    preview, suggestId ? null : idRow, fields, suggestId ? idRow : null, message, extra,
     h('div', { class: 'pf-actions' },
       h('button', { type: 'submit', class: 'primary pf-submit' }, submitLabel),
       onCancel ? h('button', { type: 'button', class: 'pf-cancel', onclick: () => onCancel() }, 'Cancel') : null));
