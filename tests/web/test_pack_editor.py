@@ -40,6 +40,8 @@ def stores(tmp_path_factory):
         base, proc = live_server.start(d / f"{name}.duckdb", output=out)
         started.append((base, proc, out))
     try:
+        if httpx.get(f"{started[0][0]}/titles/{TITLE}/packs", timeout=10).status_code == 404:
+            pytest.skip("this build has no pack library yet (GET /titles/{title}/packs)")
         yield [(base, admin_token(out)) for base, _proc, out in started]
     finally:
         for _base, proc, _out in started:
@@ -121,7 +123,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     form.locator("[data-field=reward] [data-add=vp]").click()
     form.locator("button[type=submit]").click()
     assert phone.locator("details[data-kind=contract] .pk-card[data-id=K01] [data-face=contract]").count() == 1
-    assert "6 changes" in phone.locator(".pk-count").inner_text()
+    assert phone.locator("[data-action=save]").inner_text() == "Save 6 changes"
     assert small_targets(phone, "main") == []
     assert axe_violations(phone) == []
     shot(phone, "pack-editor-01-drawn")
@@ -130,7 +132,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     phone.fill("#pk-admin-token", our_token)
     phone.get_by_role("button", name="Use it").click()
     phone.wait_for_function("() => /Saved as version/.test(document.querySelector('.pk-status')?.textContent || '')")
-    new_id = phone.locator("[data-pack-id]").inner_text()
+    new_id = phone.locator("[data-pack-id]").get_attribute("data-pack-id")
     new_hash = phone.locator("[data-pack-hash]").get_attribute("data-pack-hash")
     assert phone.evaluate("() => localStorage.getItem('tabletape.admin-token')") == our_token  # kept: not asked again
 
@@ -159,7 +161,8 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     assert set(drawn) == {"BEI", "SAM", "GRE", "KAS"}
     xs = {k: float(re.match(r"translate\(([-\d.]+)", v).group(1)) for k, v in drawn.items()}
     assert xs["SAM"] < xs["GRE"] < xs["KAS"]
-    assert set(phone.locator("#drawing [data-route]").evaluate_all("els => els.map(e => e.dataset.route)")) == {"GRE-SAM", "GRE-KAS"}
+    drawn_routes = phone.locator("#drawing [data-route]").evaluate_all("els => els.map(e => e.dataset.route)")
+    assert {"-".join(sorted(r.split("-"))) for r in drawn_routes} == {"GRE-SAM", "GRE-KAS"}
     shot(phone, "pack-editor-02-new-game")
 
     # shared: downloaded here, uploaded into another store, the same hash there
@@ -189,13 +192,17 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
 def test_the_diff_against_the_parent_shows_what_changed(tall_phone, stores):
     phone = tall_phone
     (ours, our_token), _ = stores
-    with httpx.Client(base_url=ours, timeout=10) as http:
-        listing = http.get(f"/titles/{TITLE}/packs").json()
-    derived = next(p for p in listing["packs"] if p["parent"])
-    phone.goto(f"{ours}/?page=packs&title={TITLE}&pack={derived['id']}&hash={derived['hash']}")
+    spec = {"cost": {"silk": 2}, "reward": {"vp": 4, "contract_pile": 1}}
+    with httpx.Client(base_url=ours, timeout=10, headers={"Authorization": f"Bearer {our_token}"}) as http:
+        made = http.post(f"/titles/{TITLE}/packs/marco-polo-2-public-1/versions",
+                         json={"add": [{"kind": "contract", "id": "K99", "spec": spec}], "working": False})
+        assert made.status_code == 201, made.text
+        made = made.json()
+    phone.goto(f"{ours}/?page=packs&title={TITLE}&pack={made['id']}&hash={made['hash']}")
     phone.locator("[data-action=diff]").click()
     body = phone.locator("#pk-sheet .pk-diff-body")
     body.wait_for()
-    added = set(body.locator("[data-added]").evaluate_all("els => els.map(e => e.dataset.added)"))
-    assert {"node:SAM", "node:GRE", "node:KAS", "route:GRE-SAM", "route:GRE-KAS", "contract:K01"} <= added
+    assert body.locator("[data-added]").evaluate_all("els => els.map(e => e.dataset.added)") == ["contract:K99"]
+    face = body.locator("[data-added='contract:K99'] [data-face=contract]")
+    assert face.locator("[data-part=reward] [data-res=contract_pile]").get_attribute("data-n") == "1"
     assert axe_violations(phone) == []

@@ -18,13 +18,17 @@ const clamp = (v) => Math.max(0, Math.min(SIZE, Math.round(v)));
 
 /** Where each node is drawn: its own x/y, else the game map's layout stretched to the square. */
 export function positions(nodes, routes) {
-  const start = (nodes.find((n) => n.kind === 'start') || {}).id;
-  const auto = layout(nodes.map(({ x, y, ...rest }) => rest), routes || [], start);
+  const placed = (n) => typeof n.x === 'number' && typeof n.y === 'number';
   const pos = {};
-  for (const n of nodes) {
-    if (typeof n.x === 'number' && typeof n.y === 'number') pos[n.id] = [n.x, n.y];
-    else { const [x, y] = auto[n.id] || [SIZE / 2, SIZE / 2]; pos[n.id] = [clamp(x), clamp((y * SIZE) / 560)]; }
+  if (!nodes.some(placed)) {
+    const start = (nodes.find((n) => n.kind === 'start') || {}).id;
+    const auto = layout(nodes, routes || [], start);
+    for (const n of nodes) { const [x, y] = auto[n.id] || [SIZE / 2, SIZE / 2]; pos[n.id] = [clamp(x), clamp((y * SIZE) / 560)]; }
+    return pos;
   }
+  // beside places already put down, the others wait in a row along the top, to be dragged
+  let i = 0;
+  for (const n of nodes) pos[n.id] = placed(n) ? [n.x, n.y] : [clamp(90 + (i++ % 6) * 160), clamp(90 + Math.floor((i - 1) / 6) * 150)];
   return pos;
 }
 
@@ -105,7 +109,8 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     else if (kind === 'start') g.append(s('rect', { x: -52, y: -32, width: 104, height: 64, rx: 10, class: 'mp-city-shape' }));
     else g.append(s('circle', { r: n.special ? 40 : 34, class: 'mp-city-shape' }));
     if (kind !== 'oasis') g.append(s('text', { y: 9, 'text-anchor': 'middle', class: 'mp-code' }, n.id));
-    if (shownName) g.append(s('text', { y: kind === 'oasis' ? 50 : 62, 'text-anchor': 'middle', class: 'mp-name' }, shownName));
+    // a leading space the drawing does not show, so the text reads "BEI Beijing" as the label does
+    if (shownName) g.append(s('text', { y: kind === 'oasis' ? 50 : 62, 'text-anchor': 'middle', class: 'mp-name' }, kind === 'oasis' ? shownName : ` ${shownName}`));
     groups[n.id] = g;
     nodeLayer.append(g);
   }
@@ -116,10 +121,12 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     if (id && groups[id]) groups[id].classList.add('me-picked');
     hint.textContent = id ? `From ${(byId[id] || {}).name || id}: now tap or drag to the other end.` : (TOOLS.find((t) => t[0] === current) || [])[2] || '';
   };
+  // the place under a point, by distance (whatever the page lays over the map there)
   const nodeAt = (ev) => {
-    const el = document.elementFromPoint(ev.clientX, ev.clientY);
-    const g = el && el.closest && el.closest('.me-node');
-    return g && svg.contains(g) ? g.dataset.node : null;
+    const [px, py] = svgPoint(svg, ev);
+    let best = null; let bestD = HIT;
+    for (const [id, [x, y]] of Object.entries(pos)) { const d = Math.hypot(px - x, py - y); if (d <= bestD) { best = id; bestD = d; } }
+    return best;
   };
 
   if (editable) {

@@ -178,27 +178,30 @@ async function editPage(main, title, packId, hash, navigate) {
   const mapBox = h('div', { class: 'pk-map', id: 'pk-map' });
   const routesBox = h('div', { class: 'pk-routes' });
   const sectionsBox = h('div', { class: 'pk-sections' });
-  const count = h('p', { class: 'pk-count', 'aria-live': 'polite' });
   const saveBtn = h('button', { type: 'button', class: 'primary', 'data-action': 'save', onclick: () => save() }, 'Save as a new version');
-  const diffBtn = info.parent ? h('button', { type: 'button', 'data-action': 'diff', onclick: () => showDiff() }, 'Compare with the version before') : null;
+  const diffBtn = info.parent ? h('button', { type: 'button', 'data-action': 'diff', onclick: () => showDiff() }, 'What changed') : null;
   const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.name || '', autocomplete: 'off' });
   const sheet = h('dialog', { class: 'pk-sheet', id: 'pk-sheet', 'aria-labelledby': 'pk-sheet-h' });
   document.body.append(sheet);
   let editor = null;
 
-  main.append(
-    h('p', {}, h('a', { href: `/?page=packs&title=${enc(title)}` }, '← All packs')),
-    h('h1', {}, info.name || info.id),
-    h('p', { class: 'pk-meta' }, [`version ${info.version}`, SOURCE[info.source] || info.source, info.games ? `used by ${plural(info.games, 'game')} (they keep this version)` : 'no game uses it yet',
-      info.working ? 'for new games' : null].filter(Boolean).join(' · ')),
-    h('details', { class: 'pk-details' }, h('summary', {}, 'Fingerprint'),
-      h('p', { class: 'small' }, 'Pack ', h('code', { 'data-pack-id': info.id }, info.id), ', fingerprint ', h('code', { 'data-pack-hash': info.hash }, info.hash))),
+  // phone first: the map right under the title, the bar with Save always at the thumb
+  main.append(...[
+    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${enc(title)}` }, '← All packs')),
+    h('h1', { class: 'pk-title' }, info.name || info.id),
     restored ? h('div', { class: 'pk-restored', role: 'status' }, h('p', {}, `${plural(restored, 'change')} not saved yet, kept from before.`),
       h('button', { type: 'button', onclick: () => { changes = new Map(); keep(); render(); document.querySelector('.pk-restored')?.remove(); } }, 'Forget them')) : null,
-    h('section', { class: 'pk-section', 'aria-labelledby': 'pk-map-h' }, h('h2', { id: 'pk-map-h' }, 'The map'), mapBox, routesBox),
-    sectionsBox, status,
-    h('div', { class: 'pk-bar', role: 'region', 'aria-label': 'Save' }, count, saveBtn, diffBtn,
-      h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, 'Download')));
+    h('section', { class: 'pk-section pk-map-section', 'aria-label': 'The map' }, mapBox, routesBox),
+    status, sectionsBox,
+    h('section', { class: 'pk-about', 'aria-labelledby': 'pk-about-h' }, h('h2', { id: 'pk-about-h' }, 'About this pack'),
+      h('p', { class: 'pk-meta' }, [`version ${info.version}`, SOURCE[info.source] || info.source, info.games ? `used by ${plural(info.games, 'game')} (they keep this version)` : 'no game uses it yet',
+        info.working ? 'for new games' : null].filter(Boolean).join(' · ')),
+      h('div', { class: 'pk-name-field' }, h('label', { for: 'pk-name', class: 'pf-label' }, 'Name of the new version'), nameInput),
+      h('details', { class: 'pk-details' }, h('summary', {}, 'Fingerprint'),
+        h('p', { class: 'small' }, 'Pack ', h('code', { 'data-pack-id': info.id }, info.id), ', fingerprint ', h('code', { 'data-pack-hash': info.hash }, info.hash)))),
+    h('div', { class: 'pk-bar', role: 'region', 'aria-label': 'Save' }, saveBtn, diffBtn,
+      h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, 'Download')),
+  ].filter(Boolean));
 
   function nodesNow() { return [...now('node')].map(([id, spec]) => ({ id, ...spec })); }
   function routesNow() { return [...now('route')].map(([id, spec]) => ({ id, ...spec })); }
@@ -254,7 +257,8 @@ async function editPage(main, title, packId, hash, navigate) {
 
   function render() {
     const n = changes.size;
-    count.textContent = n ? `${plural(n, 'change')} not saved yet` : 'No changes yet: edit the map or a card below.';
+    saveBtn.textContent = n ? `Save ${plural(n, 'change')}` : 'No changes yet';
+    saveBtn.dataset.changes = n;
     saveBtn.disabled = !n;
     // the map
     const nodes = nodesNow();
@@ -298,8 +302,8 @@ async function editPage(main, title, packId, hash, navigate) {
     if (!items.size) return h('p', { class: 'muted small' }, 'None yet.');
     return h('ul', { class: 'pk-cards' }, [...items].map(([id, spec]) => {
       const c = changes.get(`${kind}:${id}`);
-      return h('li', {}, h('button', { type: 'button', class: `pk-card${c ? ' pk-changed' : ''}`, 'data-kind': kind, 'data-id': id, 'aria-label': `Change ${forms.kinds[kind].label.toLowerCase()} ${id}${c ? ' (changed)' : ''}`,
-        onclick: () => openForm(kind, id, spec) }, cardFace(kind, id, spec)));
+      return h('li', {}, h('button', { type: 'button', class: `pk-card${c ? ' pk-changed' : ''}`, 'data-kind': kind, 'data-id': id, onclick: () => openForm(kind, id, spec) },
+        h('span', { class: 'visually-hidden' }, 'Change: '), cardFace(kind, id, spec), c ? h('span', { class: 'visually-hidden' }, ' (not saved yet)') : null));
     }));
   }
 
@@ -352,7 +356,6 @@ async function editPage(main, title, packId, hash, navigate) {
   render();
   const saved = sessionStorage.getItem('tabletape.pack-saved');
   if (saved) { sessionStorage.removeItem('tabletape.pack-saved'); status.textContent = saved; }
-  main.querySelector('.pk-bar').before(h('div', { class: 'pk-name-field' }, h('label', { for: 'pk-name', class: 'pf-label' }, 'Name of the new version'), nameInput));
   return { leave() { sheet.remove(); } };
 }
 
