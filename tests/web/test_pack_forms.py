@@ -178,3 +178,42 @@ def test_places_dragged_onto_the_map_moved_and_joined_by_routes(tall_phone, serv
     assert small_targets(phone, "#harness .me-tools") == []
     assert axe_violations(phone) == []
     shot(phone, "packforms-04-map")
+
+
+def test_every_kind_opened_and_saved_unchanged_keeps_its_data(tall_phone, server):
+    """Each kind of component of the (invented) synthetic pack, and each city-card kind, opened in
+    its form and saved untouched: the same spec comes back (so an edit that changes nothing
+    changes no hash), and the preview is the kind's face."""
+    from rules.marco_polo_2.content import SYNTHETIC
+
+    picks = []
+    for kind, items in SYNTHETIC.components.items():
+        chosen = list(items.values())
+        if kind == "city_card":
+            chosen = list({c["kind"]: c for c in chosen}.values())
+        elif kind in ("city_bonus", "outpost"):
+            chosen = [chosen[0], next(c for c in chosen if c.get("any_bonus"))]
+        else:
+            chosen = chosen[:2]
+        picks += [(kind, c["id"], {k: v for k, v in c.items() if k != "id"}) for c in chosen]
+    assert {k for k, _, _ in picks} == set(SYNTHETIC.components)
+    phone = tall_phone
+    open_harness(phone, server)
+    nodes = [{"id": n["id"], "name": n["name"]} for n in SYNTHETIC.data["map"]["nodes"]]
+    back = phone.evaluate(
+        """async ([picks, nodes]) => {
+          const out = [];
+          for (const [kind, id, spec] of picks) {
+            window.submitted = [];
+            window.mountForm(kind, id, spec, { nodes, shields: ['lion', 'sun'] });
+            const face = document.querySelector('#harness .pf-preview [data-face]').dataset.face;
+            document.querySelector('#harness form button[type=submit]').click();
+            out.push([kind, id, face, window.submitted.length ? window.submitted[0].spec : document.querySelector('#harness .pf-problem').textContent]);
+          }
+          return out;
+        }""",
+        [picks, nodes],
+    )
+    for (kind, cid, spec), (_kind, _cid, face, got) in zip(picks, back, strict=True):
+        assert face == kind
+        assert got == spec, (kind, cid)

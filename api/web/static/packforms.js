@@ -158,26 +158,31 @@ function initialOf(field, init) {
   return field.default === undefined ? null : field.default;
 }
 
-// the spec as the validator wants it: unset fields, false flags and empty optional bundles left out
-function clean(fields, value) {
+// the spec as the validator wants it: unset fields, false flags and empty optional bundles left
+// out, unless the spec being changed (``init``) had them: a component opened and saved unchanged
+// stays the same data (and the same hash)
+function clean(fields, value, init = {}) {
   const out = {};
   for (const f of fields) {
     if (!shown(f, value)) continue;
-    const v = cleanValue(f, value[f.name]);
+    const had = init && typeof init === 'object' ? init[f.name] : undefined;
+    const v = cleanValue(f, value[f.name], had);
     if (v === undefined) continue;
     out[f.name] = v;
   }
   return out;
 }
-function cleanValue(f, v) {
+function cleanValue(f, v, had) {
   if (v === undefined || v === null || v === '') return undefined;
-  if (f.type === 'boolean') return v ? true : undefined;
+  if (f.type === 'boolean') return v ? true : had === false ? false : undefined;
   if (f.type === 'bundle') {
     const b = Object.fromEntries(Object.entries(v).filter(([, n]) => n > 0));
-    return Object.keys(b).length || f.required ? b : undefined;
+    return Object.keys(b).length || f.required || (had && typeof had === 'object') ? b : undefined;
   }
-  if (f.type === 'list') return v.map((x) => cleanValue(f.item, x)).map((x) => (x === undefined ? (f.item.type === 'bundle' ? {} : '') : x));
-  if (f.type === 'object') return clean(f.fields, v);
+  if (f.type === 'list') {
+    return v.map((x, i) => cleanValue(f.item, x, Array.isArray(had) ? had[i] : undefined)).map((x) => (x === undefined ? (f.item.type === 'bundle' ? {} : '') : x));
+  }
+  if (f.type === 'object') return clean(f.fields, v, had);
   if (f.type === 'text') return String(v).trim() || undefined;
   return v;
 }
@@ -366,7 +371,8 @@ function routeId(ends) { const [a, b] = ends || []; return a && b ? (a <= b ? `$
  * with a live picture of the card above it. ``id`` null asks for the code (or the guild, the book...);
  * ``initial`` fills it in (editing). ``onSubmit(spec, id)`` gets the spec as the pack keeps it.
  * ``context``: ``{nodes: [{id, name}], shields: [...], taken: [ids]}`` for the route's ends, the
- * shields offered, and codes already used in the pack.
+ * shields offered, and codes already used in the pack. ``suggestId(spec)`` fills the code in from
+ * what is entered (until someone types one); ``extra`` is an element shown above the buttons.
  */
 export function componentForm(container, { kind, id = null, forms, initial = null, onSubmit, onCancel, context = {}, submitLabel = 'Save', suggestId = null, extra = null }) {
   const schema = forms && forms.kinds && forms.kinds[kind];
@@ -380,7 +386,7 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
   let cid = id;
   const preview = h('div', { class: 'pf-preview', 'aria-live': 'polite', 'aria-label': 'How it looks' });
   const message = h('p', { class: 'pf-problem', role: 'alert', hidden: true });
-  const spec = () => clean(schema.fields, value);
+  const spec = () => clean(schema.fields, value, initial || {});
   const currentId = () => (schema.id && schema.id.derived ? routeId(value.ends) : cid);
   let idInput = null; let idTyped = false;
   const redraw = () => {

@@ -91,6 +91,10 @@ export function componentsOf(data, forms) {
   return out;
 }
 
+// the same data whatever the order of its keys
+const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+
 // ---- the list of packs ----------------------------------------------------------------------------
 async function listPage(main, title, navigate) {
   const titles = await api('/titles').catch(() => []);
@@ -168,7 +172,7 @@ async function editPage(main, title, packId, hash, navigate) {
     if (spec === null) {
       if (base[kind].has(id)) changes.set(k, { op: 'remove', kind, id }); else changes.delete(k);
     } else if (base[kind].has(id)) {
-      if (JSON.stringify(base[kind].get(id)) === JSON.stringify(spec)) changes.delete(k); else changes.set(k, { op: 'replace', kind, id, spec });
+      if (same(base[kind].get(id), spec)) changes.delete(k); else changes.set(k, { op: 'replace', kind, id, spec });
     } else changes.set(k, { op: 'add', kind, id, spec });
     keep();
     render();
