@@ -82,6 +82,7 @@ def summary(row: catalog.GameRow) -> GameSummary:
         duration_s=row.duration_s,
         parent_id=row.parent_id,
         forked_at=row.forked_at,
+        score_only=row.score_only,
     )
 
 
@@ -191,6 +192,7 @@ def _row_now(svc: Services, game_id: str, game: GameState) -> catalog.GameRow:
         None,
         game.forked.parent_id if game.forked else None,
         game.forked.at_seq if game.forked else None,
+        game.score_only is not None,
     )
 
 
