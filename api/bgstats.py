@@ -344,7 +344,7 @@ def _play_events(
     if not isinstance(scores, list) or not scores or not all(isinstance(s, dict) for s in scores):
         raise _Skip("it has no player scores")
     seated = _seat_order(scores)
-    names, points, winners, teams = [], [], [], []
+    names, points, winners, teams, ranks = [], [], [], [], []
     start_seat = None
     for seat, entry in enumerate(seated):
         player = players.get(entry.get("playerRefId"))
@@ -358,6 +358,8 @@ def _play_events(
         if entry.get("startPlayer") is True:
             start_seat = seat if start_seat is None else start_seat
         teams.append(entry.get("team"))
+        rank = entry.get("rank")
+        ranks.append(rank if isinstance(rank, int) and not isinstance(rank, bool) else 0)
     try:
         check_player_names(names)
         created = GameCreated(title=title, players=tuple(names))
@@ -384,7 +386,7 @@ def _play_events(
         source=SOURCE, ref=ref, played_at=played.isoformat(), duration_min=duration, start_seat=start_seat,
         location=where if isinstance(where, str) and where.strip() else None,
     )
-    ended = score_only_end(tuple(points), tuple(winners))
+    ended = score_only_end(tuple(points), tuple(winners), tuple(ranks))
     game_id = new_game_id(now_ms=_epoch_ms(played))  # time-ordered by when it was played
     return game_id, [created, marker, ended]
 
@@ -432,12 +434,17 @@ def import_document(log: "DuckDBEventLog", projector: "Projector", document: dic
     players = _by_id(document.get("players") or [])
     places = _by_id(document.get("locations") or [])
     seen = known_refs(log)
+    in_file: set[str] = set()
     batch: list[tuple[str, list[Event]]] = []
     for number, play in enumerate(document["plays"], 1):
         if not isinstance(play, dict):
             report.skipped.append((f"play {number}", "it is not an object"))
             continue
         ref = _play_ref(play, number)
+        if ref in in_file:
+            report.skipped.append((ref, "the file holds another play with this uuid before it"))
+            continue
+        in_file.add(ref)
         if ref in seen:
             report.already.append(ref)
             continue
@@ -453,7 +460,6 @@ def import_document(log: "DuckDBEventLog", projector: "Projector", document: dic
         except _Skip as why:
             report.skipped.append((ref, str(why)))
             continue
-        seen.add(ref)
         batch.append((game_id, events))
         report.imported.append(game_id)
     if batch:

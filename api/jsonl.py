@@ -22,7 +22,7 @@ from events import codec
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
 from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
-from events.lifecycle import Forked, GameEnded, ScoreOnly, score_only_end
+from events.lifecycle import Forked, GameEnded, ScoreOnly, fitting_ranks
 from events.log import StoredEvent
 from projections.fold import GameState, fold, start
 from projections.projector import Projector
@@ -166,8 +166,8 @@ def _score_only_break(game: GameState, seq: int, body: Event, length: int) -> _B
         return _Break(seq, "a score-only game has no moves")
     if len(body.scores) != seats or not body.winners or any(not 0 <= w < seats for w in body.winners):
         return _Break(seq, "a score-only end needs a score per seat and winners among the seats")
-    if body != score_only_end(body.scores, body.winners):
-        return _Break(seq, "the ranks of a score-only end must follow its winners and scores")
+    if not fitting_ranks(tuple(body.ranks), tuple(body.winners), seats):
+        return _Break(seq, "a score-only end ranks every seat from 1, exactly its winners first")
     return None
 
 

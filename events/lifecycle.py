@@ -47,11 +47,24 @@ class ScoreOnly(Event, frozen=True, tag="game.score-only"):
     location: str | None = None
 
 
-def score_only_end(scores: tuple[int, ...], winners: tuple[int, ...]) -> GameEnded:
-    """The end of a score-only game: the source's winners rank 1, the others by score (dense, from 2)."""
-    others = sorted({s for seat, s in enumerate(scores) if seat not in winners}, reverse=True)
-    ranks = tuple(1 if seat in winners else 2 + others.index(s) for seat, s in enumerate(scores))
-    return GameEnded(scores=tuple(scores), ranks=ranks, winners=tuple(sorted(winners)))
+def score_only_end(
+    scores: tuple[int, ...], winners: tuple[int, ...], ranks: tuple[int, ...] | None = None
+) -> GameEnded:
+    """The end of a score-only game: the source's ranks where they fit its winners, else the winners
+    rank 1 and the others by score (dense, from 2)."""
+    if ranks is None or not fitting_ranks(ranks, winners, len(scores)):
+        others = sorted({s for seat, s in enumerate(scores) if seat not in winners}, reverse=True)
+        ranks = tuple(1 if seat in winners else 2 + others.index(s) for seat, s in enumerate(scores))
+    return GameEnded(scores=tuple(scores), ranks=tuple(ranks), winners=tuple(sorted(winners)))
+
+
+def fitting_ranks(ranks: tuple[int, ...], winners: tuple[int, ...], seats: int) -> bool:
+    """Ranks of every seat from 1, where exactly the winners rank 1."""
+    return (
+        len(ranks) == seats
+        and all(isinstance(r, int) and 1 <= r <= seats for r in ranks)
+        and {seat for seat, r in enumerate(ranks) if r == 1} == set(winners)
+    )
 
 
 class Undone(Event, frozen=True, tag="game.undone"):

@@ -56,6 +56,18 @@ def fold(game: GameState, bodies: Iterable[Event]) -> GameState:
     return replace(game, state=state, ended=ended, forked=forked, length=length, score_only=score_only)
 
 
+#: how a score-only game's source is named to people
+SOURCES = {"bgstats": "BG Stats"}
+
+
+def status_line(game: GameState) -> str:
+    """The title's one-line status; a score-only game's says that it has no moves."""
+    if game.score_only is not None:
+        source = SOURCES.get(game.score_only.source, game.score_only.source)
+        return f"recorded by its result alone (imported from {source}): there are no moves to replay"
+    return game.title.status(game.state)
+
+
 def fold_all(bodies: Iterable[Event]) -> GameState:
     """Fold a whole effective history, the first event being game.created."""
     iterator = iter(bodies)

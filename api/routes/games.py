@@ -34,7 +34,7 @@ from events.lifecycle import GameCreated
 from events.log import AppendResult, new_game_id
 from events.tokens import IssuedTokens, derived_tokens
 from projections import catalog
-from projections.fold import GameState, start
+from projections.fold import GameState, start, status_line
 from rules import titles
 
 router = APIRouter(tags=["games"])
@@ -211,7 +211,7 @@ def get_game(game_id: str, svc: Svc) -> GameOut:
         steps=game.length,
         to_move=seat,
         to_move_player=game.players[seat] if seat is not None and 0 <= seat < len(game.players) else None,
-        status_line=game.title.status(game.state),
+        status_line=status_line(game),
         can_redo=history.can_redo(),
         digital=game.created.seed is not None,
         seed=game.created.seed if over else None,
