@@ -38,6 +38,7 @@ from events.lifecycle import GameCreated, ScoreOnly, score_only_end
 from events.log import new_game_id
 from events.names import check_player_names
 from projections.fold import start
+from projections.stats import model as stats_model
 from projections.stats.sql import ENDED_GAMES
 from rules import get_title
 
@@ -324,7 +325,7 @@ def _seat_order(scores: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(scores)
 
 
-def _play_ref(play: dict[str, Any], number: int) -> str:
+def _play_ref(play: dict[str, Any]) -> str:
     ref = play.get("uuid")
     if isinstance(ref, str) and ref.strip():
         return ref.strip().upper()
@@ -366,7 +367,7 @@ def _play_events(
         game = start(created)
     except TabletapeError as exc:
         raise _Skip(f"{get_title(title).name} cannot be set up so: {exc.message}") from None
-    own_teams = _teams_of(game)
+    own_teams = stats_model(game.title.id).teams(game)
     if len(set(own_teams)) < len(own_teams):  # partnerships: the file's teams must sit as the title seats them
         if play.get("usesTeams") is not True or any(t in (None, "") for t in teams):
             raise _Skip(f"{len(names)} players of {game.title.name} play in partnerships, and the play names no teams")
@@ -389,12 +390,6 @@ def _play_events(
     ended = score_only_end(tuple(points), tuple(winners), tuple(ranks))
     game_id = new_game_id(now_ms=_epoch_ms(played))  # time-ordered by when it was played
     return game_id, [created, marker, ended]
-
-
-def _teams_of(game: Any) -> list[int]:
-    from projections.stats import model
-
-    return model(game.title.id).teams(game)
 
 
 def _epoch_ms(moment: datetime) -> int:
@@ -440,7 +435,7 @@ def import_document(log: "DuckDBEventLog", projector: "Projector", document: dic
         if not isinstance(play, dict):
             report.skipped.append((f"play {number}", "it is not an object"))
             continue
-        ref = _play_ref(play, number)
+        ref = _play_ref(play)
         if ref in in_file:
             report.skipped.append((ref, "the file holds another play with this uuid before it"))
             continue

@@ -180,7 +180,6 @@ def _store_reads(client, store: Store) -> None:
         ("get", "/stats/leaderboard", {}),
         ("get", "/stats/head-to-head", {}),
         ("get", "/sql/views", {}),
-        ("get", "/export/bgstats", {}),
     ]
     for title in TITLES:
         keep = {"params": {"title": title}}
@@ -189,6 +188,7 @@ def _store_reads(client, store: Store) -> None:
         asks += [("get", f"/stats/charts/{c}", keep) for c in ("scores", "seats", "characters")]
         asks += [("get", "/stats/{title}/" + q, {"title": title}) for q in ("characters", "beijing", "contracts")]
     asks += [("get", f"/stats/lost-cities/{q}", {}) for q in ("wagers", "bonus", "rounds")]
+    asks.append(("get", "/export/bgstats", {}))
     for method, path, kwargs in asks:
         url = path.format(title=kwargs.pop("title")) if "{title}" in path else path
         response = client.request(method, url, **kwargs)

@@ -129,7 +129,13 @@ QUESTIONS = (
     "/stats/leaderboard", "/stats/head-to-head", "/stats/leaderboard?title=lost-cities",
     "/stats/leaderboard?title=marco-polo", "/stats/leaderboard?player=ana",
     "/stats/leaderboard?date_from=2026-01-20&date_to=2026-03-01", "/stats/head-to-head?player=Bea",
-    "/stats/seats?title=lost-cities", "/stats/scores?title=marco-polo",
+    "/stats/scores?title=lost-cities", "/stats/scores?title=marco-polo",
+)
+#: move-level answers, and win rate by seat (a score-only game's seats are another app's word)
+MOVE_LEVEL = (
+    "/stats/seats?title=lost-cities", "/stats/seats?title=marco-polo", "/stats/sources?title=lost-cities",
+    "/stats/lost-cities/rounds", "/stats/lost-cities/wagers", "/stats/marco-polo/characters",
+    "/stats/marco-polo/contracts",
 )
 
 
@@ -149,6 +155,8 @@ def test_an_export_imported_into_an_empty_store_answers_the_same_leaderboards(db
     out = cli_run("import", "--format", "bgstats", exported, "--db", empty)
     assert "imported 28 plays as score-only games (no moves); 0 already imported; 0 skipped" in out
     assert ask(empty, *QUESTIONS) == ask(db_path, *QUESTIONS)
+    seats, sources = ask(empty, "/stats/seats?title=lost-cities", "/stats/sources?title=lost-cities")
+    assert seats["by_seat"] == [] and sources["rows"] == []
     again = json.loads(cli_run("export", "--format", "bgstats", "--db", empty))
     def plays(document: dict) -> list:
         # a score-only game has no characters: BG Stats' role stays behind
@@ -161,7 +169,10 @@ def test_an_export_imported_into_an_empty_store_answers_the_same_leaderboards(db
 
 
 def test_score_only_games_count_in_results_and_in_no_move_level_table(db_path, tmp_path):
+    board_before, *move_level = ask(db_path, "/stats/leaderboard", *MOVE_LEVEL)
     cli_run("import", "--format", "bgstats", hand_made(tmp_path), "--db", db_path)
+    board_after, *move_level_after = ask(db_path, "/stats/leaderboard", *MOVE_LEVEL)
+    assert move_level_after == move_level and board_after != board_before
     flagged = sql(db_path, "SELECT title, count(*) FROM games WHERE score_only GROUP BY 1 ORDER BY 1")
     assert flagged == [["lost-cities", 2], ["marco-polo", 1], ["marco-polo-2", 1]]
     assert sql(db_path, "SELECT count(*) FROM results WHERE score_only") == [[2 + 4 + 2 + 3]]
@@ -251,6 +262,13 @@ def test_score_only_games_survive_a_rebuild_and_a_jsonl_round_trip(tmp_path):
     cli_run("import", lines, "--db", other)
     assert sql(other, rows) == before
     assert ask(other, "/stats/leaderboard") == ask(db, "/stats/leaderboard")
+    exported = tmp_path / "again.json"  # and through BG Stats again: the partnership keeps its teams
+    cli_run("export", "--format", "bgstats", "-o", exported, "--db", db)
+    third = str(tmp_path / "third.duckdb")
+    assert "imported 4 plays" in cli_run("import", "--format", "bgstats", exported, "--db", third)
+    assert sql(third, "SELECT player, score, rank, won FROM results ORDER BY ALL") == sql(
+        db, "SELECT player, score, rank, won FROM results ORDER BY ALL")
+    assert ask(third, "/stats/head-to-head") == ask(db, "/stats/head-to-head")
 
 
 def test_the_export_over_http_of_a_real_server(db_path, tmp_path):
