@@ -44,3 +44,11 @@ def test_the_page_of_a_score_only_game_says_it_has_no_moves(imported, viewer, re
     assert [ranking.nth(i).get_attribute("data-score") for i in range(ranking.count())] == ["38", "21"]
     assert "no moves to replay" in page.locator("#status-line").inner_text()
     shot(page, f"score-only-{viewer}")
+
+
+def test_the_games_list_marks_a_score_only_game(imported, page):
+    base, game_id = imported
+    page.goto(f"{base}/")
+    card = page.locator(f'li[data-game="{game_id}"]')
+    card.wait_for()
+    assert "score only" in card.inner_text()
