@@ -138,18 +138,19 @@ export function stacked(label, rows, keys, { caption, format = String } = {}) {
 
 // Columns over categories in order (months, score ranges): rows {label, value, part?, display}.
 // ``part`` (e.g. wins of the games) is drawn inside its column in a darker shade.
-export function columns(label, rows, { caption, partName, valueName = 'value' } = {}) {
+export function columns(label, rows, { caption, partName, valueName = 'value', tick = (v) => String(Math.round(v)) } = {}) {
   return figure(label, (width) => {
-    const height = 180; const bottom = 36; const left = 36; const top = 8;
     const values = rows.map((r) => r.value);
-    const lo = Math.min(0, ...values); const hi = Math.max(1, ...values);
+    const lo = Math.min(0, ...values); const hi = Math.max(0, ...values) || (lo < 0 ? 0 : 1);
+    const left = Math.max(28, ...[lo, hi].map((v) => widthOf(tick(v)) + 8));
+    const height = 180; const bottom = 36; const top = 8;
     const y = scale(lo, hi, height - bottom, top);
     const step = (width - left - 4) / Math.max(1, rows.length);
     const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-columns' });
     svg.append(s('line', { x1: left, x2: width, y1: y(0), y2: y(0), class: 'sv-axis' }),
-      text(left - 4, y(hi) + 4, String(hi), { 'text-anchor': 'end', class: 'sv-tick' }),
-      text(left - 4, y(0) + 4, '0', { 'text-anchor': 'end', class: 'sv-tick' }));
-    if (lo < 0) svg.append(text(left - 4, y(lo), String(lo), { 'text-anchor': 'end', class: 'sv-tick' }));
+      text(left - 4, y(0) + 4, tick(0), { 'text-anchor': 'end', class: 'sv-tick' }));
+    if (hi > 0) svg.append(text(left - 4, y(hi) + 4, tick(hi), { 'text-anchor': 'end', class: 'sv-tick' }));
+    if (lo < 0) svg.append(text(left - 4, y(lo), tick(lo), { 'text-anchor': 'end', class: 'sv-tick' }));
     const every = Math.max(1, Math.ceil(rows.length / Math.floor((width - left) / 56)));
     rows.forEach((r, i) => {
       const x0 = left + i * step + 1; const w = Math.max(2, step - 3);
