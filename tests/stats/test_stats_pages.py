@@ -131,3 +131,35 @@ def test_wilson_interval():
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
     assert wilson(10, 10)[1] == 1.0 and wilson(0, 10)[0] == 0.0
     assert h_index([5, 3, 1]) == 2 and h_index([]) == 0 and h_index([1]) == 1
+
+
+def test_score_only_records_count_in_leaderboards_and_player_pages_but_not_in_move_statistics(client):
+    """A catalogue with score-only records (``games.score_only``, as an import of BG Stats plays
+    writes them): the dashboard and player pages count them; characters and sources do not."""
+    before = client.get("/stats/dashboard").json()
+    ana = client.get("/stats/player", params={"name": "Ana"}).json()
+    mp = client.get("/stats/titles/marco-polo").json()
+    con = client.app.state.services.projector.read_models.con
+    con.execute("ALTER TABLE games ADD COLUMN score_only BOOLEAN DEFAULT false")
+    con.execute(
+        "INSERT INTO games (game_id, title, players, options, status, created_at, ended_at, duration_s, score_only) "
+        "VALUES ('bgstats-1', 'marco-polo', ['Ana', 'Erin'], '{}', 'ended', TIMESTAMP '2026-03-01 20:00', "
+        "TIMESTAMP '2026-03-01 21:10', 4200, true)"
+    )
+    con.execute("INSERT INTO results VALUES ('bgstats-1', 0, 'Ana', 80, 1, true), ('bgstats-1', 1, 'Erin', 61, 2, false)")
+
+    after = client.get("/stats/dashboard").json()
+    assert after["games"] == before["games"] + 1
+    assert after["latest"][0]["game_id"] == "bgstats-1" and after["latest"][0]["score_only"] is True
+    assert all(not g["score_only"] for g in after["latest"][1:])
+    assert "Erin" in {r["player"] for r in after["leaderboard"]}
+    ana_after = client.get("/stats/player", params={"name": "Ana"}).json()
+    assert (ana_after["games"], ana_after["wins"]) == (ana["games"] + 1, ana["wins"] + 1)
+    assert ana_after["streaks"]["current"]["won"] is True
+    assert {r["opponent"]: r["wins"] for r in ana_after["rivals"]}["Erin"] == 1
+    assert ana_after["characters"] == ana["characters"] and ana_after["sources"] == ana["sources"]
+    mp_after = client.get("/stats/titles/marco-polo").json()
+    assert (mp_after["games"], mp_after["best_score"]) == (mp["games"] + 1, 80)
+    assert mp_after["characters"] == mp["characters"] and mp_after["sources"] == mp["sources"]
+    index = client.get("/stats").json()
+    assert {p["name"] for p in index["players"]} >= {"Erin"}
