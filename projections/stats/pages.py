@@ -162,16 +162,16 @@ class Pages:
     # -- the group dashboard -------------------------------------------------------------------
 
     def leaderboard(self, f: Filters, limit: int = 50) -> list[dict[str, Any]]:
-        """Per player: games, wins, win rate, average and best score (``player``: only that one)."""
-        sel = game_selection(_with(f, player=None))
-        who, params = ("AND lower(r.player) = lower(?)", [f.player]) if f.player is not None else ("", [])
+        """Per player: games, wins, win rate, average and best score (``player``: over the games
+        that player took part in, so the rivals show too)."""
+        sel = game_selection(f)
         return self._ask(
             f"""SELECT r.player, count(*) AS games, count(*) FILTER (WHERE r.won) AS wins,
                    count(*) FILTER (WHERE r.won) / count(*) AS win_rate,
                    avg(r.score) AS avg_score, max(r.score) AS best_score
-            FROM results r JOIN games g USING (game_id) WHERE {sel.where("g")} {who}
+            FROM results r JOIN games g USING (game_id) WHERE {sel.where("g")}
             GROUP BY r.player ORDER BY wins DESC, win_rate DESC, games DESC, r.player LIMIT ?""",
-            [*sel.params, *params, limit],
+            [*sel.params, limit],
         )
 
     def latest(self, f: Filters, limit: int = LATEST) -> list[dict[str, Any]]:

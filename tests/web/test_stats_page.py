@@ -149,6 +149,13 @@ def check_page(page, name: str) -> None:
     first.focus()
     tip = page.locator(".sv-tip:not([hidden])")
     assert tip.count() == 1 and tip.inner_text() == first.get_attribute("aria-label")
+    other = marks.nth(1)
+    other.scroll_into_view_if_needed()
+    if page.viewport_size["width"] < 600:
+        other.tap()  # a finger: the value shows on a tap
+    else:
+        other.hover()
+    assert tip.inner_text() == other.get_attribute("aria-label")
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")  # nothing spills sideways
     assert axe_violations(page) == [], name
     shot(page, f"stats-{name}")
@@ -168,6 +175,11 @@ def test_the_dashboard_shows_the_api_answer(screen, stats_server, api):
     for t in d["titles"]:
         compared += check_figures(shown, f"title-{t['title']}", t)
     assert compared >= 80
+    labels = [m.get_attribute("aria-label") for m in screen.locator("[data-section=leaderboard] .sv-mark").all()]
+    assert labels == [
+        f"{r['player']}: {formatted(r['win_rate'], 'pct')} wins of {r['games']} games" + (" (few games)" if r["games"] < 10 else "")
+        for r in d["leaderboard"][:12]
+    ]
     sections = [s.get_attribute("data-section") for s in screen.locator("[data-section^=title-]").all()]
     assert sections == [f"title-{t['title']}" for t in d["titles"]] == [f"title-{t}" for t in GAMES]
     latest = screen.locator("[data-list=latest] > li")

@@ -38,7 +38,7 @@ function wire(svg, tip, box) {
     tip.textContent = mark.getAttribute('aria-label');
     tip.hidden = false;
     const r = mark.getBoundingClientRect(); const b = box.getBoundingClientRect();
-    tip.style.left = `${Math.max(0, Math.min(b.width - 200, r.left - b.left))}px`;
+    tip.style.left = `${Math.max(0, Math.min(b.width - tip.offsetWidth, r.left - b.left))}px`;
     tip.style.top = `${r.bottom - b.top + 4}px`;
     for (const m of svg.querySelectorAll('.sv-mark.on')) m.classList.remove('on');
     mark.classList.add('on');

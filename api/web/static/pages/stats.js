@@ -40,6 +40,8 @@ const sourceName = (k) => SOURCES[k] || humanize(k);
 const characterName = (c) => (c ? humanize(c) : 'No character');
 const COLOURS = { yellow: '#b38a00', blue: '#1d5bb0', white: '#6b6b6b', green: '#1e6b2c', red: '#b3261e', purple: '#6a32a0' };
 const colourName = (c) => humanize(c);
+// an option's value as the start form says it: seats from 1, yes / no, words capitalised
+const optionWords = (key, v) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : /seat/.test(key) && typeof v === 'number' ? `Seat ${v + 1}` : typeof v === 'string' ? humanize(v) : String(v));
 const seatName = (seat) => `Seat ${seat + 1}`;
 const gamesWord = (n) => `${INT.format(n)} ${n === 1 ? 'game' : 'games'}`;
 
@@ -148,7 +150,7 @@ function filterForm(index, filters, view, extra, navigate) {
     const t = index.titles.find((x) => x.title === titleSel.value);
     for (const [key, values] of Object.entries((t && t.options) || {})) {
       const id = `s-opt-${key}`;
-      const sel = h('select', { id, 'data-option': key }, h('option', { value: '' }, 'Any'), values.map((v) => h('option', { value: JSON.stringify(v) }, String(v))));
+      const sel = h('select', { id, 'data-option': key }, h('option', { value: '' }, 'Any'), values.map((v) => h('option', { value: JSON.stringify(v) }, optionWords(key, v))));
       sel.value = chosen[key] !== undefined && values.map((v) => JSON.stringify(v)).includes(chosen[key]) ? chosen[key] : '';
       options.append(h('div', { class: 'field' }, h('label', { for: id }, humanize(key)), sel));
     }
