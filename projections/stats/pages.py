@@ -298,14 +298,15 @@ class Pages:
                    arg_max(length, last) AS current_length, arg_max(won, last) AS current_won FROM s""",
             params,
         )[0]
-        rivals = self._ask(
-            f"""SELECT b.player AS opponent, count(DISTINCT r.game_id) AS games,
-                   count(*) FILTER (WHERE r.rank < b.rank) AS wins, count(*) FILTER (WHERE r.rank > b.rank) AS losses,
-                   count(*) FILTER (WHERE r.rank = b.rank) AS ties
-            FROM results r JOIN games g USING (game_id) JOIN results b ON b.game_id = r.game_id AND b.seat <> r.seat
-                 LEFT JOIN game_facts t ON t.game_id = r.game_id
-            WHERE {sel.where('g')} AND {me} AND NOT lower(b.player) = lower(?)
-                  AND coalesce(t.teams[r.seat + 1], r.seat) <> coalesce(t.teams[b.seat + 1], b.seat)
+        rivals = self._ask(  # the player's seats first: the join then only reads their games
+            f"""WITH m AS (SELECT r.game_id, r.seat, r.rank {mine}),
+                 t AS (SELECT m.*, f.teams FROM m LEFT JOIN game_facts f USING (game_id))
+            SELECT b.player AS opponent, count(DISTINCT t.game_id) AS games,
+                   count(*) FILTER (WHERE t.rank < b.rank) AS wins, count(*) FILTER (WHERE t.rank > b.rank) AS losses,
+                   count(*) FILTER (WHERE t.rank = b.rank) AS ties
+            FROM t JOIN results b ON b.game_id = t.game_id AND b.seat <> t.seat
+            WHERE NOT lower(b.player) = lower(?)
+                  AND coalesce(t.teams[t.seat + 1], t.seat) <> coalesce(t.teams[b.seat + 1], b.seat)
             GROUP BY b.player ORDER BY games DESC, b.player LIMIT 20""",
             [*params, name],
         )
