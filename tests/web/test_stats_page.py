@@ -218,6 +218,7 @@ def test_filters_live_in_the_address_and_a_shared_address_shows_the_same(wide, s
         assert view.locator("[data-section^=title-]").count() == 1  # a section only for a title with games
         assert view.locator("#s-opt-rounds").input_value() == "3"
     shared.close()
+    assert page.locator(".st-filter-box[open]").count() == 1 and axe_violations(page) == []
     without = {t["title"] for t in api.get("/stats/dashboard", params={"date_from": "2026-02-01T00:00:00Z"}).json()["titles"]}
     assert "marco-polo-2" not in without
     open_stats(page, stats_server, "&date_from=2026-02-01")

@@ -198,7 +198,7 @@ export async function show(main, q, { navigate } = {}) {
   }
   const view = ['player', 'title'].includes(q.get('view')) ? q.get('view') : 'dashboard';
   const filters = filtersOf(q);
-  const out = h('div', { id: 'stats-out', 'aria-live': 'polite' });
+  const out = h('div', { id: 'stats-out' });
   const root = h('div', { class: 'stats-page', 'data-view': view }, out);
   main.append(root);
   if (!index.games) {
@@ -394,8 +394,8 @@ async function titlePage(out, index, title, filters) {
   out.append(section('scores', 'Final scores',
     figures('scores', [
       { key: 'median', label: 'Median', value: t.scores.summary.median, fmt: 'num1' },
-      { key: 'p10', label: 'Lowest tenth below', value: t.scores.summary.p10, fmt: 'num1' },
-      { key: 'p90', label: 'Highest tenth above', value: t.scores.summary.p90, fmt: 'num1' },
+      { key: 'p10', label: '1 in 10 scores below', value: t.scores.summary.p10, fmt: 'num1' },
+      { key: 'p90', label: '1 in 10 scores above', value: t.scores.summary.p90, fmt: 'num1' },
     ]),
     columns(`How often each final score was reached in ${t.name}`, bins(t.scores).map((b) => ({ label: INT.format(b.low), value: b.count,
       display: `${INT.format(b.count)} ${b.count === 1 ? 'player' : 'players'} scored ${INT.format(b.low)} to ${INT.format(b.high - 1)}` })))));
@@ -512,6 +512,6 @@ function lostCities(out, t) {
       { key: 'round', label: 'Round', fmt: 'text', show: (r) => (r.round === null ? 'All rounds' : `Round ${r.round}`) },
       { key: 'avg_opened', label: 'Expeditions opened', fmt: 'num1' },
       { key: 'avg_score', label: 'Average score', fmt: 'num1' },
-      { key: 'starter_avg_score', label: 'Who started', fmt: 'num1' },
+      { key: 'starter_avg_score', label: 'Score of who started', fmt: 'num1' },
     ], (r) => String(r.round))));
 }
