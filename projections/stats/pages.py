@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
+from events.errors import StatsQueryRefused
 from events.log import naive_utc
 from projections.stats import model, models
 from projections.stats.questions import Filters, Questions, Selection, option_text, selection
@@ -382,8 +383,6 @@ class Pages:
     def title(self, title_id: str, f: Filters) -> dict[str, Any]:
         """What a title's page shows: its summary, seats, scores and its own questions."""
         if title_id not in models():
-            from events.errors import StatsQueryRefused
-
             known = sorted(models())
             raise StatsQueryRefused(
                 f"no statistics for {title_id!r}; titles: {', '.join(known)}",
@@ -411,7 +410,10 @@ class Pages:
             "sources": q.sources(f),
         }
         asked = getattr(model(title_id), "questions", {})
-        ask: Callable[[str], Any] = lambda name: q.title_question(f, name)  # noqa: E731
+
+        def ask(name: str) -> Any:
+            return q.title_question(f, name)
+
         if title_id == "lost-cities":
             out["wagers"] = ask("wagers")
             out["bonus"] = ask("bonus")
