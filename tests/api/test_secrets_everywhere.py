@@ -203,13 +203,17 @@ def _store_reads(client, store: Store) -> None:
         ("get", "/stats/leaderboard", {}),
         ("get", "/stats/head-to-head", {}),
         ("get", "/sql/views", {}),
+        ("get", "/stats", {}),
+        ("get", "/stats/dashboard", {}),
     ]
+    asks += [("get", "/stats/player", {"params": {"name": name}}) for name in ("Ana", "Bea")]
     for title in TITLES:
         keep = {"params": {"title": title}}
         asks += [("get", "/games", keep), ("get", "/stats/leaderboard", keep), ("get", "/stats/head-to-head", keep)]
         asks += [(("get", f"/stats/{q}", keep)) for q in ("seats", "scores", "sources")]
         asks += [("get", f"/stats/charts/{c}", keep) for c in ("scores", "seats", "characters")]
         asks += [("get", "/stats/{title}/" + q, {"title": title}) for q in ("characters", "beijing", "contracts")]
+        asks += [("get", "/stats/titles/{title}", {"title": title}), ("get", "/stats/dashboard", keep)]
     asks += [("get", f"/stats/lost-cities/{q}", {}) for q in ("wagers", "bonus", "rounds")]
     asks.append(("get", "/export/bgstats", {}))
     for method, path, kwargs in asks:
