@@ -141,18 +141,19 @@ def test_score_only_records_count_in_leaderboards_and_player_pages_but_not_in_mo
     before = client.get("/stats/dashboard").json()
     ana = client.get("/stats/player", params={"name": "Ana"}).json()
     mp = client.get("/stats/titles/marco-polo").json()
-    con = client.app.state.services.projector.read_models.con
-    con.execute("ALTER TABLE games ADD COLUMN score_only BOOLEAN DEFAULT false")
-    con.execute(
-        "INSERT INTO games (game_id, title, players, options, status, created_at, ended_at, duration_s, score_only) "
-        "VALUES ('bgstats-1', 'marco-polo', ['Ana', 'Erin'], '{}', 'ended', TIMESTAMP '2026-03-01 20:00', "
-        "TIMESTAMP '2026-03-01 21:10', 4200, true)"
-    )
-    con.execute("INSERT INTO results VALUES ('bgstats-1', 0, 'Ana', 80, 1, true), ('bgstats-1', 1, 'Erin', 61, 2, false)")
+    from api.bgstats import import_document
+
+    svc = client.app.state.services
+    import_document(svc.log, svc.projector, {
+        "games": [{"id": 1, "name": "The Voyages of Marco Polo", "bggId": 171623}],
+        "players": [{"id": 1, "name": "Ana"}, {"id": 2, "name": "Erin"}],
+        "plays": [{"uuid": "bgstats-1", "gameRefId": 1, "playDate": "2026-03-01 20:00:00", "durationMin": 70,
+                   "playerScores": [{"playerRefId": 1, "score": "80", "winner": True},
+                                    {"playerRefId": 2, "score": "61"}]}]})
 
     after = client.get("/stats/dashboard").json()
     assert after["games"] == before["games"] + 1
-    assert after["latest"][0]["game_id"] == "bgstats-1" and after["latest"][0]["score_only"] is True
+    assert after["latest"][0]["score_only"] is True
     assert all(not g["score_only"] for g in after["latest"][1:])
     assert "Erin" in {r["player"] for r in after["leaderboard"]}
     ana_after = client.get("/stats/player", params={"name": "Ana"}).json()
