@@ -93,7 +93,8 @@ class Entry:
     version: int
     parent: dict[str, str] | None
     source: str
-    created_at: datetime
+    #: None for a built-in pack (shipped with the code, never added)
+    created_at: datetime | None
     info: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -166,8 +167,7 @@ class PackLibrary:
         for data in title.builtin_packs():
             digest = pack_hash(data)
             out[digest] = Entry(
-                title_id, data["id"], digest, data, data.get("title") or data["id"], data["id"], 1, None, "builtin",
-                datetime(1970, 1, 1),
+                title_id, data["id"], digest, data, data.get("title") or data["id"], data["id"], 1, None, "builtin", None
             )
         return out
 

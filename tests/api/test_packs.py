@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from mp2play import G8, G9, LAYOUT, OPTIONS, SETUP, T1, d, described, game_lines
+from mp2play import G9, LAYOUT, OPTIONS, SETUP, T1, d, game_lines
 from rules.marco_polo_2.content import PUBLIC, SYNTHETIC
 
 MP2 = "/titles/marco-polo-2/packs"
