@@ -26,6 +26,7 @@ from rules.marco_polo_2 import codes
 from rules.marco_polo_2.codes import CODES
 from rules.marco_polo_2.content import BUILTIN, CONTENT_REF, PACK_HASH, PACK_ID, Pack, PackError, load, register
 from rules.marco_polo_2.content import library as _library
+from rules.marco_polo_2.content.forms import pack_forms as _pack_forms
 from rules.marco_polo_2.decide import characters_available
 from rules.marco_polo_2.decide import decide as _decide
 from rules.marco_polo_2.decide import evolve as _evolve
@@ -211,6 +212,10 @@ class MarcoPolo2:
             if isinstance(item, dict) and cid not in known[kind]:
                 game_map.setdefault(_MAP_KINDS[kind], []).append({"id": cid, **item})
         return {**data, "map": game_map}
+
+    def pack_forms(self) -> dict[str, Any]:
+        """The form schema of every component kind (``content/forms.py``): the page's pack editor."""
+        return _pack_forms()
 
     def dice_groups(self, state: MP2State) -> list[int]:
         return roll_count(state)
