@@ -296,3 +296,12 @@ def test_a_built_in_pack_can_be_made_working(client, admin):
     assert up.status_code == 200 and up.json()["source"] == "builtin" and up.json()["working"]
     game = new_game(client, {"characters": "offer"})
     assert pinned(client, game["game_id"]) == SYNTHETIC.ref
+
+
+def test_a_refused_creation_grows_nothing(client, svc):
+    game = new_game(client)["game_id"]
+    record(svc, game, SETUP)
+    refused = client.post("/games", json={"title": "marco-polo-2", "players": ["A", "B", "C", "D", "E"], "options": OPTIONS})
+    assert refused.status_code == 422 and refused.json()["code"] == "marco-polo-2.player-count"
+    assert listing(client)["working"] is None
+    assert new_game(client) and listing(client)["working"]["id"] == "ours-v1"
