@@ -98,7 +98,7 @@ class TableRecorder:
                 if taken == 0:
                     raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
                 raise HistoryEditRefused(
-                    f"there are only {taken} move(s) to take back, not {count}", code="undo-out-of-range"
+                    "there are only {taken} move(s) to take back, not {count}", params=dict(taken=taken, count=count), code="undo-out-of-range"
                 )
             entries = entries[: next(i for i, e in enumerate(entries) if e.seq == to_seq) + 1]
         assert to_seq is not None

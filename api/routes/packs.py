@@ -114,7 +114,7 @@ def require_admin(svc: Svc, creds: Credentials) -> None:
     """A dependency: the store's admin token, or 401/403 before the body is read."""
     token = creds.credentials if creds is not None else None
     if not token:
-        raise AdminTokenMissing(ADMIN)
+        raise AdminTokenMissing("{admin}", params=dict(admin=ADMIN))
     if not svc.admin.check(token):
         raise AdminTokenWrong("that is not this store's admin token (`tabletape admin-token` makes a new one)")
 
@@ -229,7 +229,7 @@ def diff_packs(title: str, a: str, b: str, svc: Svc, a_hash: HashQuery = None, b
     first, second = svc.packs.get(title, a, a_hash), svc.packs.get(title, b, b_hash)
     found = get_title(title)
     if not hasattr(found, "diff_packs"):
-        raise UnknownPack(f"{title} has one built-in pack and nothing to compare", code="no-packs")
+        raise UnknownPack("{title} has one built-in pack and nothing to compare", params=dict(title=title), code="no-packs")
     return DiffOut(**found.diff_packs(first.data, second.data))
 
 
@@ -249,5 +249,5 @@ def pack_forms(title: str) -> Any:
     found = get_title(title)
     forms = found.pack_forms() if hasattr(found, "pack_forms") else None
     if forms is None:
-        raise UnknownPack(f"{title} has no component forms", code="no-packs")
+        raise UnknownPack("{title} has no component forms", params=dict(title=title), code="no-packs")
     return forms
