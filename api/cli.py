@@ -103,7 +103,7 @@ def reported() -> Iterator[None]:
         fail(said(exc))
 
 
-def cli(key: str, **params: Any) -> str:
+def cli(key: str, /, **params: Any) -> str:
     """One of the CLI's own messages (``api/i18n``'s ``cli`` section) in its language."""
     from api import i18n
 

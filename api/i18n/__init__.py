@@ -124,7 +124,7 @@ def rule(exc: TabletapeError) -> dict[str, str] | None:
     return {"lang": "ja" if _CJK.search(text) else "es", "text": text}
 
 
-def text(section: str, key: str, lang: str, **params: Any) -> str:
+def text(section: str, key: str, lang: str, /, **params: Any) -> str:
     """A catalogue string other than an error's (``cli``, ``edge``), filled; English if missing."""
     template = catalogue(lang).get(section, {}).get(key)
     filled = _fill(template, params)
@@ -133,6 +133,6 @@ def text(section: str, key: str, lang: str, **params: Any) -> str:
     return filled
 
 
-def cli(key: str, **params: Any) -> str:
+def cli(key: str, /, **params: Any) -> str:
     """A CLI message in the CLI's language."""
     return text("cli", key, cli_lang, **params)
