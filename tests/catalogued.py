@@ -15,5 +15,6 @@ def catalogued(exc: TabletapeError) -> str:
     assert key is not None, f"no catalogue entry for {exc.code}: {exc.template or exc.message!r}"
     assert render(i18n.catalogue("en")["errors"][key], exc.params) == exc.message, key
     for lang in i18n.LANGS:
-        assert render(i18n.catalogue(lang)["errors"][key], exc.params) == i18n.message(exc, lang), (lang, key)
+        filled = render(i18n.catalogue(lang)["errors"][key], i18n.localised_params(exc, lang))
+        assert filled == i18n.message(exc, lang), (lang, key)
     return key

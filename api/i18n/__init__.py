@@ -101,12 +101,19 @@ def _fill(template: str | None, params: Mapping[str, Any]) -> str | None:
         return None
 
 
+def localised_params(exc: TabletapeError, lang: str) -> dict[str, Any]:
+    """The refusal's parameters with the game's words in ``lang``: a colour, a good, a kind of die
+    (the catalogue's ``terms``: by title, by parameter, by the English word)."""
+    terms = catalogue(lang).get("terms", {}).get(exc.code.split(".")[0], {})
+    return {k: terms.get(k, {}).get(v, v) if isinstance(v, str) else v for k, v in exc.params.items()}
+
+
 def message(exc: TabletapeError, lang: str) -> str:
     """The refusal's message in ``lang``; its English message where the catalogue has none."""
     if lang == DEFAULT:
         return exc.message
     key = error_key(exc)
-    translated = _fill(catalogue(lang)["errors"].get(key) if key else None, exc.params)
+    translated = _fill(catalogue(lang)["errors"].get(key) if key else None, localised_params(exc, lang))
     return translated if translated is not None else exc.message
 
 

@@ -136,24 +136,24 @@ def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
         return
     value = CARD_VALUE[card]
     last = CARD_VALUE[cards[-1]]
-    name = f"{_owners(state, side)} {COLOURS[colour]} expedition"
+    owners, named = _owners(state, side)[:-2], COLOURS[colour]
     if value == 0:
         if last != 0:
             codes.illegal(
                 codes.WAGER_AFTER_NUMBER,
-                "{card} cannot go on {name}: it already has the number card {cards_last}. {rule}", card=card, name=name, cards_last=cards[-1], rule=Q_WAGER_AFTER,
+                "{card} cannot go on {owners}'s {colour} expedition: it already has the number card {cards_last}. {rule}", card=card, owners=owners, colour=named, cards_last=cards[-1], rule=Q_WAGER_AFTER,
             )
         if len(cards) >= WAGERS_PER_COLOUR:
-            codes.illegal(codes.TOO_MANY_WAGERS, "{name} already has {n_cards} wager cards: {rule}", name=name, n_cards=len(cards), rule=Q_WAGERS)
+            codes.illegal(codes.TOO_MANY_WAGERS, "{owners}'s {colour} expedition already has {n_cards} wager cards: {rule}", owners=owners, colour=named, n_cards=len(cards), rule=Q_WAGERS)
         return
     if value == last and state.partnership:
         codes.illegal(
-            codes.NO_EQUAL_VALUES, "{card} cannot go on {name}: it already ends with {cards_last}. {rule}", card=card, name=name, cards_last=cards[-1], rule=Q_EQUAL
+            codes.NO_EQUAL_VALUES, "{card} cannot go on {owners}'s {colour} expedition: it already ends with {cards_last}. {rule}", card=card, owners=owners, colour=named, cards_last=cards[-1], rule=Q_EQUAL
         )
     if value <= last:
         codes.illegal(
             codes.EXPEDITION_MUST_ASCEND,
-            "{card} cannot go on {name}, which ends with {cards_last}: {rule}", card=card, name=name, cards_last=cards[-1], rule=Q_ASCEND,
+            "{card} cannot go on {owners}'s {colour} expedition, which ends with {cards_last}: {rule}", card=card, owners=owners, colour=named, cards_last=cards[-1], rule=Q_ASCEND,
         )
 
 

@@ -9,6 +9,12 @@ from apiplay import new_game
 from api import i18n
 
 LANGUAGES = {"en": "en-GB,en;q=0.9", "es": "fr;q=0.9, es-ES;q=0.8, en;q=0.1", "ja": "ja-JP"}
+#: the colours of Lost Cities' expeditions as each language names them (the Spanish seed's feminine: "la expedición roja")
+COLOURS = {
+    "en": dict(zip("YBWGRP", ("yellow", "blue", "white", "green", "red", "purple"))),
+    "es": dict(zip("YBWGRP", ("amarilla", "azul", "blanca", "verde", "roja", "morada"))),
+    "ja": dict(zip("YBWGRP", ("黄", "青", "白", "緑", "赤", "紫"))),
+}
 ASCEND = "Las cartas siempre deben agregarse al final de la expedición y con números más altos que la carta previa."
 
 
@@ -49,12 +55,13 @@ def check_three(answered: dict[str, httpx.Response], low: str, high: str) -> Non
     assert {r.status_code for r in answered.values()} == {422}
     assert {b["code"] for b in bodies.values()} == {"lost-cities.expedition-must-ascend"}
     assert {r.headers["content-language"] for r in answered.values()} == set(LANGUAGES)
-    assert bodies["en"]["message"].startswith(f"{low} cannot go on ") and f"which ends with {high}:" in bodies["en"]["message"]
-    assert bodies["es"]["message"].startswith(f"{low} no puede ir en ") and f"que termina en {high}:" in bodies["es"]["message"]
-    assert bodies["ja"]["message"].startswith(f"{low} は ") and f"最後は {high} です" in bodies["ja"]["message"]
+    colour = {lang: COLOURS[lang][low[0]] for lang in LANGUAGES}
+    assert bodies["en"]["message"] == f'{low} cannot go on Ana\'s {colour["en"]} expedition, which ends with {high}: "{ASCEND}"'
+    assert bodies["es"]["message"] == f'{low} no puede ir en la expedición {colour["es"]} de Ana, que termina en {high}: "{ASCEND}"'
+    assert bodies["ja"]["message"] == f'{low} は Ana の{colour["ja"]}の探検に置けません。最後は {high} です: "{ASCEND}"'
     assert len({b["message"] for b in bodies.values()}) == 3
     for b in bodies.values():
-        assert b["params"]["card"] == low and b["params"]["cards_last"] == high
+        assert b["params"] == {"card": low, "owners": "Ana", "colour": colour["en"], "cards_last": high, "rule": f'"{ASCEND}"'}
         assert b["rulebook"] == {"lang": "es", "text": ASCEND}
         assert ASCEND in b["message"]  # the rulebook's words stay in its language, in every message
 

@@ -23,13 +23,20 @@ from rules.marco_polo_2.content import SYNTHETIC
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {lang: ROOT / "api" / "i18n" / f"{lang}.json" for lang in i18n.LANGS}
-SECTIONS = ("errors", "edge", "cli")
+SECTIONS = ("errors", "edge", "cli", "terms")
 QUOTED = re.compile(r'"[^"{}]{6,}"')
 
 
-def strings(lang: str) -> dict[tuple[str, str], str]:
+def flat(section: dict, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
+    out: dict[tuple[str, ...], str] = {}
+    for k, v in section.items():
+        out.update(flat(v, path + (k,)) if isinstance(v, dict) else {path + (k,): v})
+    return out
+
+
+def strings(lang: str) -> dict[tuple[str, ...], str]:
     doc = i18n.catalogue(lang)
-    return {(s, k): v for s in SECTIONS for k, v in doc[s].items()}
+    return {(s, *k): v for s in SECTIONS for k, v in flat(doc[s]).items()}
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
@@ -195,7 +202,7 @@ def test_every_refusal_of_the_sweep_is_translated_with_its_params(corpus, lang):
     untranslated = []
     for exc in corpus:
         text = i18n.message(exc, lang)
-        filled = render(translated[i18n.error_key(exc)], exc.params)
+        filled = render(translated[i18n.error_key(exc)], i18n.localised_params(exc, lang))
         if text != filled or (text == exc.message and fields(exc.template or "") - {"rule", "admin"}):
             untranslated.append((exc.code, text))
     assert untranslated == []
