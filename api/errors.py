@@ -63,6 +63,9 @@ class MalformedRequest(TabletapeError):
     status = 422
 
 
+#: the longest text parameter a refusal's body repeats in ``params``
+PARAM_TEXT_LIMIT = 200
+
 _HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 406: "not-acceptable", 415: "unsupported-media-type"}
 
 
@@ -89,7 +92,10 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
     language ``Accept-Language`` asks for; ``rulebook`` holds the rulebook's words it quotes, if any
     (``rule`` is taken: a history edit's refusal names the broken rule's code there)."""
     lang = i18n.negotiate(accept_language)
-    content = {**exc.to_dict(), "message": i18n.message(exc, lang), "params": exc.params}
+    # a long text parameter (an engine's error line, a notation's help) is in the message already,
+    # and kept out of ``params`` so that a refusal's body stays as small as its message
+    params = {k: v for k, v in exc.params.items() if not (isinstance(v, str) and len(v) > PARAM_TEXT_LIMIT)}
+    content = {**exc.to_dict(), "message": i18n.message(exc, lang), "params": params}
     quoted = i18n.rule(exc)
     if quoted is not None:
         content["rulebook"] = quoted

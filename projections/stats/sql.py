@@ -271,8 +271,8 @@ def run(
             time_limit_s=time_limit_s,
         )
     if outcome[0] == "refused":
-        _, code, message, details = outcome
-        raise SqlRefused(message, code=code, **details)
+        _, code, message, details, *params = outcome  # a refusal of ours comes with its template's params
+        raise SqlRefused(message, code=code, params=params[0] if params else None, **details)
     _, columns, types, rows = outcome
     truncated = len(rows) > row_limit
     return SqlAnswer(columns, types, rows[:row_limit], truncated, (time.perf_counter() - started) * 1000)
@@ -411,7 +411,10 @@ def _sandboxed(conn: "Connection") -> None:
     try:
         outcome = _answer(con, conn, text, row_limit, byte_limit)
     except SqlRefused as exc:
-        outcome = ("refused", exc.code, exc.message, exc.details)
+        if exc.template is not None:
+            outcome = ("refused", exc.code, exc.template, exc.details, exc.params)
+        else:
+            outcome = ("refused", exc.code, exc.message, exc.details)
     except EOFError:  # the server gave up on it
         return
     except (MemoryError, duckdb.OutOfMemoryException):
