@@ -101,3 +101,9 @@ def test_the_page_reads_the_same_catalogues(client):
         doc = client.get(f"/i18n/{lang}.json").json()
         assert doc == i18n.catalogue(lang)
     assert client.get("/i18n/de.json").status_code == 422
+
+
+def test_an_unknown_game_is_refused_in_the_language_asked(client):
+    said = {lang: client.get("/games/nope", headers={"Accept-Language": lang}).json() for lang in ("en", "es", "ja")}
+    assert [b["message"] for b in said.values()] == ["no game 'nope'", "no existe la partida 'nope'", "ゲーム 'nope' はありません"]
+    assert all(b["code"] == "unknown-game" and b["params"] == {"game_id": "nope"} for b in said.values())
