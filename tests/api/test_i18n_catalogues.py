@@ -23,7 +23,7 @@ from rules.marco_polo_2.content import SYNTHETIC
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {lang: ROOT / "api" / "i18n" / f"{lang}.json" for lang in i18n.LANGS}
-SECTIONS = ("errors", "edge", "cli", "terms")
+SECTIONS = ("errors", "edge", "cli", "terms", "score")
 QUOTED = re.compile(r'"[^"{}]{6,}"')
 
 
@@ -206,3 +206,41 @@ def test_every_refusal_of_the_sweep_is_translated_with_its_params(corpus, lang):
         if text != filled or (text == exc.message and fields(exc.template or "") - {"rule", "admin"}):
             untranslated.append((exc.code, text))
     assert untranslated == []
+
+
+# -- the score sheets' sources have a label in every language (for the page) -----------------------
+
+SHEETS = [
+    ("lost-cities", ("Ana", "Bea"), {"rounds": 1}),
+    ("marco-polo", ("Ana", "Bea"), {}),
+    ("marco-polo-2", ("Ana", "Bea"), {"content": SYNTHETIC.ref, "caravans": True}),
+]
+NOT_SOURCES = {"seat", "player", "side", "seats", "players", "expeditions", "complete", "starting_seat"}
+
+
+def sources(sheet, out: set[str]) -> set[str]:
+    if isinstance(sheet, dict):
+        for k, v in sheet.items():
+            if isinstance(v, (dict, list)):
+                sources(v, out)
+            elif k not in NOT_SOURCES:
+                out.add(k)
+    elif isinstance(sheet, list):
+        for v in sheet:
+            sources(v, out)
+    return out
+
+
+@pytest.mark.parametrize("title_id, players, options", SHEETS)
+def test_every_source_of_a_finished_score_sheet_has_a_label(title_id, players, options):
+    from replay.simulate import random_game
+
+    events = random_game(title_id, players, options, seed=3)
+    game = start(events[0])
+    state = game.state
+    for event in events[1:-1]:
+        state = game.title.evolve(state, event)
+    sheet = game.title.score(state)
+    wanted = sources(sheet, set()) - {"rounds_played", "rounds_agreed"} | set(sheet.get("expedition_order", ()))
+    for lang in i18n.LANGS:
+        assert wanted - set(i18n.catalogue(lang)["score"][title_id]) == set(), lang
