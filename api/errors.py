@@ -94,7 +94,11 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
     lang = i18n.negotiate(accept_language)
     # a long text parameter (an engine's error line, a notation's help) is in the message already,
     # and kept out of ``params`` so that a refusal's body stays as small as its message
-    params = {k: v for k, v in exc.params.items() if not (isinstance(v, str) and len(v) > PARAM_TEXT_LIMIT)}
+    params = {
+        k: {"code": v.code, "message": i18n.message(v, lang)} if isinstance(v, TabletapeError) else v
+        for k, v in exc.params.items()
+        if not (isinstance(v, str) and len(v) > PARAM_TEXT_LIMIT)
+    }
     content = {**exc.to_dict(), "message": i18n.message(exc, lang), "params": params}
     quoted = i18n.rule(exc)
     if quoted is not None:

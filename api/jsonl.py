@@ -104,7 +104,7 @@ def _parse(number: int, line: str) -> tuple[str, int, Event]:
     try:
         event = codec.from_builtins(body)
     except MalformedEvent as exc:
-        raise ImportRefused("line {number}: {message_}", params=dict(number=number, message_=exc.message), line=number) from exc
+        raise ImportRefused("line {number}: {message_}", params=dict(number=number, message_=exc), line=number) from exc
     if "type" in record and record["type"] != codec.tag_of(type(event)):
         raise ImportRefused("line {number}: type {type!r} does not match its body", params=dict(number=number, type=record['type']), line=number)
     return game_id, seq, event
@@ -170,7 +170,7 @@ def stage_packs(library: PackLibrary, packs: list[PackRecord]) -> list[Entry]:
         try:
             staged.append(library.stage(record.title, record.data, record.hash))
         except TabletapeError as exc:
-            raise ImportRefused("line {line}: {code_}: {message_}", params=dict(line=record.line, code_=exc.code, message_=exc.message), line=record.line) from exc
+            raise ImportRefused("line {line}: {code_}: {message_}", params=dict(line=record.line, code_=exc.code, message_=exc), line=record.line) from exc
     return staged
 
 

@@ -163,7 +163,7 @@ class History:
             body = codec.from_builtins(amendment.body)
         except MalformedEvent as exc:
             raise HistoryEditRefused(
-                "the amended body is not a valid event: {message_}", params=dict(message_=exc.message), code="amend-malformed"
+                "the amended body is not a valid event: {message_}", params=dict(message_=exc), code="amend-malformed"
             ) from exc
         node = head.ancestor(index) if head is not None else None
         node = _extend(node, entry.seq, body, seq)

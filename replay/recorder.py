@@ -255,7 +255,7 @@ class Recorder:
             decided = game.title.decide(game.state, body)
         except TabletapeError as exc:
             raise HistoryEditRefused(
-                "the amended event at seq {seq} is illegal: {message_}", params=dict(seq=seq, message_=exc.message),
+                "the amended event at seq {seq} is illegal: {message_}", params=dict(seq=seq, message_=exc),
                 code="amendment-illegal",
                 breaking_seq=seq,
                 rule=exc.code,
@@ -286,7 +286,7 @@ class Recorder:
                 again = game.title.decide(game.state, body_later)
             except TabletapeError as exc:
                 raise HistoryEditRefused(
-                    "the amendment makes seq {seq} illegal: {message_}", params=dict(seq=later.seq, message_=exc.message),
+                    "the amendment makes seq {seq} illegal: {message_}", params=dict(seq=later.seq, message_=exc),
                     code="amendment-breaks-history",
                     breaking_seq=later.seq,
                     rule=exc.code,

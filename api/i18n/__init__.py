@@ -103,9 +103,15 @@ def _fill(template: str | None, params: Mapping[str, Any]) -> str | None:
 
 def localised_params(exc: TabletapeError, lang: str) -> dict[str, Any]:
     """The refusal's parameters with the game's words in ``lang``: a colour, a good, a kind of die
-    (the catalogue's ``terms``: by title, by parameter, by the English word)."""
+    (the catalogue's ``terms``: by title, by parameter, by the English word), and a refusal it
+    wraps in its own message."""
     terms = catalogue(lang).get("terms", {}).get(exc.code.split(".")[0], {})
-    return {k: terms.get(k, {}).get(v, v) if isinstance(v, str) else v for k, v in exc.params.items()}
+    out: dict[str, Any] = {}
+    for k, v in exc.params.items():
+        if isinstance(v, TabletapeError):  # the refusal an amendment or an import ran into
+            v = message(v, lang)
+        out[k] = terms.get(k, {}).get(v, v) if isinstance(v, str) else v
+    return out
 
 
 def message(exc: TabletapeError, lang: str) -> str:

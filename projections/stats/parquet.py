@@ -175,7 +175,7 @@ def games_of(table: pa.Table) -> list[tuple[str, list[Event]]]:
         try:
             events.append(codec.decode(bodies[i]))
         except MalformedEvent as exc:
-            raise ParquetImportRefused("game {game_id}: seq {seq}: {message_}", params=dict(game_id=game_id, seq=seq, message_=exc.message), game_id=game_id) from exc
+            raise ParquetImportRefused("game {game_id}: seq {seq}: {message_}", params=dict(game_id=game_id, seq=seq, message_=exc), game_id=game_id) from exc
         prev = digest
     return games
 

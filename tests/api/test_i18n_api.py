@@ -107,3 +107,21 @@ def test_an_unknown_game_is_refused_in_the_language_asked(client):
     said = {lang: client.get("/games/nope", headers={"Accept-Language": lang}).json() for lang in ("en", "es", "ja")}
     assert [b["message"] for b in said.values()] == ["no game 'nope'", "no existe la partida 'nope'", "ゲーム 'nope' はありません"]
     assert all(b["code"] == "unknown-game" and b["params"] == {"game_id": "nope"} for b in said.values())
+
+
+def test_an_amendment_names_the_refusal_it_ran_into_in_the_language_asked(client):
+    game = new_game(client, seed=None)
+    for notation in ("deal", "R7", "d", "B5", "d", "R8", "d"):  # Ana's R8 at seq 7 follows her R7
+        at = client.get(f"/games/{game.id}").json()["last_seq"]
+        client.post(f"/games/{game.id}/moves", headers=game.auth, json={"notation": notation, "expected_seq": at})
+    body = {"seq": 3, "notation": "R9", "expected_seq": 8}
+    said = {
+        lang: client.post(f"/games/{game.id}/amend", headers={**game.auth, "Accept-Language": lang}, json=body).json()
+        for lang in ("en", "es", "ja")
+    }
+    assert said["en"]["message"].startswith("the amendment makes seq 7 illegal: R8 cannot go on Ana's red expedition")
+    assert said["es"]["message"].startswith("la enmienda hace ilegal seq 7: R8 no puede ir en la expedición roja de Ana")
+    assert said["ja"]["message"].startswith("この修正で seq 7 が不正になります: R8 は Ana の赤の探検に置けません")
+    inner = said["es"]["params"]["message_"]
+    assert inner["code"] == "lost-cities.expedition-must-ascend" and inner["message"].startswith("R8 no puede ir")
+    assert all(b["rule"] == "lost-cities.expedition-must-ascend" for b in said.values())
