@@ -129,6 +129,8 @@ def rule(exc: TabletapeError) -> dict[str, str] | None:
     template = exc.template if exc.template is not None else _escaped(exc.message)
     literal = re.sub(r"\{[^{}]*\}", "", template.replace("{{", "").replace("}}", ""))
     quotes += _QUOTED.findall(literal)
+    # an engine's phrase may quote the rulebook too ("for the route ...: \"Puedes avanzar ...\"")
+    quotes += [q for v in exc.params.values() if isinstance(v, str) for q in _QUOTED.findall(v)]
     if not quotes:
         return None
     text = quotes[0].strip()
