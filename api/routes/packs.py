@@ -114,7 +114,7 @@ def require_admin(svc: Svc, creds: Credentials) -> None:
     """A dependency: the store's admin token, or 401/403 before the body is read."""
     token = creds.credentials if creds is not None else None
     if not token:
-        raise AdminTokenMissing("{admin}", params=dict(admin=ADMIN))
+        raise AdminTokenMissing(ADMIN)
     if not svc.admin.check(token):
         raise AdminTokenWrong("that is not this store's admin token (`tabletape admin-token` makes a new one)")
 
