@@ -142,6 +142,9 @@ class MarcoPolo2:
     options_type: ClassVar[type] = Options
     codes: ClassVar[tuple[str, ...]] = CODES
     content: ClassVar[dict[str, str]] = CONTENT_REF
+    #: 2: Isabella Donati unpaid for a reroll, no path revisits a node, Donata Badoer's pieces per
+    #: マス (issue 14); older snapshots differ
+    version: ClassVar[str] = "2"
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> MP2State:
         return _setup(players, options)

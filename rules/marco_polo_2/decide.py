@@ -44,7 +44,7 @@ def who(state: MP2State, seat: int) -> str:
 def describe_pending(state: MP2State) -> str:
     kind, seat, arg = state.pending[0]
     if kind == ROLL_DIE:
-        arg = "taken (black)" if arg == "b" else "rerolled"
+        arg = "taken (black)" if arg == "b" else "rerolled (black)" if arg == "rb" else "rerolled"
     return PENDING_TEXT[kind].format(who=who(state, seat), arg=arg)
 
 
@@ -347,10 +347,10 @@ def _decide_die_rolled(state: MP2State, e: DieRolled) -> DieRolled:
 
 
 def _apply_die_rolled(w: Work, e: DieRolled) -> None:
-    kind = w.s.pending[0][2]
+    arg = w.s.pending[0][2]
     w.f["pending"] = w.s.pending[1:]
-    engine.add_die(w, e.seat, kind, e.value)
-    if kind == "b" and w.p(e.seat).character == "isabella":
+    engine.add_die(w, e.seat, arg[-1], e.value)
+    if arg == "b" and w.p(e.seat).character == "isabella":  # a black die taken, not a reroll
         engine.isabella_roll(w, e.seat, e.value)  # "黒ダイス獲得時のロールで各ダイスの目につき"
 
 

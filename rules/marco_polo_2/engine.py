@@ -46,6 +46,8 @@ Q_NO_STACK = '"このアクションはダイスを重ねて置くことはで�
 Q_KHAN = '"次にこのアクションを行うプレイヤーは、その次のマスに置かねばなりません。さらに、ダイス目が同じかそれ以上でなければならず"'
 Q_HOLD = '"依頼タイルは２枚まで保持でき、過剰取得した場合いずれかを破棄します。"'
 Q_GUILD_ROUTE = '"ギルドマークがある場合そのギルドマーカーを所持していないと通行不可。（未アップグレードのままでもよい）"'
+#: the seed pays Möngke Khan per oasis skipped ("飛ばしたオアシス１つにつき"), not per pass through one
+Q_ONCE = "a path visits each node at most once, the node it starts from included (ruling MP2-5)"
 Q_POST_NEEDED = '"その都市に自分の交易所が置かれていなければなりません。"'
 
 DIE_TOKENS: dict[str, tuple[str, int]] = {f"{k}{v}": (k or "c", v) for k in ("", "b") for v in range(1, 7)}
@@ -167,8 +169,16 @@ def known(w: Work, kind: str, cid: str) -> dict | None:
     return spec
 
 
+#: a node's place on the drawn map: not a rules fact, so two descriptions may differ there
+LAYOUT = ("x", "y")
+
+
 def _same(pack_spec: dict, spec: dict) -> bool:
-    return all(pack_spec.get(k, 0 if isinstance(v, int) else None) == v for k, v in spec.items() if k != "id")
+    return all(pack_spec.get(k, 0 if isinstance(v, int) else None) == v for k, v in spec.items() if k != "id" and k not in LAYOUT)
+
+
+def _facts(spec: dict) -> dict:
+    return {k: v for k, v in spec.items() if k not in LAYOUT}
 
 
 def apply_descriptions(w: Work, describe) -> None:
@@ -191,7 +201,7 @@ def apply_descriptions(w: Work, describe) -> None:
             if in_pack is not None and not _same(in_pack, spec):
                 codes.contradiction(codes.DESCRIPTION_MISMATCH, f"{c.kind} {c.id}: the pinned pack says {in_pack}, not {spec}")
             old = known_map.get((c.kind, c.id))
-            if old is not None and old != spec:
+            if old is not None and _facts(old) != _facts(spec):
                 codes.contradiction(codes.DESCRIPTION_MISMATCH, f"{c.kind} {c.id} was described as {old}, not {spec}")
         if w.pack.get(c.kind, c.id) is None and (c.kind, c.id) not in known_map:
             added.append((c.kind, c.id, canonical(spec)))
@@ -299,6 +309,12 @@ def add_die(w: Work, seat: int, kind: str, value: int) -> None:
     setattr(d, key, tuple(sorted(getattr(d, key) + (value,))))
 
 
+def own_slot(space: str) -> bool:
+    """Whether each die placed on ``space`` takes a マス of its own (the Khan's favor's slots, a special
+    city's two spaces) instead of joining the dice already there (ruling MP2-12)."""
+    return space == KHAN or space.startswith("special:")
+
+
 def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, what: str) -> int:
     """Dice on an action space: count, possession, the colour rule, Donata's pieces, stacking and the
     occupation fee (``mode``: "shared" pays the fee, "single" takes no die on top, "free" neither).
@@ -323,8 +339,8 @@ def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, wh
         colour = colour or kind == "c"
         piece = piece or kind == "p"
     d = w.pl.get(seat) or w.p(seat)
-    if w.strict and piece and occupied:
-        codes.illegal(codes.PIECE_RULE, f"Donata Badoer's pieces go only on a space without dice: \"フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。\" ({what})")
+    if w.strict and piece and occupied and not own_slot(space):
+        codes.illegal(codes.PIECE_RULE, f"Donata Badoer's pieces go only on a マス without dice, and {what} holds dice: \"フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。\" (ruling MP2-12)")
     if colour and space != BAG:
         if w.strict and space in d.used:
             codes.illegal(codes.COLOUR_ONCE_PER_SPACE, f"{w.who(seat)}'s colour already used {what} this round: {Q_COLOUR}")
@@ -505,7 +521,7 @@ def steps_of(w: Work, seat: int, path: tuple[str, ...]) -> tuple[int, list[str]]
 
 
 def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool, why: str) -> None:
-    """Steps along routes: each must exist, its guild seal be owned, its costs be paid."""
+    """Steps along routes: each must exist, its guild seal be owned, its costs be paid; no node twice."""
     if not w.strict:
         if pay_costs:
             _walk_trusted(w, seat, start, path)
@@ -513,6 +529,12 @@ def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool,
     d = w.pl.get(seat) or w.p(seat)
     here = start
     gantulga = d.character == "gantulga"
+    seen = {start}
+    for there in path:
+        if isinstance(there, str):
+            if there in seen:
+                codes.illegal(codes.PATH_REVISITS, f"the path {list(path)} from {start} {why} comes back to {there}: {Q_ONCE}")
+            seen.add(there)
     for there in path:
         r = known(w, "route", route_id(here, there)) if isinstance(there, str) else None
         if r is None:
@@ -932,7 +954,8 @@ def reroll(w: Work, seat: int, die: str) -> None:
         codes.illegal(codes.PIECE_RULE, "Donata's pieces always count as a 6; they are not rolled")
     pay(w, seat, {"camels": w.pack.bonus_costs["reroll"]}, 'to reroll a die ("ラクダを１頭支払うことによりダイスを１つ振り直す")')
     take_die(w, seat, die)
-    w.push((ROLL_DIE, seat, kind), front=True)
+    # "rb": a black die rerolled, which does not pay Isabella Donati as a black die taken ("b") does
+    w.push((ROLL_DIE, seat, "rb" if kind == "b" else kind), front=True)
 
 
 def adjust(w: Work, seat: int, die: str, delta: int) -> None:

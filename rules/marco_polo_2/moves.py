@@ -17,7 +17,7 @@ from itertools import combinations, product
 
 from events.base import Event
 from rules.marco_polo_2.content import PACKS
-from rules.marco_polo_2.engine import _described_map, can_pay, contract_reward_choices
+from rules.marco_polo_2.engine import _described_map, can_pay, contract_reward_choices, own_slot
 from rules.marco_polo_2.events import (
     BlackDieBought, BookUsed, CaravanConquered, CaravanStarted, CharacterPicked, CityCardUsed, ContractCompleted,
     ContractsTaken, DieAdjusted, DieRerolled, GoalKept, GoodsTraded, GuildTaken, IncomeTaken, KhansFavorTaken,
@@ -157,7 +157,7 @@ class Seat:
     def placeable(self, space: str, dice: tuple[str, ...], mode: str) -> int | None:
         """The fee to place ``dice`` (None: a rule forbids it)."""
         taken = space in self.occupied
-        if any(t[0] == "p" for t in dice) and taken:
+        if taken and not own_slot(space) and any(t[0] == "p" for t in dice):
             return None
         if mode == "single" and taken:
             return None

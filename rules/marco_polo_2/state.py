@@ -26,7 +26,7 @@ OVER: Final = "over"
 PICK: Final = "pick"
 KEEP: Final = "keep"
 INCOME: Final = "income"
-ROLL_DIE: Final = "roll"  # arg "c" colour / "b" black
+ROLL_DIE: Final = "roll"  # arg "b" a black die taken / "rb" a black die rerolled / "c" a colour die rerolled
 REFILL: Final = "refill"  # arg: the city whose contract space is empty, or HAND
 #: the arg of a REFILL drawn into the seat's hand (a "contract_pile" reward icon): ``refill hand K07``
 HAND: Final = "hand"

@@ -17,7 +17,7 @@ function groupsOf(chance, info, view) {
   if (count === 1) {
     const p = (view && view.pending && view.pending[0]) || [];
     const seat = p[0] === 'roll' ? p[1] : view ? view.to_move : null;
-    const black = p[0] === 'roll' && p[2] === 'b';
+    const black = p[0] === 'roll' && (p[2] === 'b' || p[2] === 'rb');
     const who = seat !== null && seat !== undefined && info.players[seat] ? info.players[seat] : 'The die';
     return [{ n: 1, label: black ? `${who}: black die` : who, colour: black ? BLACK : seatColour(seat) }];
   }

@@ -73,8 +73,17 @@ def bundle(v: Any, path: str, allowed: tuple[str, ...] = RESOURCES) -> dict[str,
     return d
 
 
+def _number(v: Any, path: str, lo: float, hi: float) -> float:
+    if not isinstance(v, int | float) or isinstance(v, bool) or not lo <= v <= hi:
+        raise PackError(path, f"must be a number {lo:g}..{hi:g}, not {v!r}")
+    return v
+
+
 def _node(s: dict, p: str) -> None:
-    _only(s, ("id", "name", "kind", "shield", "special", "slots"), p)
+    _only(s, ("id", "name", "kind", "shield", "special", "slots", "x", "y"), p)
+    for k in ("x", "y"):  # where a page draws the node; the rules never read it
+        if k in s:
+            _number(s[k], f"{p}.{k}", 0, 1000)
     _str(_field(s, "kind", p), f"{p}.kind", ("city", "oasis", "start"))
     if s["kind"] == "city":
         _str(_field(s, "shield", p), f"{p}.shield")

@@ -31,6 +31,45 @@ def test_mongke_khan_skips_oases_and_is_paid_for_each():
     refused(other, "@0 travel 2 dice=1,3 path=O1,C3", P + "travel-steps")
 
 
+def test_mongke_khan_is_paid_once_per_oasis_a_path_never_passes_one_twice():
+    """marco-polo-2.ja.txt: "この効果で飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する。" (ruling MP2-5: a path
+    visits a node at most once, so an oasis skipped pays once; issue 14 found +24 VP for going back and forth)"""
+    state = seat(plain(chars=("mongke", "dewu"), dice=[(1, 3, 3, 4, 4), (3, 3, 3, 3, 3)]), 0, figures=("C2",))
+    back_and_forth = "@0 travel 1 dice=1 path=O3,O4,O3,O4,O3,O4,O3,C6 choices=" + ",".join(["coins"] * 7)
+    error = refused(state, back_and_forth, P + "path-revisits-node")
+    assert "O3" in error.message and "MP2-5" in error.message
+    refused(state, "@0 travel 1 dice=1 path=O3,O4,O3,C6 choices=coins,coins,coins", P + "path-revisits-node")
+    state = do(state, "@0 travel 1 dice=1 path=O3,O4,C3 choices=coins,camels")  # two oases, one step
+    p = state.seats[0]
+    assert (p.figures, p.vp, p.coins) == (("C3",), 3 + 3, 8 - 2 - 2 - 1 + 2)  # lower row 2, routes 2 + 1
+
+
+def test_no_path_comes_back_to_a_node_a_travel_a_card_move_a_split_or_a_caravan():
+    """marco-polo-2.ja.txt: "ダイス目の最も小さい数字の値の歩数移動できます。" "キャラバンの移動は通過コストのコイン・ラクダ・翡翠は関係ない。"
+    (ruling MP2-5: a path visits a node at most once, its start included; Mailin & Tian Chin's two
+    walks may share nodes) -- and ``legal_moves`` offers no such path."""
+    from rules.marco_polo_2.events import CityCardUsed, Travelled
+    from test_mp2_choices import table
+
+    state = plain(chars=("dewu", "mongke"), dice=[(3, 3, 3, 5, 5), (3, 3, 3, 3, 3)])
+    refused(state, "@0 travel 3 dice=3,3,3 path=C1,BEI,O1", P + "path-revisits-node")  # back to its start
+    refused(state, "@0 travel 3 dice=3,5,5 path=O1,O2,O1", P + "path-revisits-node")
+    for m in T.legal_moves(state):
+        if isinstance(m, Travelled):
+            walk = ("BEI", *m.path)
+            assert len(set(walk)) == len(walk), m
+    card = seat(table(), 0, posts=("C3",), posts_left=10, figures=("C3",), dice=(3, 3, 3, 3, 3))  # CC19 at C3: a move
+    refused(card, "@0 card C3 3 path=O4,C3,O1", P + "path-revisits-node")
+    assert all(len({"C3", *m.path}) == len(m.path) + 1 for m in T.legal_moves(card) if isinstance(m, CityCardUsed) and m.path)
+    mailin = plain(chars=("mailin", "dewu"))
+    refused(mailin, "@0 travel 2 dice=3,3 path=C1 path2=O1,BEI", P + "path-revisits-node")
+    both = do(mailin, "@0 travel 2 dice=3,3 path=O1 path2=O1")  # two figures, one oasis: allowed
+    assert both.seats[0].figures == ("O1", "O1")
+    cars = caravans(chars=("dewu", "mongke"), dice=[(3, 5, 5, 5, 5), (3, 3, 3, 3, 3)])
+    cars = seat(do(seat(cars, 0, figures=("C1",), pepper=1), "@0 caravan pepper RT1 C2"), 0, coins=0, camels=0)
+    refused(cars, "@0 book 3 die=5 option=1 caravans=O3,C2,C1", P + "path-revisits-node")
+
+
 def test_de_wu_guild_with_one_die_jade_on_improving_and_a_shield():
     """marco-polo-2.ja.txt: "ギルドアクションをダイス１個で実行できる。ギルドマーカーアップグレード時１翡翠獲得する。ゲーム終了時、「＋１」紋章を得る。" """
     state = plain(chars=("dewu", "mongke"))
@@ -100,6 +139,24 @@ def test_isabella_donati_paid_per_die_rolled_or_a_pair():
     assert (p.silk, p.vp, p.camels, p.coins) == (1, 0, 3 + 2, 8 + 2)
     state = do(state, "@0 black", "=6")
     assert state.seats[0].coins == 12  # the black die's roll pays too
+
+
+def test_isabella_donati_is_paid_for_a_black_die_taken_not_for_a_reroll():
+    """marco-polo-2.ja.txt: "ラウンド開始時と黒ダイス獲得時のロールで各ダイスの目につき以下のものを受け取る。" "ラクダを１頭支払うことによりダイスを１つ振り直すことができます。"
+    (ruling MP2-14: a reroll is neither the round-start roll nor a black die's roll when taken)"""
+    state = do(revealed(laid_out(chars=("isabella", "dewu"))), "roll 1 1,2,3,4,6;3,3,3,3,3")
+    p = state.seats[0]
+    assert (p.coins, p.vp, p.camels) == (8 + 2 + 2, 1, 3 + 2)
+    state = do(state, "@0 black", "@0 =5")  # 3 camels; the 5 pays 1 VP
+    assert (state.seats[0].coins, state.seats[0].vp, state.seats[0].camels) == (12, 2, 2)
+    state = do(state, "@0 reroll b5")
+    assert state.pending == (("roll", 0, "rb"),) and "rerolled (black)" in T.status(state)
+    state = do(state, "@0 =6")  # issue 14: this paid 2 coins
+    p = state.seats[0]
+    assert (p.coins, p.vp, p.camels, p.black) == (12, 2, 1, (6,))
+    state = do(state, "@0 reroll 1", "@0 =6")  # a colour die rerolled pays nothing either
+    p = state.seats[0]
+    assert (p.coins, p.vp, p.camels, p.dice) == (12, 2, 0, (2, 3, 4, 6, 6))
 
 
 def test_isabella_pairs_pay_jade_silk_gold():
@@ -281,6 +338,24 @@ def test_donata_badoer_three_pieces_used_like_a_six_on_free_spaces_only():
     refused(state, "@0 guild spicer dice=pY,3", P + "donata-piece")
     state = do(state, "@0 travel 3 dice=3,pY,pG path=C1,C2,O3 extra=C1")
     assert state.seats[0].pieces == ()
+
+
+def test_donata_piece_takes_a_free_slot_of_the_khan_or_a_free_special_city_space():
+    """marco-polo-2.ja.txt: "フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。" (ruling MP2-12: each slot of the
+    Khan's favor and each space of a special city is a マス of its own, so with 2 players the neutral
+    dice leave the other slots and space free)"""
+    state = seat(caravans(chars=("donata", "dewu")), 0, posts=("BAG",))
+    assert ("special:baghdad", 1, -1, "n") in state.board and state.board.count(("khan", 1, -1, "n")) == 2
+    special = do(state, "@0 special baghdad pR")
+    assert ("special:baghdad", 6, 0, "p") in special.board and special.seats[0].pieces == ("yellow", "green")
+    again = msgspec.structs.replace(special, main_done=False)
+    refused(again, "@0 special baghdad pY", P + "special-city-full")  # both spaces taken
+    khan = do(state, "@0 khan pY")  # the third slot, after the neutral 1s; a piece counts as a 6
+    assert ("khan", 6, 0, "p") in khan.board and (khan.seats[0].coins, khan.seats[0].camels) == (8 + 4, 3 + 2)
+    legal = {(type(m).__name__, m.die) for m in T.legal_moves(state) if getattr(m, "die", "").startswith("p")}
+    assert ("MarcoPolo2SpecialCityUsed", "pR") in legal and ("MarcoPolo2KhansFavorTaken", "pG") in legal
+    shared = do(state, "@0 book 1 die=3 option=2", "@0 end", "@1 book 1 die=3 option=2", "@1 end")
+    refused(shared, "@0 book 1 die=pR option=2", P + "donata-piece")  # one マス holding dice
 
 
 def test_donata_pieces_on_city_cards_by_post_colour():

@@ -85,6 +85,35 @@ def test_component_specs_validate_alone():
         validate_component("dragon", {})
 
 
+def test_a_map_node_may_say_where_the_page_draws_it():
+    """``x`` and ``y`` (0..1000) place a node on the drawn map; the rules never read them."""
+    data = copy.deepcopy(SYNTHETIC.data)
+    for i, n in enumerate(data["map"]["nodes"]):
+        n["x"], n["y"] = 40 * i, 1000 - 37.5 * i
+    drawn = load(data)
+    assert drawn.components["node"]["C1"]["x"] == 40 and drawn.hash != SYNTHETIC.hash
+    for value, named in ((-1, "x"), (1000.5, "y"), (True, "x"), ("500", "y"), (None, "x")):
+        spec = {"kind": "oasis", named: value}
+        with pytest.raises(PackError) as info:
+            validate_component("node", spec, "map.nodes[3]")
+        assert info.value.path == f"map.nodes[3].{named}" and "0..1000" in str(info.value)
+
+
+def test_a_described_node_differing_only_in_where_it_is_drawn_agrees():
+    """A description's ``x``/``y`` are not rules facts: a second description placing the node elsewhere
+    on the page is no contradiction, a different kind still is."""
+    from events.errors import ContradictsKnownFacts
+    from mp2_helpers import do, refused
+    from test_mp2_recording import opening
+
+    state = opening()
+    oasis = '[{"kind":"node","id":"OZ","spec":{"kind":"oasis","x":100,"y":200}}]'
+    state = do(state, f"@0 bag 3 coins describe={oasis}")
+    again = do(state, "@0 bag 3 coins describe=" + oasis.replace("100", "900"))
+    assert again.described == state.described
+    refused(state, "@0 bag 3 coins describe=" + oasis.replace('"oasis"', '"start"'), P + "description-mismatch", ContradictsKnownFacts)
+
+
 def test_options_are_checked():
     with pytest.raises(InvalidOptions) as info:
         T.setup(NAMES[:2], {"characters": "draft"})

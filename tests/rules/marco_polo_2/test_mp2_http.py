@@ -54,3 +54,72 @@ def test_a_table_game_describes_components_in_structured_moves(client):
     assert response.status_code == 422 and response.json()["code"] == "marco-polo-2.bad-description"
     frames = client.get(f"/games/{gid}/frames").json()["frames"]
     assert "contract:T1" in frames[-1]["described"]
+
+
+# --- issue 14: the three clauses the engine got wrong, through the API ------------------------------
+
+LAID = ("bonuses=C1:CB1,C5:CB2,BAG:CB3,BAL:CB4,HOR:CB5 outposts=C2:OT1,C3:OT2,C4:OT3,C6:OT4 "
+        "cards=C1:CC01,C3:CC02,C4:CC03 contracts=C2:K01,C2:K02,C5:K03,C5:K04,C6:K05,C6:K06")
+
+
+def at_table(client, chars: str, roll: str, caravans: bool = False) -> tuple[str, dict]:
+    """A synthetic-pack game with ``chars`` chosen, laid out, goals kept and round 1 rolled."""
+    gid, auth = create(client, {**SYN, "characters": "chosen", "caravans": caravans})
+    lines = [f"setup chars={chars} start=S1,S2 goals=G01,G02,G03;G04,G05,G06 {LAID}" + (" tiles=RT1,RT2,RT3,RT4,RT5,RT6" if caravans else ""),
+             "@0 keep G01", "@1 keep G04", "round 1 offers=B1a,B2a,B3a upcoming=B1b,B2b,B3b area=CC04,CC05", roll]
+    for text in lines:
+        assert send(client, gid, auth, text).status_code == 201
+    return gid, auth
+
+
+def send(client, gid: str, auth: dict, text: str):
+    seq = client.get(f"/games/{gid}").json()["last_seq"]
+    return client.post(f"/games/{gid}/moves", headers=auth, json={"notation": text, "expected_seq": seq})
+
+
+def seat0(client, gid: str, auth: dict) -> dict:
+    return client.get(f"/games/{gid}/state", headers=auth).json()["view"]["seats"][0]
+
+
+def test_over_http_isabella_donati_is_not_paid_for_a_black_die_rerolled(client):
+    """marco-polo-2.ja.txt: "ラウンド開始時と黒ダイス獲得時のロールで各ダイスの目につき以下のものを受け取る。" (issue 14: the reroll
+    paid 2 coins)"""
+    gid, auth = at_table(client, "isabella,dewu", "roll 1 1,2,3,4,6;3,3,3,3,3")
+    for text in ("@0 black", "@0 =5", "@0 reroll b5"):
+        assert send(client, gid, auth, text).status_code == 201
+    before = seat0(client, gid, auth)
+    assert send(client, gid, auth, "@0 =6").status_code == 201
+    after = seat0(client, gid, auth)
+    assert (after["coins"], after["vp"], after["black"]) == (before["coins"], before["vp"], [6]) and after["coins"] == 12
+
+
+def test_over_http_a_path_back_and_forth_over_oases_is_refused_naming_the_rule(client):
+    """marco-polo-2.ja.txt: "この効果で飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する。" (issue 14: O3,O4,O3,... was
+    accepted for +24 VP and +9 coins)"""
+    gid, auth = at_table(client, "mongke,dewu", "roll 1 1,3,3,4,4;3,3,3,3,3")
+    assert send(client, gid, auth, "@0 travel 2 dice=3,3 path=C1,C2").status_code == 201  # route costs 3 coins, 1 camel
+    for text in ("@0 end", "@1 khan 3", "@1 end"):
+        assert send(client, gid, auth, text).status_code == 201
+    before = client.get(f"/games/{gid}").json()["last_seq"]
+    response = send(client, gid, auth, "@0 travel 1 dice=1 path=O3,O4,O3,O4,O3,O4,O3,C6 choices=" + ",".join(["coins"] * 7))
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["code"] == "marco-polo-2.path-revisits-node" and "at most once" in body["message"]
+    assert client.get(f"/games/{gid}").json()["last_seq"] == before
+    legal = client.get(f"/games/{gid}/legal-moves", headers=auth).json()["moves"]
+    travels = [T.parse_move(None, m["notation"]) for m in legal if m["notation"].startswith("@0 travel")]
+    assert travels and all(len(set(("C2", *t.path))) == len(t.path) + 1 for t in travels)
+
+
+def test_over_http_donata_piece_goes_on_a_special_city_beside_the_neutral_die(client):
+    """marco-polo-2.ja.txt: "フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。" (ruling MP2-12: with 2 players a
+    neutral die holds one of the special city's two spaces, the other is free)"""
+    gid, auth = at_table(client, "donata,dewu", "roll 1 4,4,4,3,3;3,3,3,3,3", caravans=True)
+    for text in ("@0 travel 3 dice=4,4,4 path=O1,C3,O4 extra=C3", "@0 end", "@1 khan 3", "@1 end",
+                 "@0 travel 1 dice=3 path=HOR", "@0 end", "@1 contracts 3", "@1 end"):  # her post in Hormuz
+        assert send(client, gid, auth, text).status_code == 201, text
+    legal = [m["notation"] for m in client.get(f"/games/{gid}/legal-moves", headers=auth).json()["moves"]]
+    assert any(n.startswith("@0 special hormuz pR") for n in legal)
+    response = send(client, gid, auth, "@0 special hormuz pR")
+    assert response.status_code == 201, response.text
+    assert seat0(client, gid, auth)["pieces"] == ["yellow", "green"]

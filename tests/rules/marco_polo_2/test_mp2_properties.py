@@ -41,7 +41,7 @@ def check_invariants(state) -> None:
         places += list(p.contracts) + list(p.completed)
     assert all(v == 1 for v in Counter(places).values()), Counter(places)
     if state.phase == "play":
-        rolling = Counter((s, k) for kind, s, k in state.pending if kind == "roll")
+        rolling = Counter((s, k[-1]) for kind, s, k in state.pending if kind == "roll")  # "rb": a black reroll
         black_board = sum(1 for x in state.board if x[3] == "b")
         black_held = sum(len(p.black) for p in state.seats)
         pool = len(state.black_pool)

@@ -198,3 +198,37 @@ def test_the_table_content_holds_what_the_log_described_but_goal_cards():
     assert PUBLIC.data.get("contracts") is None and "fixed" not in PUBLIC.data["books"][0]  # the pack is untouched
     secret = do(T.setup(NAMES[:2], {**PUB, "characters": "chosen"}), SETUP, "@0 keep G9" + described(d("goal", "G9", guilds={"farmer": 3}, shields=["bow"])))
     assert "goals" not in T.table_content(secret)
+
+
+def test_snapshots_stored_under_the_old_rules_are_not_reused(log):
+    """The rules changed in version 2 (issue 14: Isabella Donati, paths, Donata Badoer's pieces): a
+    snapshot folded by the old rules is never read back, the game is folded again."""
+    from mp2_helpers import SYN
+    from projections.projector import Projector
+    from replay.recorder import Recorder
+
+    assert T.version == "2"
+    recorder = Recorder(log, Projector(log, snapshot_every=4))
+    gid, _ = recorder.create("marco-polo-2", NAMES[:2], {**SYN, "characters": "chosen"})
+    for text in ("setup chars=isabella,dewu start=S1,S2 goals=G01,G02,G03;G04,G05,G06 bonuses=C1:CB1,C5:CB2,BAG:CB3,BAL:CB4,HOR:CB5 "
+                 "outposts=C2:OT1,C3:OT2,C4:OT3,C6:OT4 cards=C1:CC01,C3:CC02,C4:CC03 contracts=C2:K01,C2:K02,C5:K03,C5:K04,C6:K05,C6:K06",
+                 "@0 keep G01", "@1 keep G04", "round 1 offers=B1a,B2a,B3a upcoming=B1b,B2b,B3b area=CC04,CC05",
+                 "roll 1 1,2,3,4,6;3,3,3,3,3", "@0 black", "@0 =5", "@0 reroll b5", "@0 =6"):
+        recorder.record_notation(gid, text)
+    coins = recorder.projector.state(gid).state.seats[0].coins
+    rows = log.con.execute("SELECT seq, rules_version, length, state FROM snapshots WHERE game_id = ?", [gid]).fetchall()
+    assert rows and {r[1] for r in rows} == {"marco-polo-2@2"}
+
+    def rewrite(version: str) -> None:
+        """Every snapshot replaced by one paying Isabella 2 coins more, stored under ``version``."""
+        log.con.execute("DELETE FROM snapshots WHERE game_id = ?", [gid])
+        for seq, _, length, blob in rows:
+            state, ended, forked = msgspec.msgpack.decode(bytes(blob), type=tuple[T.state_type, object, object])
+            p = msgspec.structs.replace(state.seats[0], coins=state.seats[0].coins + 2)
+            wrong = msgspec.msgpack.encode((msgspec.structs.replace(state, seats=(p,) + state.seats[1:]), ended, forked))
+            log.con.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?, ?)", [gid, seq, version, length, wrong])
+
+    rewrite("marco-polo-2@2")  # the check that snapshots are read at all
+    assert Projector(log, snapshot_every=4).state(gid).state.seats[0].coins == coins + 2
+    rewrite("marco-polo-2@1")
+    assert Projector(log, snapshot_every=4).state(gid).state.seats[0].coins == coins == 12
