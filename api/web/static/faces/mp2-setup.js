@@ -28,11 +28,22 @@ function freshStore() {
 }
 
 async function describeNew(store, kind, content, { initial = {}, why = '' } = {}) {
-  const id = nextId(kind, content, store.fresh);
-  const spec = await askComponent({ kind, id, initial, why });
-  if (!spec) return null;
-  store.add(kind, id, spec);
-  return id;
+  const got = await askComponent({ kind, id: nextId(kind, content, store.fresh), initial, why, content });
+  if (!got) return null;
+  store.add(kind, got.id, got.spec);
+  return got.id;
+}
+
+// a place tapped on the board: its form asks the name, the code follows it
+async function describePlace(store, content, xy, why) {
+  const fresh = store.list().filter((c) => c.kind === 'node').map((c) => ({ id: c.id, ...c.spec }));
+  const got = await askComponent({
+    kind: 'node', id: null, initial: { kind: 'city', ...xy }, why, content, nodes: fresh,
+    suggestId: (spec) => placeId(spec.name, content, store.fresh),
+  });
+  if (!got) return null;
+  store.add('node', got.id, { ...xy, ...got.spec });
+  return got.id;
 }
 
 async function send(ctx, err, move) {
@@ -58,7 +69,7 @@ export function setupOnBoard(box, ctx) {
   const slotsOf = (id) => {
     const node = nodes().find((x) => x.id === id);
     if (!node || node.kind !== 'city') return [];
-    return node.slots ? SLOTS.filter(([slot]) => node.slots.includes(slot)) : SLOTS;
+    return node.slots && node.slots.length ? SLOTS.filter(([slot]) => node.slots.includes(slot)) : SLOTS; // none said: any may lie there
   };
   const usedIds = (kind) => {
     const out = new Set();
@@ -93,11 +104,8 @@ export function setupOnBoard(box, ctx) {
     }), h('button', { type: 'button', class: 'secondary', 'data-action': 'add-place', onclick: () => addPlace({ x: 300 + (nodes().length * 97) % 400, y: 300 + (nodes().length * 61) % 400 }) }, 'Add a place'));
   }
   async function addPlace(xy) {
-    const spec = await askComponent({ kind: 'node', id: nextId('node', content, store.fresh), initial: { kind: 'city', ...xy }, why: 'A place on the map' });
-    if (!spec) return;
-    const id = placeId(spec.name, content, store.fresh);
-    store.add('node', id, { ...xy, ...spec });
-    openCity(id);
+    const id = await describePlace(store, content, xy, 'A place on the map');
+    if (id) openCity(id);
   }
   function openCity(id) {
     city = id;
@@ -290,18 +298,15 @@ export function newRouteTravel(box, ctx) {
       if (known(...picked)) { clear(err).append(errorBox({ code: 'known-route', message: 'that route is on the map: pick the travel among the moves' })); picked.pop(); render(); return; }
       const [a, b] = picked;
       const rid = a <= b ? `${a}-${b}` : `${b}-${a}`;
-      const spec = await askComponent({ kind: 'route', id: rid, initial: { ends: [a, b] }, why: `The route from ${a} to ${b}` });
-      if (spec) { store.add('route', rid, { ends: [a, b], ...spec }); route = rid; } else picked.pop();
+      const got = await askComponent({ kind: 'route', id: rid, initial: { ends: [a, b] }, why: `The route from ${a} to ${b}`, content, nodes: nodes() });
+      if (got) { store.add('route', rid, { ends: [a, b], ...got.spec }); route = rid; } else picked.pop();
     }
     render();
   }
   async function addPlace(xy) {
     if (picked.length !== 1) { clear(err).append(errorBox({ code: 'start-first', message: 'tap where the figure stands first' })); return; }
-    const spec = await askComponent({ kind: 'node', id: nextId('node', content, store.fresh), initial: { kind: 'city', ...xy }, why: 'Where the route leads' });
-    if (!spec) return;
-    const id = placeId(spec.name, content, store.fresh);
-    store.add('node', id, { ...xy, ...spec });
-    await tapped(id);
+    const id = await describePlace(store, content, xy, 'Where the route leads');
+    if (id) await tapped(id);
   }
   function render() {
     const routes = [...componentsOf(content, 'route'), ...store.list().filter((c) => c.kind === 'route').map((c) => ({ id: c.id, ...c.spec }))];

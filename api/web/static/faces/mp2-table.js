@@ -98,42 +98,53 @@ export function faceFor(kind, id, spec) {
 
 // ---- asking for a component --------------------------------------------------------------------
 let asking = 0;
+/** What the form offers beside the fields: the places a route may join, the shields known, the codes taken. */
+function formContext(kind, content, extraNodes = []) {
+  const nodes = [...componentsOf(content, 'node'), ...extraNodes];
+  const shields = [...new Set(nodes.map((n) => n.shield).filter(Boolean))];
+  return { nodes: nodes.map((n) => ({ id: n.id, name: n.name })), shields, taken: componentsOf(content, kind).map((x) => x.id) };
+}
+
 /**
- * Opens the pack form for one component in a dialog; resolves to its spec, or null when the table
- * closes it. ``why`` says in plain words where the component lies.
+ * Opens the pack form for one component in a dialog; resolves to ``{id, spec}``, or null when the
+ * table closes it. ``id`` null: the form asks for the code (a place's follows its name). ``why``
+ * says in plain words where the component lies; ``nodes``: places described on this screen.
  */
-export async function askComponent({ kind, id, initial = {}, why = '' }) {
+export async function askComponent({ kind, id, initial = {}, why = '', content = null, nodes = [], suggestId = null }) {
   await loading;
   const hid = `mp2-ask-h-${++asking}`;
   return new Promise((resolve) => {
     const body = h('div', { class: 'mp2-ask-body' });
-    const dialog = h('dialog', { class: 'mp2-ask', 'data-ask-kind': kind, 'data-ask-id': id, 'aria-labelledby': hid },
+    const dialog = h('dialog', { class: 'mp2-ask', 'data-ask-kind': kind, 'data-ask-id': id || '', 'aria-labelledby': hid },
       h('h2', { id: hid }, `Describe ${KIND_NAMES[kind] || kind}`),
       h('p', { class: 'small' }, why ? `${why}. ` : '', 'Your group\'s pack does not hold it yet: say what is printed on it, once; the next games know it.'),
       body);
     let settled = false;
-    const done = (spec) => {
+    const done = (out) => {
       if (settled) return;
       settled = true;
       if (dialog.open) dialog.close();
       dialog.remove();
-      resolve(spec);
+      resolve(out);
     };
     dialog.addEventListener('cancel', (ev) => { ev.preventDefault(); done(null); });
     document.body.append(dialog);
     let shown = false;
     if (formsModule && formsModule.componentForm) {
       try {
-        formsModule.componentForm(body, { kind, id, forms: formsData, initial, onSubmit: (spec) => done(spec), onCancel: () => done(null) });
-        shown = true;
-      } catch (err) { console.error('the pack form failed', err); clear(body); }
+        formsModule.componentForm(body, {
+          kind, id, forms: formsData, initial, context: formContext(kind, content, nodes), suggestId, submitLabel: 'Save it',
+          onSubmit: (spec, theId) => done({ id: theId || id, spec }), onCancel: () => done(null),
+        });
+        shown = !!body.querySelector('form');
+      } catch (err) { console.error('the pack form failed', err); }
     }
     if (!shown) {
-      body.append(h('p', {}, 'The forms to describe a component are not available on this server.'),
+      clear(body).append(h('p', {}, 'The forms to describe a component are not available on this server.'),
         h('button', { type: 'button', class: 'secondary', onclick: () => done(null) }, 'Close'));
     }
     dialog.showModal();
-    const first = body.querySelector('input, select, textarea, button');
+    const first = body.querySelector('input, button');
     if (first) first.focus();
   });
 }
@@ -181,7 +192,7 @@ export function tapBoard({ nodes, routes = [], onAdd, onPlace, marks = {}, press
   }
   for (const n of nodes) {
     const [x, y] = pos.get(n.id);
-    if (n.name) svg.append(s('text', { x: Math.min(BW - 60, Math.max(60, x)), y: y + 62, 'text-anchor': 'middle', class: 'mpf-setup-name' }, n.name));
+    if (n.name) svg.append(s('text', { x: Math.min(BW - 90, Math.max(90, x)), y: y + 115, 'text-anchor': 'middle', class: 'mpf-setup-name' }, n.name));
   }
   const box = h('div', { class: 'mp2-board', role: 'group', 'aria-label': label || 'The board' }, svg);
   if (onAdd) {
