@@ -216,6 +216,9 @@ def choose(c: Counter, group: str, pick: str | None = None) -> None:
         c.tap(f"#picker .kind[data-group='{group}']")
     if page.locator("#picker .kinds.sub").count():
         c.tap("#picker .kinds.sub .kind")
+    shot = SHOTS / f"picker-{group.removeprefix(P)}.png"
+    if not shot.exists():
+        page.screenshot(path=str(shot))
     c.tap(f"#picker .options-area .move{pick or ''}")
 
 

@@ -9,6 +9,8 @@ import { characterName, faceFor, specOf } from '../faces/mp2-table.js';
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
   ['gold', 'Gold', 'gold'], ['jade', 'Jade', 'jade'], ['vp', 'Victory points', 'VP']];
 const W = 1000; const H = 560;
+// what the table is doing, past the turns of a round
+const PHASE_WORDS = { picks: 'characters and goal cards', round: 'the round\'s tiles', roll: 'the roll', reveal: 'goal cards shown', over: 'game over' };
 
 function die(value, seat, kind) {
   const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
@@ -144,7 +146,7 @@ export function draw(container, view, ctx) {
   clear(container);
   container.dataset.drawing = 'marco-polo-2';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
-    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
+    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', PHASE_WORDS[view.phase] ? ` · ${PHASE_WORDS[view.phase]}` : ''),
     mapWrap(map(view, ctx.content), 'marco-polo-2'),
     h('div', { class: 'mp-lower' }, board(view), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p))))));
 }

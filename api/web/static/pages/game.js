@@ -496,7 +496,7 @@ export async function show(main, q, { navigate }) {
     if (!/\.undescribed(-component)?$/.test(e.code || '') || !missing.kind || !missing.id || !g.facts.askComponent) return null;
     const base = sent.move || move;
     if (!base) return null;
-    const got = await g.facts.askComponent({ kind: missing.kind, id: missing.id, why: 'The move uses it', content: g.content });
+    const got = await g.facts.askComponent({ kind: missing.kind, id: missing.id, why: 'The move needs it', content: g.content });
     if (!got) return null;
     const describe = [...(base.describe || []), { kind: missing.kind, id: missing.id, spec: got.spec }];
     return { ...sent, notation: undefined, move: { ...base, describe }, idempotency_key: newKey() };
