@@ -1,4 +1,5 @@
-// The page's router: ?game=ID[&at=N] a game; ?page=new start one; ?page=stats statistics; else the list.
+// The page's router: ?game=ID[&at=N] a game; ?page=new start one; ?page=stats statistics;
+// ?page=packs (or #/packs) content packs; else the list.
 import { h, clear } from './dom.js';
 
 const main = document.getElementById('main');
@@ -13,6 +14,7 @@ async function route() {
   if (current && current.leave) current.leave();
   current = null;
   const q = new URLSearchParams(location.search);
+  if (!q.get('page') && location.hash.startsWith('#/packs')) q.set('page', 'packs');
   const page = q.get('game') ? 'game' : (q.get('page') || 'games');
   for (const a of document.querySelectorAll('[data-nav]')) {
     if (a.dataset.nav === page) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
@@ -20,7 +22,7 @@ async function route() {
   clear(main);
   main.setAttribute('aria-busy', 'true');
   try {
-    const mod = await import(`./pages/${page === 'game' ? 'game' : page === 'new' ? 'new' : page === 'stats' ? 'stats' : 'games'}.js`);
+    const mod = await import(`./pages/${page === 'game' ? 'game' : page === 'new' ? 'new' : page === 'stats' ? 'stats' : page === 'packs' ? 'packs' : 'games'}.js`);
     current = await mod.show(main, q, { navigate });
   } catch (err) {
     console.error(err);
@@ -40,4 +42,5 @@ document.addEventListener('click', (ev) => {
   navigate(url.pathname + url.search);
 });
 window.addEventListener('popstate', route);
+window.addEventListener('hashchange', () => { if (location.hash.startsWith('#/packs')) route(); }); // the skip link's #main is no page
 route();

@@ -192,6 +192,8 @@ def _offer(s: dict, p: str) -> None:
 
 def _book(s: dict, p: str) -> None:
     _only(s, ("id", "min_die", "fixed"), p)
+    if s.get("min_die") is not None:
+        _int(s["min_die"], f"{p}.min_die", 1, 6)
     fixed = _field(s, "fixed", p)
     if not isinstance(fixed, list | tuple) or len(fixed) != 2:
         raise PackError(f"{p}.fixed", "must list the book's two free options")

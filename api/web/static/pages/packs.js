@@ -1,0 +1,370 @@
+// Content packs (?page=packs, also #/packs): a title's packs in this store; one pack opened to edit
+// its map (places dragged, routes drawn) and its cards and tiles, each through the form generated
+// from the title's form schema and shown as the card; saved as a new version with the store's
+// admin token (asked for once, kept in this browser); downloaded, uploaded, compared with its parent.
+import { api, ApiError } from '../api.js';
+import { h, clear, errorBox } from '../dom.js';
+import { cardFace, componentForm } from '../packforms.js';
+import { mapEditor } from '../mapedit.js';
+
+const ADMIN_KEY = 'tabletape.admin-token';
+const draftKey = (title, hash) => `tabletape.pack-draft.${title}.${hash}`;
+//: the kinds a pack editor shows below the map, in the order of the rulebook's setup
+const SECTIONS = ['contract', 'city_card', 'special', 'offer', 'book', 'seal', 'city_bonus', 'outpost', 'goal', 'route_tile'];
+const PLURAL = {
+  contract: 'Contracts', city_card: 'City cards', special: 'Special cities', offer: 'Book offer tiles', book: 'Books (free options)',
+  seal: 'Guild seals', city_bonus: 'City bonus markers', outpost: 'Outpost tiles', goal: 'Goal cards', route_tile: 'Caravan route tiles',
+  node: 'Places', route: 'Routes',
+};
+const SOURCE = { builtin: 'comes with tabletape', upload: 'uploaded', derived: 'edited here', grown: 'grown from games', import: 'came with an imported game' };
+const PREFIX = { contract: 'K', city_card: 'CC', city_bonus: 'CB', outpost: 'OT', goal: 'G', offer: 'B', route_tile: 'RT' };
+
+const packUrl = (title, id, hash) => `/?page=packs&title=${encodeURIComponent(title)}&pack=${encodeURIComponent(id)}${hash ? `&hash=${hash}` : ''}`;
+const downloadUrl = (title, id, hash) => `/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(id)}?download=1${hash ? `&hash=${hash}` : ''}`;
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const total = (components) => Object.values(components || {}).reduce((a, n) => a + n, 0);
+
+// ---- the admin token: asked for once, kept in this browser -----------------------------------
+function askToken(reason = '') {
+  return new Promise((resolve) => {
+    const input = h('input', { id: 'pk-admin-token', type: 'password', autocomplete: 'off', spellcheck: 'false', required: true });
+    const dialog = h('dialog', { class: 'pk-dialog', 'aria-labelledby': 'pk-admin-h' },
+      h('form', { method: 'dialog', class: 'pk-token-form' },
+        h('h2', { id: 'pk-admin-h' }, 'The store’s admin token'),
+        reason ? h('p', { class: 'pf-problem' }, reason) : null,
+        h('p', {}, 'Changing packs needs it. ', h('code', {}, 'tabletape serve'), ' printed it when this store first started; ',
+          h('code', {}, 'tabletape admin-token'), ' makes a new one. This browser keeps it.'),
+        h('label', { for: 'pk-admin-token', class: 'pf-label' }, 'Admin token'), input,
+        h('div', { class: 'pf-actions' },
+          h('button', { type: 'submit', class: 'primary', value: 'ok' }, 'Use it'),
+          h('button', { type: 'submit', value: 'cancel', formnovalidate: true }, 'Cancel'))));
+    dialog.addEventListener('close', () => {
+      const token = dialog.returnValue === 'ok' ? input.value.trim() : '';
+      dialog.remove();
+      if (token) localStorage.setItem(ADMIN_KEY, token);
+      resolve(token || null);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+/** A write with the admin token: asked for when missing, asked again when the store refuses it. */
+async function asAdmin(path, opts) {
+  let token = localStorage.getItem(ADMIN_KEY) || await askToken();
+  for (let tries = 0; token && tries < 3; tries++) {
+    try {
+      return await api(path, { ...opts, token });
+    } catch (err) {
+      if (!(err instanceof ApiError) || ![401, 403].includes(err.status)) throw err;
+      localStorage.removeItem(ADMIN_KEY);
+      token = await askToken(err.status === 403 ? 'This store does not know that token.' : 'The store asks for its admin token.');
+    }
+  }
+  throw new ApiError(401, { code: 'admin-token-missing', message: 'no admin token was given, so nothing was changed' });
+}
+
+// ---- components of a pack's data ------------------------------------------------------------------
+function getPath(data, path) { return path.split('.').reduce((o, k) => (o ? o[k] : undefined), data); }
+const routeId = (ends) => { const [a, b] = ends || []; return a <= b ? `${a}-${b}` : `${b}-${a}`; };
+
+/** {kind: Map(id -> spec)} of everything the pack holds (specs without their id). */
+export function componentsOf(data, forms) {
+  const out = {};
+  for (const [kind, form] of Object.entries(forms.kinds)) {
+    const where = form.where || {};
+    const found = new Map();
+    const raw = getPath(data, where.path || '');
+    if (where.as === 'list') {
+      for (const item of raw || []) {
+        const { id, ...spec } = item;
+        found.set(kind === 'route' ? routeId(item.ends) : id, spec);
+      }
+    } else if (where.as === 'dict') {
+      for (const [id, spec] of Object.entries(raw || {})) found.set(id, { ...spec });
+    } else if (where.as === 'index') {
+      (raw || []).forEach((b, i) => { if (b && b.fixed) found.set(String(i + 1), { ...b }); });
+    }
+    out[kind] = found;
+  }
+  return out;
+}
+
+// the same data whatever the order of its keys
+const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+
+// ---- the list of packs ----------------------------------------------------------------------------
+async function listPage(main, title, navigate) {
+  const titles = await api('/titles').catch(() => []);
+  const name = (titles.find((t) => t.id === title) || {}).name || title;
+  const list = h('div', { class: 'pk-packs', 'aria-live': 'polite' });
+  const status = h('p', { class: 'pk-status', role: 'status' });
+  main.append(h('h1', {}, 'Content packs'),
+    h('p', {}, `${name}: the map, cards and tiles of your copy of the game. A new game uses the pack marked “for new games”; every game keeps the one it started with.`),
+    list, uploadForm(title, status, () => load()), status);
+
+  async function load() {
+    let data;
+    try { data = await api(`/titles/${encodeURIComponent(title)}/packs`); } catch (err) { clear(list).append(errorBox(err, { lead: 'No packs here.' })); return; }
+    clear(list).append(h('ul', { class: 'pk-list' }, data.packs.map((p) => h('li', { class: 'pk-pack', 'data-pack': p.id, 'data-hash': p.hash },
+      h('h2', {}, p.name || p.id),
+      h('p', { class: 'pk-meta' }, [`version ${p.version}`, SOURCE[p.source] || p.source, plural(total(p.components), 'component'),
+        p.games ? `used by ${plural(p.games, 'game')}` : 'no game uses it yet', p.complete ? 'complete' : null].filter(Boolean).join(' · ')),
+      p.working ? h('p', {}, h('span', { class: 'badge', 'data-working': 'true' }, 'for new games')) : null,
+      h('p', { class: 'pk-links' },
+        h('a', { class: 'button', href: packUrl(title, p.id, p.hash), 'aria-label': `Open ${p.name || p.id}` }, 'Open'), ' ',
+        h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json`, 'aria-label': `Download ${p.name || p.id}` }, 'Download'))))));
+  }
+  await load();
+  return {};
+}
+
+function uploadForm(title, status, done) {
+  const file = h('input', { id: 'pk-upload', type: 'file', accept: '.json,application/json' });
+  const working = h('input', { id: 'pk-upload-working', type: 'checkbox', class: 'pf-check', checked: true });
+  const form = h('form', { class: 'pk-upload' },
+    h('h2', {}, 'Add a pack file'),
+    h('p', { class: 'pf-help' }, 'A pack downloaded from another store: the same content keeps the same fingerprint there and here.'),
+    h('label', { for: 'pk-upload', class: 'pf-label' }, 'Pack file'), file,
+    h('label', { for: 'pk-upload-working', class: 'pf-check-label' }, working, h('span', {}, 'Use it for new games')),
+    h('button', { type: 'submit', class: 'primary' }, 'Upload'));
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    clear(status);
+    const f = file.files && file.files[0];
+    if (!f) { status.append(h('span', { class: 'pf-problem' }, 'Choose a pack file first.')); return; }
+    let data;
+    try { data = JSON.parse(await f.text()); } catch { status.append(h('span', { class: 'pf-problem' }, `“${f.name}” is not a pack file (it is not JSON).`)); return; }
+    try {
+      const info = await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: data, params: { working: working.checked ? 'true' : undefined } });
+      status.append(h('span', { 'data-uploaded': info.id, 'data-hash': info.hash }, `Added “${info.name || info.id}” (${plural(total(info.components), 'component')}).`));
+      done();
+    } catch (err) {
+      status.append(errorBox(err, { lead: 'Not added.' }));
+    }
+  });
+  return form;
+}
+
+// ---- one pack, to edit ------------------------------------------------------------------------------
+async function editPage(main, title, packId, hash, navigate) {
+  const enc = encodeURIComponent;
+  const [info, forms] = await Promise.all([
+    api(`/titles/${enc(title)}/packs/${enc(packId)}`, { params: { hash: hash || undefined } }),
+    api(`/titles/${enc(title)}/pack-forms`),
+  ]);
+  const base = componentsOf(info.pack, forms);
+  const key = draftKey(title, info.hash);
+  let changes = new Map(); // `${kind}:${id}` -> {op: add|replace|remove, kind, id, spec}
+  try { for (const c of JSON.parse(localStorage.getItem(key)) || []) changes.set(`${c.kind}:${c.id}`, c); } catch { /* no draft */ }
+  const restored = changes.size;
+  const keep = () => { if (changes.size) localStorage.setItem(key, JSON.stringify([...changes.values()])); else localStorage.removeItem(key); };
+
+  const now = (kind) => {
+    const out = new Map(base[kind]);
+    for (const c of changes.values()) if (c.kind === kind) { if (c.op === 'remove') out.delete(c.id); else out.set(c.id, c.spec); }
+    return out;
+  };
+  const change = (kind, id, spec) => {
+    const k = `${kind}:${id}`;
+    if (spec === null) {
+      if (base[kind].has(id)) changes.set(k, { op: 'remove', kind, id }); else changes.delete(k);
+    } else if (base[kind].has(id)) {
+      if (same(base[kind].get(id), spec)) changes.delete(k); else changes.set(k, { op: 'replace', kind, id, spec });
+    } else changes.set(k, { op: 'add', kind, id, spec });
+    keep();
+    render();
+  };
+
+  const status = h('div', { class: 'pk-status', role: 'status', 'aria-live': 'polite' });
+  const mapBox = h('div', { class: 'pk-map', id: 'pk-map' });
+  const routesBox = h('div', { class: 'pk-routes' });
+  const sectionsBox = h('div', { class: 'pk-sections' });
+  const saveBtn = h('button', { type: 'button', class: 'primary', 'data-action': 'save', onclick: () => save() }, 'Save as a new version');
+  const diffBtn = info.parent ? h('button', { type: 'button', 'data-action': 'diff', onclick: () => showDiff() }, 'What changed') : null;
+  const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.name || '', autocomplete: 'off' });
+  const sheet = h('dialog', { class: 'pk-sheet', id: 'pk-sheet', 'aria-labelledby': 'pk-sheet-h' });
+  document.body.append(sheet);
+  let editor = null;
+
+  // phone first: the map right under the title, the bar with Save always at the thumb
+  main.append(...[
+    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${enc(title)}` }, '← All packs')),
+    h('h1', { class: 'pk-title' }, info.name || info.id),
+    restored ? h('div', { class: 'pk-restored', role: 'status' }, h('p', {}, `${plural(restored, 'change')} not saved yet, kept from before.`),
+      h('button', { type: 'button', onclick: () => { changes = new Map(); keep(); render(); document.querySelector('.pk-restored')?.remove(); } }, 'Forget them')) : null,
+    h('section', { class: 'pk-section pk-map-section', 'aria-label': 'The map' }, mapBox, routesBox),
+    status, sectionsBox,
+    h('section', { class: 'pk-about', 'aria-labelledby': 'pk-about-h' }, h('h2', { id: 'pk-about-h' }, 'About this pack'),
+      h('p', { class: 'pk-meta' }, [`version ${info.version}`, SOURCE[info.source] || info.source, info.games ? `used by ${plural(info.games, 'game')} (they keep this version)` : 'no game uses it yet',
+        info.working ? 'for new games' : null].filter(Boolean).join(' · ')),
+      h('div', { class: 'pk-name-field' }, h('label', { for: 'pk-name', class: 'pf-label' }, 'Name of the new version'), nameInput),
+      h('details', { class: 'pk-details' }, h('summary', {}, 'Fingerprint'),
+        h('p', { class: 'small' }, 'Pack ', h('code', { 'data-pack-id': info.id }, info.id), ', fingerprint ', h('code', { 'data-pack-hash': info.hash }, info.hash)))),
+    h('div', { class: 'pk-bar', role: 'region', 'aria-label': 'Save' }, saveBtn, diffBtn,
+      h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, 'Download')),
+  ].filter(Boolean));
+
+  function nodesNow() { return [...now('node')].map(([id, spec]) => ({ id, ...spec })); }
+  function routesNow() { return [...now('route')].map(([id, spec]) => ({ id, ...spec })); }
+  const shieldsNow = () => [...new Set([...now('node').values()].map((n) => n.shield).filter(Boolean)
+    .concat([...now('goal').values(), ...now('route_tile').values()].flatMap((x) => x.shields || [])))].sort();
+
+  function context(kind) {
+    return { nodes: nodesNow().map((n) => ({ id: n.id, name: n.name })), shields: shieldsNow(), taken: [...now(kind).keys()] };
+  }
+  function nextCode(kind) {
+    const taken = new Set(now(kind).keys());
+    const p = PREFIX[kind] || kind.slice(0, 2).toUpperCase();
+    for (let n = 1; ; n++) { const id = `${p}${String(n).padStart(2, '0')}`; if (!taken.has(id)) return id; }
+  }
+  function placeCode(spec) {
+    const taken = new Set(now('node').keys());
+    const word = String(spec.name || '').normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase();
+    const stem = word.slice(0, 3) || (spec.kind === 'oasis' ? 'O' : 'C');
+    if (!taken.has(stem) && word) return stem;
+    for (let n = 1; ; n++) if (!taken.has(`${stem}${n}`)) return `${stem}${n}`;
+  }
+
+  // a component's form in the bottom sheet: new (``id`` null) or to change
+  function openForm(kind, id, initial, { isNew = !id } = {}) {
+    const form = forms.kinds[kind];
+    clear(sheet);
+    const body = h('div', { class: 'pk-sheet-body' });
+    const heading = h('h2', { id: 'pk-sheet-h', class: 'visually-hidden' }, isNew ? `New ${form.label.toLowerCase()}` : `${form.label} ${id}`);
+    const existing = !isNew && now(kind).has(id);
+    const removable = existing && !(kind === 'node' && (initial || {}).kind === 'start');
+    const remove = removable ? h('button', { type: 'button', class: 'danger pk-remove', 'data-action': 'remove', onclick: () => {
+      if (kind === 'node') for (const [rid, r] of now('route')) if ((r.ends || []).includes(id)) change('route', rid, null);
+      change(kind, id, null); sheet.close();
+    } }, kind === 'node' ? 'Remove this place and its routes' : 'Remove it') : null;
+    sheet.append(heading, body);
+    const suggest = isNew && !id && (form.id || {}).type === 'text' ? (kind === 'node' ? placeCode : () => nextCode(kind)) : null;
+    componentForm(body, {
+      kind, id, forms, initial, context: context(kind), suggestId: suggest, extra: remove,
+      submitLabel: isNew ? `Add this ${form.label.toLowerCase()}` : 'Keep these changes',
+      onSubmit: (spec, cid) => {
+        const theId = kind === 'route' ? routeId(spec.ends) : cid;
+        if (kind === 'route' && isNew && now('route').has(theId)) { status.textContent = `There is a route between those places already: it is changed instead.`; }
+        change(kind, theId, spec);
+        sheet.close();
+        status.textContent = `${form.label} ${theId}: ${isNew ? 'added' : 'changed'}. Save as a new version to keep it.`;
+      },
+      onCancel: () => sheet.close(),
+    });
+    if (!sheet.open) sheet.showModal();
+    const first = body.querySelector('input:not([type=radio]):not([type=checkbox]), .pf-choice input:checked, button.pf-add');
+    if (first) first.focus();
+  }
+
+  function render() {
+    const n = changes.size;
+    saveBtn.textContent = n ? `Save ${plural(n, 'change')}` : 'No changes yet';
+    saveBtn.dataset.changes = n;
+    saveBtn.disabled = !n;
+    // the map
+    const nodes = nodesNow();
+    editor = mapEditor(mapBox, {
+      nodes, routes: routesNow(), editable: true, label: 'The map of this pack',
+      onAddNode: ({ x, y, kind }) => openForm('node', null, { kind, x, y }),
+      onMoveNode: (id, xy) => change('node', id, { ...now('node').get(id), ...xy }),
+      onPickNodes: (ids) => {
+        if (ids.length === 1) { openForm('node', ids[0], now('node').get(ids[0])); return; }
+        const rid = routeId(ids);
+        if (now('route').has(rid)) openForm('route', rid, now('route').get(rid));
+        else openForm('route', null, { ends: ids, coins: 0, camels: 0, jade: 0 });
+      },
+      onPickRoute: (rid) => openForm('route', rid, now('route').get(rid)),
+    });
+    const routes = routesNow();
+    clear(routesBox).append(h('details', { class: 'pk-kind', 'data-kind': 'route' },
+      h('summary', {}, `Routes (${routes.length})`),
+      cardsOf('route', now('route'))));
+    // the cards and tiles
+    clear(sectionsBox);
+    for (const kind of SECTIONS) {
+      const items = now(kind);
+      const form = forms.kinds[kind];
+      const choiceIds = (form.id || {}).type === 'choice' ? form.id.choices : null;
+      const missing = choiceIds ? choiceIds.filter((c) => !items.has(c.value)) : [];
+      const changed = [...changes.values()].filter((c) => c.kind === kind).length;
+      sectionsBox.append(h('details', { class: 'pk-kind pk-section', 'data-kind': kind, open: openKinds.has(kind) },
+        h('summary', { onclick: (ev) => { const d = ev.currentTarget.parentElement; setTimeout(() => (d.open ? openKinds.add(kind) : openKinds.delete(kind)), 0); } },
+          `${PLURAL[kind]} (${items.size}${choiceIds ? ` of ${choiceIds.length}` : ''})`, changed ? h('span', { class: 'badge' }, `${changed} changed`) : null),
+        h('p', { class: 'pf-help' }, form.help),
+        cardsOf(kind, items),
+        choiceIds
+          ? missing.map((c) => h('button', { type: 'button', class: 'pk-add', 'data-add-kind': kind, 'data-add-id': c.value, onclick: () => openForm(kind, c.value, kind === 'book' ? { min_die: ((info.pack.books || [])[Number(c.value) - 1] || {}).min_die } : null, { isNew: true }) }, `Enter ${c.label}`))
+          : h('button', { type: 'button', class: 'pk-add', 'data-add-kind': kind, onclick: () => openForm(kind, null, null) }, `Add a ${form.label.toLowerCase()}`)));
+    }
+  }
+  const openKinds = new Set();
+
+  function cardsOf(kind, items) {
+    if (!items.size) return h('p', { class: 'muted small' }, 'None yet.');
+    return h('ul', { class: 'pk-cards' }, [...items].map(([id, spec]) => {
+      const c = changes.get(`${kind}:${id}`);
+      return h('li', {}, h('button', { type: 'button', class: `pk-card${c ? ' pk-changed' : ''}`, 'data-kind': kind, 'data-id': id, onclick: () => openForm(kind, id, spec) },
+        h('span', { class: 'visually-hidden' }, 'Change: '), cardFace(kind, id, spec), c ? h('span', { class: 'visually-hidden' }, ' (not saved yet)') : null));
+    }));
+  }
+
+  async function save() {
+    const body = { add: [], replace: [], remove: [] };
+    const nodeChanged = [...changes.values()].some((c) => c.kind === 'node');
+    for (const c of changes.values()) {
+      if (c.op === 'remove') body.remove.push({ kind: c.kind, id: c.id });
+      else body[c.op].push({ kind: c.kind, id: c.id, spec: c.spec });
+    }
+    // what is seen is what is kept: a place drawn where the editor put it gets those x and y
+    if (nodeChanged && editor) {
+      for (const [id, spec] of now('node')) {
+        if (typeof spec.x === 'number' && typeof spec.y === 'number') continue;
+        const [x, y] = editor.positions[id];
+        const entry = { kind: 'node', id, spec: { ...spec, x, y } };
+        const i = body.add.findIndex((a) => a.kind === 'node' && a.id === id);
+        if (i >= 0) body.add[i] = entry; else body.replace.push(entry);
+      }
+    }
+    if (nameInput.value.trim() && nameInput.value.trim() !== info.name) body.name = nameInput.value.trim();
+    clear(status).append('Saving…');
+    try {
+      const made = await asAdmin(`/titles/${enc(title)}/packs/${enc(info.id)}/versions`, { method: 'POST', body, params: { hash: info.hash } });
+      changes = new Map(); keep();
+      sheet.remove();
+      sessionStorage.setItem('tabletape.pack-saved', `Saved as version ${made.version} (${made.name || made.id})${made.working ? ': new games use it' : ''}.`);
+      navigate(packUrl(title, made.id, made.hash));
+    } catch (err) {
+      clear(status).append(errorBox(err, { lead: 'Not saved.' }));
+    }
+  }
+
+  async function showDiff() {
+    clear(status);
+    let d;
+    try { d = await api(`/titles/${enc(title)}/packs/${enc(info.parent.id)}/diff/${enc(info.id)}`); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
+    clear(sheet);
+    const group = (label, items, draw) => (items.length ? [h('h3', {}, `${label} (${items.length})`), h('ul', { class: 'pk-cards pk-diff' }, items.map(draw))] : []);
+    sheet.append(h('h2', { id: 'pk-sheet-h' }, `What changed since version ${info.version - 1}`),
+      h('div', { class: 'pk-diff-body', 'data-diff': `${d.added.length} ${d.removed.length} ${d.changed.length}` },
+        !d.added.length && !d.removed.length && !d.changed.length ? h('p', {}, 'Nothing: the two versions hold the same components.') : null,
+        group('Added', d.added, (c) => h('li', { 'data-added': `${c.kind}:${c.id}` }, cardFace(c.kind, c.id, c.spec))),
+        group('Removed', d.removed, (c) => h('li', { 'data-removed': `${c.kind}:${c.id}` }, cardFace(c.kind, c.id, c.spec))),
+        group('Changed', d.changed, (c) => h('li', { 'data-changed': `${c.kind}:${c.id}` }, h('p', { class: 'small' }, 'before'), cardFace(c.kind, c.id, c.before), h('p', { class: 'small' }, 'after'), cardFace(c.kind, c.id, c.after)))),
+      h('div', { class: 'pf-actions' }, h('button', { type: 'button', class: 'primary', onclick: () => sheet.close() }, 'Close')));
+    sheet.showModal();
+  }
+
+  render();
+  const saved = sessionStorage.getItem('tabletape.pack-saved');
+  if (saved) { sessionStorage.removeItem('tabletape.pack-saved'); status.textContent = saved; }
+  return { leave() { sheet.remove(); } };
+}
+
+export async function show(main, q, { navigate }) {
+  const title = q.get('title') || 'marco-polo-2';
+  const pack = q.get('pack');
+  return pack ? editPage(main, title, pack, q.get('hash'), navigate) : listPage(main, title, navigate);
+}
