@@ -210,7 +210,11 @@ def kinds_on_offer(page) -> list[str]:
     return [k.get_attribute("data-group") for k in page.locator("#picker .kinds:not(.sub) .kind").all()]
 
 
-def choose(c: Counter, group: str, pick: str | None = None) -> None:
+#: the book the first game's table opened (its free options described there)
+BOOK_USED: list[str] = []
+
+
+def choose(c: Counter, group: str, pick: str | None = None) -> str:
     page = c.page
     if len(kinds_on_offer(page)) > 1 or not page.locator("#picker .options-area .move").count():
         c.tap(f"#picker .kind[data-group='{group}']")
@@ -219,7 +223,10 @@ def choose(c: Counter, group: str, pick: str | None = None) -> None:
     shot = SHOTS / f"picker-{group.removeprefix(P)}.png"
     if not shot.exists():
         page.screenshot(path=str(shot))
-    c.tap(f"#picker .options-area .move{pick or ''}")
+    move = page.locator(f"#picker .options-area .move{pick or ''}").first
+    notation = move.get_attribute("data-notation")
+    c.tap(move)
+    return notation
 
 
 def play_first_round(c: Counter, http, game_id: str, first_game: bool) -> dict:
@@ -264,7 +271,10 @@ def play_first_round(c: Counter, http, game_id: str, first_game: bool) -> dict:
                 choose(c, P + "guild-taken")
                 kind = "guild seal"
             elif not acted and mains == 2 and P + "book-used" in offered:
-                choose(c, P + "book-used", "[data-notation*='option=1']")
+                # the second game opens the book the first described
+                book = f"[data-notation*='book {BOOK_USED[0]} ']" if BOOK_USED and not first_game else ""
+                used = choose(c, P + "book-used", f"{book}[data-notation*='option=1']")
+                BOOK_USED[:] = [used.split(" ")[2]] if first_game else BOOK_USED
                 kind = "book"
             elif acted and P + "seal-improved" in offered and not improved:
                 choose(c, P + "seal-improved")
