@@ -71,10 +71,18 @@ def fill_form(c: Counter, values: dict) -> None:
         c.page.screenshot(path=str(SHOTS / f"form-{kind}.png"))
     for path, value in values.items():
         parts = path.split(".")
-        field = dialog.locator(f"[data-field='{parts[0]}']").first
+        field = dialog.locator(f"[data-field='{parts[0].rstrip('+')}']").first
         if len(parts) == 3:
             field = field.locator(f".pf-item[data-item='{parts[1]}']")
-        if isinstance(value, str):
+        if path.endswith("+"):  # one more item of a list, a shield picked among the known ones or typed
+            c.tap(field.locator(f"[data-more='{parts[0][:-1]}']"))
+            item = field.locator(".pf-item").last
+            chip = item.locator(f"[data-suggest='{value}']")
+            if chip.count():
+                c.tap(chip)
+            else:
+                c.type(item.locator("input[type=text]"), value)
+        elif isinstance(value, str):
             c.type(field.locator("input[type=text]").first, value)
         elif len(parts) > 1:
             for _ in range(value):
@@ -103,6 +111,7 @@ FORMS = {
     "route": {"camels": 1},
     "seal": {"improve.coins": 3, "bonus.coins": 1},
     "book": {"fixed.0.coins": 3, "fixed.1.pepper": 1},
+    "goal": [{"guilds.farmer": 3, "shields+": "bow"}, {"guilds.spicer": 2, "shields+": "fish"}, {"guilds.tailor": 4}],
 }
 
 
@@ -144,6 +153,12 @@ def setup_on_board(c: Counter, first_game: bool) -> None:
             fill_form(c, FORMS["contract"][k])
         else:
             c.tap(section.locator(".mp2-pick[aria-pressed=false]").first)
+    if first_game:  # the recorder saw Ana's three goal cards (the second game's stay unseen)
+        goals = form.locator("[data-goals-seat='0']")
+        c.tap(goals.locator("summary"))
+        for values in FORMS["goal"]:
+            c.tap(goals.locator("[data-new]"))
+            fill_form(c, values)
     for seat in range(3):
         row = form.locator(f"[data-start-seat='{seat}']")
         if first_game:
@@ -343,8 +358,9 @@ def test_a_first_round_from_the_public_pack_then_a_second_game_with_no_form(tall
     assert {n["id"] for n in content["map"]["nodes"]} == {"BEI", "KAS", "XIA"}
     view = state(http, first)["view"]
     described = {f"{k}:{i}" for k, i in view["described"]}
-    assert set(one["forms"]) <= described | {f for f in one["forms"] if f.startswith("node:")}
-    assert {f.split(":")[0] for f in one["forms"]} >= {"node", "route", "contract", "city_bonus", "outpost", "city_card", "offer", "seal", "book"}
+    # every form's component is in the log (goal cards stay secret until the end)
+    assert {f for f in one["forms"] if not f.startswith(("node:", "goal:"))} <= described
+    assert {f.split(":")[0] for f in one["forms"]} >= {"node", "route", "contract", "city_bonus", "outpost", "city_card", "offer", "seal", "book", "goal"}
     page.screenshot(path=str(SHOTS / "1-999-round-2-asked.png"))
 
     second = start_game(page, server, "marco-polo-2", PLAYERS)

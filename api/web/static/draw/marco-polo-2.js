@@ -198,7 +198,7 @@ export function moveLabel(m, view, content) {
   let words = null;
   let shown = [];
   if (k === 'character-picked') words = characterName(mv.character);
-  else if (k === 'goal-kept') words = mv.goal ? `Goal card ${mv.goal}` : 'A goal card (not seen)';
+  else if (k === 'goal-kept') { words = mv.goal ? 'Keep' : 'A goal card (not seen)'; shown = mv.goal ? [['goal', mv.goal]] : []; }
   else if (k === 'income-taken') words = `${mv.coins} coins, ${mv.camels} camels${mv.double ? `, twice ${mv.double}` : ''}${mv.pair ? `, the pair of ${mv.pair}s` : ''}`;
   else if (k === 'travelled') {
     words = `${ROW_WORD[mv.row]}, ${die}: to ${(mv.path || []).map((x) => placeName(content, x)).join(' → ')}`;
@@ -222,7 +222,7 @@ export function moveLabel(m, view, content) {
   else if (k === 'turn-ended') words = 'End the turn';
   if (words === null) return null;
   const pics = faces(content, shown);
-  if (!pics) return words;
+  if (!pics) return shown.length ? `${words} ${shown.map(([, x]) => x).join(', ')}` : words;
   return h('span', { class: 'mp2-move', 'aria-label': `${words} ${shown.map(([, x]) => x).join(' ')}`.trim() }, h('span', {}, words), pics);
 }
 const dice = (mv) => `dice ${(mv.dice || []).map(dieText).join(' + ')}`;

@@ -155,13 +155,36 @@ export function setupOnBoard(box, ctx) {
   }
   renderStart();
 
+  // goal cards are secret: "not seen" unless the recorder saw a seat's three
+  const goals = info.players.map(() => [null, null, null]);
+  const goalBox = h('div', { class: 'mpf-objectives' });
+  function renderGoals() {
+    const known = componentsOf(content, 'goal').map((x) => x.id).concat(store.list().filter((c) => c.kind === 'goal').map((c) => c.id));
+    clear(goalBox).append(...info.players.map((p, i) => {
+      const seen = goals[i].filter(Boolean);
+      const others = new Set(goals.filter((_, j) => j !== i).flat().filter(Boolean));
+      const toggle = (x) => {
+        const k = goals[i].indexOf(x);
+        if (k >= 0) goals[i][k] = null; else if (goals[i].includes(null)) goals[i][goals[i].indexOf(null)] = x;
+        renderGoals();
+      };
+      return h('details', { 'data-goals-seat': i, open: seen.length ? true : null },
+        h('summary', {}, `${p}: ${seen.length ? `${seen.length} of 3 seen` : 'not seen'}`),
+        pickGrid({
+          kind: 'goal', ids: known.filter((x) => !others.has(x)), content, fresh: store.fresh, selected: seen, label: `${p}'s goal cards`, onPick: toggle,
+          onNew: goals[i].includes(null) ? async () => { const x = await describeNew(store, 'goal', content, { why: `One of ${p}'s goal cards` }); if (x) toggle(x); } : null,
+        }));
+    }));
+  }
+  renderGoals();
+
   const form = h('form', { class: 'fact setup-form mp2-setup', 'data-fact': 'setup' },
     h('h3', {}, 'The layout on the table'),
     want ? h('fieldset', {}, h('legend', {}, mode === 'offer' ? 'Characters laid out' : 'Characters'), charBox) : null,
     h('fieldset', {}, h('legend', {}, 'The board'),
       h('p', { class: 'small' }, 'Tap a city, then what lies there. A city the map does not show yet: tap where it lies.'), boardBox, panel),
     h('fieldset', {}, h('legend', {}, 'Starting contracts'), startBox),
-    h('p', { class: 'small muted' }, 'Goal cards are secret: they are named when they are shown.'),
+    h('fieldset', {}, h('legend', {}, 'Goal cards (secret: leave "not seen" unless you saw them)'), goalBox),
     h('div', { class: 'row wrap' }, h('button', { type: 'submit', class: 'primary' }, 'Record the layout')), err);
 
   form.addEventListener('submit', async (ev) => {
@@ -172,11 +195,12 @@ export function setupOnBoard(box, ctx) {
       characters: mode === 'chosen' ? chars : [],
       offered: mode === 'offer' ? chars : [],
       starting_contracts: start,
+      goals: goals.some((row) => row.some(Boolean)) ? goals : [],
       bonuses: pairs('bonus'), outposts: pairs('outpost'), cards: pairs('card'), contracts: pairs('contracts'),
       describe: [],
     };
     const used = new Set([
-      ...nodes().map((x) => `node:${x.id}`), ...start.filter(Boolean).map((x) => `contract:${x}`),
+      ...nodes().map((x) => `node:${x.id}`), ...start.filter(Boolean).map((x) => `contract:${x}`), ...goals.flat().filter(Boolean).map((x) => `goal:${x}`),
       ...SLOTS.flatMap(([slot, kind]) => pairs(slot).map(([, x]) => `${kind}:${x}`)),
     ]);
     move.describe = store.list(used).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec }));
