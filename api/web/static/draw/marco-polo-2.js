@@ -194,14 +194,14 @@ function faces(content, pairs) {
 export function moveLabel(m, view, content) {
   const mv = m.move || {};
   const k = kindOf(m);
-  const die = mv.die !== undefined ? `die ${dieText(mv.die)}` : mv.dice ? `dice ${mv.dice.map(dieText).join(' + ')}` : '';
+  const die = mv.die !== undefined ? `die ${dieText(mv.die)}` : mv.dice ? dice(mv) : '';
   let words = null;
   let shown = [];
   if (k === 'character-picked') words = characterName(mv.character);
   else if (k === 'goal-kept') { words = mv.goal ? 'Keep' : 'A goal card (not seen)'; shown = mv.goal ? [['goal', mv.goal]] : []; }
   else if (k === 'income-taken') words = `${mv.coins} coins, ${mv.camels} camels${mv.double ? `, twice ${mv.double}` : ''}${mv.pair ? `, the pair of ${mv.pair}s` : ''}`;
   else if (k === 'travelled') {
-    words = `${ROW_WORD[mv.row]}, ${die}: to ${(mv.path || []).map((x) => placeName(content, x)).join(' → ')}`;
+    words = `${humanize(ROW_WORD[mv.row] || '')}, ${die}: to ${(mv.path || []).map((x) => placeName(content, x)).join(' → ')}`;
     shown = (mv.take || []).map((x) => ['contract', x]);
   } else if (k === 'book-used') words = `Book ${mv.book}, ${die}: ${mv.option <= 2 ? `free option ${mv.option}` : `offer tile, ${mv.option - 2} jade`}`;
   else if (k === 'khans-favor-taken') words = `${die}: 4 coins + 2 camels`;
@@ -225,7 +225,7 @@ export function moveLabel(m, view, content) {
   if (!pics) return shown.length ? `${words} ${shown.map(([, x]) => x).join(', ')}` : words;
   return h('span', { class: 'mp2-move', 'aria-label': `${words} ${shown.map(([, x]) => x).join(' ')}`.trim() }, h('span', {}, words), pics);
 }
-const dice = (mv) => `dice ${(mv.dice || []).map(dieText).join(' + ')}`;
+const dice = (mv) => `${(mv.dice || []).length === 1 ? 'die' : 'dice'} ${(mv.dice || []).map(dieText).join(' + ')}`;
 
 /**
  * The picker's moves, plus those the pack cannot list yet because no one has described what they
