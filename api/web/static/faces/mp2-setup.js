@@ -337,7 +337,8 @@ export function newRouteTravel(box, ctx) {
     const marks = Object.fromEntries(p.figures.map((f) => [f, `${p.player}'s figure`]));
     clear(body).append(
       h('p', { class: 'small', 'aria-live': 'polite' }, route ? 'Now the dice placed on the travel space.' : picked.length ? 'Now tap where it goes (an empty spot for a place the map does not show).' : `Tap where ${p.player}'s figure stands.`),
-      tapBoard({ nodes: nodes(), routes, marks, pressed: picked, label: 'Draw the route: tap its two ends', onPlace: tapped, onAdd: addPlace }));
+      tapBoard({ nodes: nodes(), routes, marks, pressed: picked, label: 'Draw the route: tap its two ends', onPlace: tapped, onAdd: addPlace }),
+      picked.length === 1 && !route ? h('button', { type: 'button', class: 'secondary', 'data-action': 'new-place', onclick: () => addPlace({ x: 500, y: 500 }) }, 'It goes to a place the map does not show') : null);
     if (route) {
       const end = picked[1];
       body.append(h('div', { class: 'mp2-travel-dice', role: 'group', 'aria-label': 'The dice placed' }, ROWS.flatMap(([row, label]) =>
