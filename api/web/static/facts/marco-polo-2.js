@@ -5,10 +5,11 @@
 import { clear } from '../dom.js';
 import * as generic from './generic.js';
 import { dicePad } from '../dicepad.js';
-import { formsReady, askComponent } from '../faces/mp2-table.js';
+import { formsReady, askComponent, KIND_NAMES } from '../faces/mp2-table.js';
 import { setupOnBoard, roundOnBoard, refillOnBoard, newRouteTravel } from '../faces/mp2-setup.js';
 
 export { askComponent };
+export const componentName = (kind) => KIND_NAMES[kind] || null;
 
 export async function render(box, ctx) {
   if (ctx.chance.kind !== 'dice') {

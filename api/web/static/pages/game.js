@@ -497,7 +497,10 @@ export async function show(main, q, { navigate }) {
     const base = sent.move || move;
     if (!base) return null;
     const got = await g.facts.askComponent({ kind: missing.kind, id: missing.id, why: 'The move needs it', content: g.content });
-    if (!got) return null;
+    if (!got) {
+      const what = (g.facts.componentName && g.facts.componentName(missing.kind)) || missing.kind;
+      throw Object.assign(new Error(`the move needs ${what} (${missing.id}) that this game's pack does not hold yet: describe it to record the move`), { code: e.code, body: e.body });
+    }
     const describe = [...(base.describe || []), { kind: missing.kind, id: missing.id, spec: got.spec }];
     return { ...sent, notation: undefined, move: { ...base, describe }, idempotency_key: newKey() };
   }
