@@ -373,3 +373,76 @@ def test_a_first_round_from_the_public_pack_then_a_second_game_with_no_form(tall
               "second game": {k: two[k] for k in ("taps", "typed")} | {"forms": len(two["forms"])}}
     (SHOTS / "work.json").write_text(json.dumps({**report, "steps": {"first": one["steps"], "second": two["steps"]}}, indent=1))
     print("\nmarco-polo-2 first round at a table:", json.dumps(report))
+
+
+def described(*components) -> str:
+    return " describe=" + json.dumps(list(components), separators=(",", ":"))
+
+
+def d(component: str, cid: str, **spec) -> dict:
+    return {"kind": component, "id": cid, "spec": spec}
+
+
+#: a 2-player table game from the public pack, recorded through the API up to Ana's travel to Xian,
+#: where she takes a contract: the space is to be refilled
+OPENING = [
+    "setup chars=dewu,abha start=T1,T2 cards=XIA:Q1 contracts=XIA:R01,XIA:R02" + described(
+        d("contract", "T1", cost={"camels": 1}, reward={"vp": 3}, starting=True),
+        d("contract", "T2", cost={"silk": 1}, reward={"vp": 2}, starting=True),
+        d("contract", "R01", cost={"pepper": 1}, reward={"vp": 4}),
+        d("contract", "R02", cost={"gold": 1}, reward={"vp": 6}),
+        d("city_card", "Q1", kind="exchange", gain={"coins": 2})),
+    "@0 keep ?", "@1 keep ?",
+    "round 1 offers=O1,O2,O3 upcoming=O4,O5,O6 area=A1,A2" + described(
+        *[d("offer", f"O{i}", book=(i - 1) % 3 + 1, jade1={"coins": 2}, jade2={"gold": 1}) for i in range(1, 7)],
+        *[d("city_card", f"A{i}", kind="exchange", gain={"camels": 1}) for i in (1, 2)]),
+    "roll 1 3,3,3,3,3;4,4,4,4,4",
+    "@0 travel 2 dice=3,3 path=XIA take=R01" + described(
+        d("node", "XIA", name="Xian", kind="city", shield="fish", x=400, y=500),
+        d("route", "BEI-XIA", ends=["BEI", "XIA"], camels=1)),
+]
+
+
+def test_a_refill_by_its_picture_and_a_form_closed_unsaved(tall_phone, server, http):
+    """The contract refilling a space is tapped or described like any other; a form the table
+    closes without saving leaves the move unrecorded, a sentence saying what it needs."""
+    page = tall_phone
+    made = http.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"characters": "chosen"}})
+    assert made.status_code == 201, made.text
+    game_id, token = made.json()["game_id"], made.json()["tokens"]["write_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for seq, line in enumerate(OPENING, start=1):
+        response = http.post(f"/games/{game_id}/moves", headers=auth, json={"notation": line, "expected_seq": seq})
+        assert response.status_code == 201, (line, response.text)
+    page.goto(f"{server}/?game={game_id}")
+    page.get_by_text("I have the write token").click()
+    page.fill("#write-token", token)
+    page.get_by_role("button", name="Use it").click()
+    wait_ready(page)
+    c = Counter(page)
+
+    refill = page.locator("#facts [data-fact=refill]")
+    assert refill.locator("h3").inner_text() == "The contract laid in Xian"
+    assert refill.locator(".mp2-pick").count() == 0  # R02 lies there, R01 is Ana's: no other is known
+    check_screen(page, "#facts")
+    before = last_seq(page)
+    c.tap(refill.locator("[data-new]"))
+    fill_form(c, {"cost.silk": 2, "reward.vp": 5})
+    wait_ready(page, after=before)
+    view = state(http, game_id)["view"]
+    assert ["XIA", "K01"] in view["city_contracts"]
+    content = http.get(f"/games/{game_id}/content").json()
+    assert {"id": "K01", "cost": {"silk": 2}, "reward": {"vp": 5}} in content["contracts"]
+
+    choose(c, P + "turn-ended")
+    wait_ready(page, after=before + 1)
+    before = last_seq(page)
+    choose(c, P + "book-used", "[data-notation*='book 2 ']")  # Bea: the middle book, never described
+    dialog = page.locator("dialog.mp2-ask[open][data-ask-kind=book][data-ask-id='2']")
+    dialog.wait_for()
+    c.tap(dialog.locator(".pf-cancel"))
+    error = page.locator("#rec-error")
+    error.get_by_text("this game's pack does not hold yet").wait_for()
+    assert "book's free options (2)" in error.inner_text()
+    assert state(http, game_id)["last_seq"] == before  # nothing recorded
+    check_drawing(page, http, game_id)
