@@ -4,7 +4,7 @@
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
 import { zoomable } from '../mapzoom.js';
-import { characterName, faceFor, specOf } from '../faces/mp2-table.js';
+import { characterName, defaultSpot, faceFor, specOf } from '../faces/mp2-table.js';
 
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
   ['gold', 'Gold', 'gold'], ['jade', 'Jade', 'jade'], ['vp', 'Victory points', 'VP']];
@@ -21,6 +21,9 @@ function die(value, seat, kind) {
 // where each node sits: the pack's own x/y if it has them, else columns by distance from the start
 export function layout(nodes, routes, start) {
   const pos = {};
+  // places drawn at the table carry x/y, the pack's Beijing may not: it takes its spot beside them
+  const has = (n) => typeof n.x === 'number' && typeof n.y === 'number';
+  if (nodes.some(has) && !nodes.every(has)) nodes = nodes.map((n, i) => (has(n) ? n : { ...n, ...defaultSpot(n, i) }));
   if (nodes.length && nodes.every((n) => typeof n.x === 'number' && typeof n.y === 'number')) {
     const xs = nodes.map((n) => n.x); const ys = nodes.map((n) => n.y);
     const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];

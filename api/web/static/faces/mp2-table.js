@@ -169,12 +169,17 @@ const BW = 1000;
 const BH = 700;
 const YS = BH / 1000; // pack y (0..1000) to the board's height
 
-// where a place sits on the board: its own x/y, else spread round Beijing by the order it came
-function spotOf(node, i) {
-  if (typeof node.x === 'number' && typeof node.y === 'number') return [node.x, node.y * YS];
-  if (node.kind === 'start') return [BW * 0.85, BH * 0.45];
+/** Where a place without its own x/y is put (pack units): Beijing to the east, others round the middle. */
+export function defaultSpot(node, i) {
+  if (node.kind === 'start') return { x: 850, y: 450 };
   const a = (i * 2.4) % (2 * Math.PI);
-  return [BW * 0.5 + Math.cos(a) * BW * 0.3, BH * 0.5 + Math.sin(a) * BH * 0.32];
+  return { x: Math.round(500 + Math.cos(a) * 300), y: Math.round(500 + Math.sin(a) * 320) };
+}
+
+// where a place sits on the board: its own x/y, else its default spot
+function spotOf(node, i) {
+  const { x, y } = typeof node.x === 'number' && typeof node.y === 'number' ? node : defaultSpot(node, i);
+  return [x, y * YS];
 }
 
 /**
