@@ -351,6 +351,8 @@ def test_a_first_round_from_the_public_pack_then_a_second_game_with_no_form(tall
     SHOTS.mkdir(parents=True)
 
     first = start_game(page, server, "marco-polo-2", PLAYERS)
+    pack = http.get(f"/games/{first}/content").json()
+    assert [n["id"] for n in pack["map"]["nodes"]] == ["BEI"] and not pack.get("contracts")  # the public pack
     c1 = Counter(page)
     one = play_first_round(c1, http, first, first_game=True)
     check_drawing(page, http, first)
@@ -406,8 +408,12 @@ OPENING = [
 def test_a_refill_by_its_picture_and_a_form_closed_unsaved(tall_phone, server, http):
     """The contract refilling a space is tapped or described like any other; a form the table
     closes without saving leaves the move unrecorded, a sentence saying what it needs."""
+    from rules.marco_polo_2.content import PUBLIC
+
     page = tall_phone
-    made = http.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"characters": "chosen"}})
+    # pinned to the public pack: what other games of this store grew the working pack with stays out
+    options = {"characters": "chosen", "content": PUBLIC.ref}
+    made = http.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": options})
     assert made.status_code == 201, made.text
     game_id, token = made.json()["game_id"], made.json()["tokens"]["write_token"]
     auth = {"Authorization": f"Bearer {token}"}
