@@ -452,3 +452,35 @@ def test_a_refill_by_its_picture_and_a_form_closed_unsaved(tall_phone, server, h
     assert "book's free options (2)" in error.inner_text()
     assert state(http, game_id)["last_seq"] == before  # nothing recorded
     check_drawing(page, http, game_id)
+
+
+def test_a_layout_half_entered_survives_a_reload(tall_phone, server, http):
+    """A phone that sleeps or reloads mid-layout loses nothing entered: the places, what lies there
+    and the components described are kept in the browser until the layout is recorded."""
+    from rules.marco_polo_2.content import PUBLIC
+
+    page = tall_phone
+    made = http.post("/games", json={"title": "marco-polo-2", "players": PLAYERS, "options": {"content": PUBLIC.ref}})
+    game_id, token = made.json()["game_id"], made.json()["tokens"]["write_token"]
+    page.goto(f"{server}/?game={game_id}")
+    page.get_by_text("I have the write token").click()
+    page.fill("#write-token", token)
+    page.get_by_role("button", name="Use it").click()
+    wait_ready(page)
+    c = Counter(page)
+    form = page.locator("#facts [data-fact=setup]")
+    c.tap(form.locator(".mp2-char[data-character='dewu']"))
+    board_spot(c, "#facts [data-fact=setup]", 0.3, 0.4)
+    fill_form(c, FORMS["kashgar"])
+    c.tap(form.locator(".mpf-slot[data-slot='bonus:KAS:0'] [data-new]"))
+    fill_form(c, FORMS["bonus"])
+
+    page.reload()
+    wait_ready(page)
+    form = page.locator("#facts [data-fact=setup]")
+    assert form.locator(".mp2-char[data-character='dewu']").get_attribute("aria-pressed") == "true"
+    assert form.locator(".mp2-place[data-place='KAS']").get_attribute("aria-label") == "KAS Kashgar: done"
+    form.locator(".mp2-place[data-place='KAS']").click()
+    assert form.locator(".mpf-slot[data-slot='bonus:KAS:0']").get_attribute("data-chosen") == "CB01"
+    assert form.locator(".mpf-slot[data-slot='bonus:KAS:0'] .mp2-pick[data-id='CB01'] [data-face=city_bonus]").count() == 1
+    assert state(http, game_id)["last_seq"] == 1  # nothing recorded yet

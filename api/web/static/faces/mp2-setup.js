@@ -17,9 +17,22 @@ const SLOTS = [
 
 function errorArea() { return h('div', { class: 'fact-error', 'aria-live': 'assertive' }); }
 
+/**
+ * What the table entered on a screen so far, kept in the browser until its move is recorded: a
+ * reload or a phone that sleeps loses no form filled in. ``key`` names the game and the screen.
+ */
+function draftOf(info, screen) {
+  const key = `tabletape.mp2-draft.${info.game_id}.${screen}`;
+  return {
+    load() { try { return JSON.parse(localStorage.getItem(key)) || null; } catch { return null; } },
+    save(value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* full or private: the draft is only a help */ } },
+    clear() { try { localStorage.removeItem(key); } catch { /* as above */ } },
+  };
+}
+
 /** A component the table describes on this screen: kept until the move that brings it is sent. */
-function freshStore() {
-  const fresh = new Map();
+function freshStore(saved = []) {
+  const fresh = new Map(saved.map((c) => [`${c.kind}:${c.id}`, c]));
   return {
     fresh,
     add(kind, id, spec) { fresh.set(`${kind}:${id}`, { kind, id, spec }); },
@@ -57,12 +70,16 @@ export function setupOnBoard(box, ctx) {
   const n = info.players.length;
   const mode = (info.options || {}).characters || 'offer';
   const all = [...(content.characters || []), ...((info.options || {}).caravans ? content.caravan_characters || [] : [])];
-  const store = freshStore();
+  const draft = draftOf(info, 'setup');
+  const saved = draft.load() || {};
+  const store = freshStore(saved.fresh);
   const want = mode === 'offer' ? n + 1 : mode === 'chosen' ? n : 0;
-  const chars = [];
-  const start = Array(n).fill(null);
-  const at = new Map(); // city -> {bonus, outpost, card, contracts: [a, b]}
+  const chars = saved.chars || [];
+  const start = saved.start || Array(n).fill(null);
+  const at = new Map(saved.at || []); // city -> {bonus, outpost, card, contracts: [a, b]}
+  const goals = saved.goals || info.players.map(() => [null, null, null]);
   let city = null;
+  const keep = () => draft.save({ chars, start, at: [...at.entries()], goals, fresh: store.list() });
   const err = errorArea();
 
   const nodes = () => [...componentsOf(content, 'node'), ...store.list().filter((c) => c.kind === 'node').map((c) => ({ id: c.id, ...c.spec }))];
@@ -82,6 +99,7 @@ export function setupOnBoard(box, ctx) {
 
   const charBox = h('div', { class: 'mp2-chars' });
   function renderChars() {
+    keep();
     clear(charBox).append(h('p', { class: 'small' }, mode === 'offer' ? `Tap the ${want} characters laid out to pick from.` : `Tap each player's character, in seat order (${info.players.join(', ')}).`),
       h('div', { class: 'mp2-char-grid', role: 'group', 'aria-label': 'Characters' }, all.map((c) => h('button', {
         type: 'button', class: 'mp2-char', 'data-character': c, 'aria-pressed': String(chars.includes(c)),
@@ -93,6 +111,7 @@ export function setupOnBoard(box, ctx) {
   const boardBox = h('div', { class: 'mp2-board-box' });
   const panel = h('div', { class: 'mpf-slot-panel mp2-slot-panel', id: 'mp2-slot-panel' });
   function renderBoard() {
+    keep();
     const marks = {};
     for (const node of nodes()) {
       if (node.kind === 'start') marks[node.id] = 'the start';
@@ -143,6 +162,7 @@ export function setupOnBoard(box, ctx) {
 
   const startBox = h('div', { class: 'mpf-start' });
   function renderStart() {
+    keep();
     const known = () => componentsOf(content, 'contract').filter((c) => c.starting).map((c) => c.id)
       .concat(store.list().filter((c) => c.kind === 'contract' && c.spec.starting).map((c) => c.id));
     clear(startBox).append(...info.players.map((p, i) => h('div', { class: 'mpf-seat-row', 'data-start-seat': i, 'data-chosen': start[i] || '' },
@@ -156,9 +176,9 @@ export function setupOnBoard(box, ctx) {
   renderStart();
 
   // goal cards are secret: "not seen" unless the recorder saw a seat's three
-  const goals = info.players.map(() => [null, null, null]);
   const goalBox = h('div', { class: 'mpf-objectives' });
   function renderGoals() {
+    keep();
     const known = componentsOf(content, 'goal').map((x) => x.id).concat(store.list().filter((c) => c.kind === 'goal').map((c) => c.id));
     clear(goalBox).append(...info.players.map((p, i) => {
       const seen = goals[i].filter(Boolean);
@@ -204,7 +224,7 @@ export function setupOnBoard(box, ctx) {
       ...SLOTS.flatMap(([slot, kind]) => pairs(slot).map(([, x]) => `${kind}:${x}`)),
     ]);
     move.describe = store.list(used).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec }));
-    await send(ctx, err, move);
+    if (await send(ctx, err, move)) draft.clear();
   });
   box.append(form);
   return true;
@@ -215,11 +235,13 @@ export function roundOnBoard(box, ctx) {
   const { view, content } = ctx;
   const round = view.round + 1;
   const last = round >= (content.rounds || 5);
-  const store = freshStore();
-  const offers = view.upcoming && view.upcoming.length === 3 ? [...view.upcoming] : [null, null, null];
-  const fixed = offers.every(Boolean);
-  const upcoming = last ? [] : [null, null, null];
-  const area = [null, null];
+  const draft = draftOf(ctx.info, `round-${round}`);
+  const saved = draft.load() || {};
+  const store = freshStore(saved.fresh);
+  const fixed = !!(view.upcoming && view.upcoming.length === 3);
+  const offers = fixed ? [...view.upcoming] : saved.offers || [null, null, null];
+  const upcoming = last ? [] : saved.upcoming || [null, null, null];
+  const area = saved.area || [null, null];
   const err = errorArea();
   const body = h('div', {});
   const shown = new Set([...(view.offers || []), ...(view.upcoming || [])]);
@@ -238,6 +260,7 @@ export function roundOnBoard(box, ctx) {
       }));
   }
   function render() {
+    draft.save({ offers, upcoming, area, fresh: store.list() });
     const used = new Set([...(view.area_cards || []), ...(view.cards || []).map((p) => p[1])]);
     clear(body).append(
       h('fieldset', {}, h('legend', {}, `Round ${round}: the offer tiles on the books`),
@@ -253,10 +276,11 @@ export function roundOnBoard(box, ctx) {
     const all = [...offers, ...upcoming, ...area];
     if (all.some((x) => !x)) { clear(err).append(errorBox({ code: 'incomplete', message: 'tap a picture for every tile and card first' })); return; }
     const used = new Set([...offers, ...upcoming].map((x) => `offer:${x}`).concat(area.map((x) => `city_card:${x}`)));
-    await send(ctx, err, {
+    const sent = await send(ctx, err, {
       type: 'marco-polo-2.round-revealed', round, offers, upcoming, area_cards: area,
       describe: store.list(used).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
     });
+    if (sent) draft.clear();
   } }, h('h3', {}, `Round ${round} begins`), h('p', { class: 'small' }, 'Tap what the table turned up.'), body,
   h('div', { class: 'row wrap' }, h('button', { type: 'submit', class: 'primary' }, 'Record the round\'s tiles')), err);
   box.append(form);
