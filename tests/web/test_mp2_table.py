@@ -484,3 +484,44 @@ def test_a_layout_half_entered_survives_a_reload(tall_phone, server, http):
     assert form.locator(".mpf-slot[data-slot='bonus:KAS:0']").get_attribute("data-chosen") == "CB01"
     assert form.locator(".mpf-slot[data-slot='bonus:KAS:0'] .mp2-pick[data-id='CB01'] [data-face=city_bonus]").count() == 1
     assert state(http, game_id)["last_seq"] == 1  # nothing recorded yet
+
+
+def test_the_goal_cards_shown_at_the_end_finish_the_game_by_taps(tall_phone, server, http):
+    """After round 5 each seat shows its goal card: tapped by its picture or described in its form,
+    never typed; the last one ends the game and the final score shows."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules" / "marco_polo_2"))
+    from test_mp2_recording import game_lines  # a whole 2-player table game from the public pack
+
+    from rules.marco_polo_2.content import PUBLIC
+
+    page = tall_phone
+    made = http.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"],
+                                     "options": {"characters": "chosen", "content": PUBLIC.ref}})
+    game_id, token = made.json()["game_id"], made.json()["tokens"]["write_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    lines = [x for x in game_lines() if not x.startswith("reveal ")]
+    for seq, line in enumerate(lines, start=1):
+        response = http.post(f"/games/{game_id}/moves", headers=auth, json={"notation": line, "expected_seq": seq})
+        assert response.status_code == 201, (line, response.text)
+    page.goto(f"{server}/?game={game_id}")
+    page.get_by_text("I have the write token").click()
+    page.fill("#write-token", token)
+    page.get_by_role("button", name="Use it").click()
+    wait_ready(page)
+    c = Counter(page)
+    for seat, values in ((0, FORMS["goal"][0]), (1, FORMS["goal"][1])):
+        shown = page.locator(f"#facts [data-fact=reveal][data-seat='{seat}']")
+        assert shown.locator("h3").inner_text() == f"{['Ana', 'Bea'][seat]} shows the goal card kept"
+        if seat == 0:
+            check_screen(page, "#facts")
+        before = last_seq(page)
+        c.tap(shown.locator("[data-new]"))
+        fill_form(c, values)
+        wait_ready(page, after=before)
+    assert page.locator("#fact-notation").count() == 0
+    assert http.get(f"/games/{game_id}").json()["status"] == "ended"
+    page.locator("#score:not([hidden])").wait_for()
+    assert c.typed == 0  # both shields are the map's: picked, not typed

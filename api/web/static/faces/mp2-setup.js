@@ -3,7 +3,7 @@
 // map does not show yet (tap its two ends). A component the pack lacks is described with its form.
 import { h, clear, errorBox, humanize } from '../dom.js';
 import {
-  askComponent, characterName, componentsOf, nextId, pickGrid, placeId, specOf, tapBoard,
+  askComponent, characterName, componentsOf, nextId, pickGrid, placeId, rememberId, specOf, tapBoard,
 } from './mp2-table.js';
 
 const SETUP_DEALT = 'marco-polo-2.setup-dealt';
@@ -31,19 +31,20 @@ function draftOf(info, screen) {
 }
 
 /** A component the table describes on this screen: kept until the move that brings it is sent. */
-function freshStore(saved = []) {
-  const fresh = new Map(saved.map((c) => [`${c.kind}:${c.id}`, c]));
+function freshStore(saved = [], game = null) {
+  const fresh = new Map((saved || []).map((c) => [`${c.kind}:${c.id}`, c]));
   return {
-    fresh,
+    fresh, game,
     add(kind, id, spec) { fresh.set(`${kind}:${id}`, { kind, id, spec }); },
     list(used) { return [...fresh.values()].filter((c) => !used || used.has(`${c.kind}:${c.id}`)); },
   };
 }
 
 async function describeNew(store, kind, content, { initial = {}, why = '' } = {}) {
-  const got = await askComponent({ kind, id: nextId(kind, content, store.fresh), initial, why, content });
+  const got = await askComponent({ kind, id: nextId(kind, content, store.fresh, store.game), initial, why, content });
   if (!got) return null;
   store.add(kind, got.id, got.spec);
+  rememberId(store.game, kind, got.id);
   return got.id;
 }
 
@@ -72,7 +73,7 @@ export function setupOnBoard(box, ctx) {
   const all = [...(content.characters || []), ...((info.options || {}).caravans ? content.caravan_characters || [] : [])];
   const draft = draftOf(info, 'setup');
   const saved = draft.load() || {};
-  const store = freshStore(saved.fresh);
+  const store = freshStore(saved.fresh, info.game_id);
   const want = mode === 'offer' ? n + 1 : mode === 'chosen' ? n : 0;
   const chars = saved.chars || [];
   const start = saved.start || Array(n).fill(null);
@@ -237,7 +238,7 @@ export function roundOnBoard(box, ctx) {
   const last = round >= (content.rounds || 5);
   const draft = draftOf(ctx.info, `round-${round}`);
   const saved = draft.load() || {};
-  const store = freshStore(saved.fresh);
+  const store = freshStore(saved.fresh, ctx.info.game_id);
   const fixed = !!(view.upcoming && view.upcoming.length === 3);
   const offers = fixed ? [...view.upcoming] : saved.offers || [null, null, null];
   const upcoming = last ? [] : saved.upcoming || [null, null, null];
@@ -291,7 +292,7 @@ export function roundOnBoard(box, ctx) {
 export function refillOnBoard(box, ctx) {
   const { view, content } = ctx;
   const cityId = view.pending[0][2];
-  const store = freshStore();
+  const store = freshStore([], ctx.info.game_id);
   const err = errorArea();
   const node = componentsOf(content, 'node').find((x) => x.id === cityId);
   const where = cityId === 'hand' ? 'the hand' : (node && node.name) || cityId;
@@ -330,7 +331,7 @@ export function newRouteTravel(box, ctx) {
   const seat = view.to_move;
   const p = view.seats[seat];
   if (!p || view.main_done || !(p.dice.length || p.black.length) || !p.figures.length) return false;
-  const store = freshStore();
+  const store = freshStore([], ctx.info.game_id);
   const err = errorArea();
   const picked = [];
   let route = null;
@@ -382,3 +383,28 @@ export function newRouteTravel(box, ctx) {
 }
 
 export const phaseName = (phase) => humanize(phase);
+
+// ---- the goal cards shown at the end ---------------------------------------------------------------
+export function goalsShown(box, ctx) {
+  const { view, content } = ctx;
+  const seats = (view.pending || []).filter((p) => p[0] === 'show').map((p) => p[1]);
+  if (!seats.length) return false;
+  const store = freshStore([], ctx.info.game_id);
+  for (const seat of seats) {
+    const err = errorArea();
+    const who = view.players[seat];
+    const others = new Set((view.all_goals || []).filter((g, s) => g && s !== seat));
+    const ids = componentsOf(content, 'goal').map((x) => x.id).filter((x) => !others.has(x));
+    const show = (id) => send(ctx, err, {
+      type: 'marco-polo-2.goal-revealed', seat, goal: id,
+      describe: store.list(new Set([`goal:${id}`])).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
+    });
+    box.append(h('div', { class: 'fact mp2-goal-shown', 'data-fact': 'reveal', 'data-seat': seat },
+      h('h3', {}, `${who} shows the goal card kept`), h('p', { class: 'small' }, 'Tap the card shown.'),
+      pickGrid({
+        kind: 'goal', ids, content, fresh: store.fresh, label: `${who}'s goal card`, onPick: show,
+        onNew: async () => { const x = await describeNew(store, 'goal', content, { why: `${who}'s goal card` }); if (x) show(x); },
+      }), err));
+  }
+  return true;
+}

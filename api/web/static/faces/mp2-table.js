@@ -53,10 +53,23 @@ export function specOf(content, kind, id, fresh = null) {
   return spec;
 }
 
-/** The next free id of a kind, past the content's and those described on this screen. */
-export function nextId(kind, content, fresh = null) {
+// the ids this device gave components in a game: a goal card described while it is secret is not
+// in the game's content, so the next one must not take its id again
+const givenKey = (game) => `tabletape.mp2-ids.${game}`;
+function given(game) {
+  if (!game) return [];
+  try { return JSON.parse(localStorage.getItem(givenKey(game))) || []; } catch { return []; }
+}
+/** Remembers that this device gave ``kind:id`` to a component of ``game``. */
+export function rememberId(game, kind, id) {
+  if (!game) return;
+  try { localStorage.setItem(givenKey(game), JSON.stringify([...new Set([...given(game), `${kind}:${id}`])])); } catch { /* a help only */ }
+}
+
+/** The next free id of a kind, past the content's, those described on this screen and those this device gave in the game. */
+export function nextId(kind, content, fresh = null, game = null) {
   const taken = new Set(componentsOf(content, kind).map((x) => x.id));
-  for (const key of (fresh ? fresh.keys() : [])) { const [k, id] = key.split(':'); if (k === kind) taken.add(id); }
+  for (const key of [...(fresh ? fresh.keys() : []), ...given(game)]) { const [k, id] = key.split(':'); if (k === kind) taken.add(id); }
   const p = PREFIX[kind] || 'X';
   let n = 1;
   while (taken.has(`${p}${String(n).padStart(2, '0')}`)) n++;

@@ -6,7 +6,7 @@ import { clear } from '../dom.js';
 import * as generic from './generic.js';
 import { dicePad } from '../dicepad.js';
 import { formsReady, askComponent, KIND_NAMES } from '../faces/mp2-table.js';
-import { setupOnBoard, roundOnBoard, refillOnBoard, newRouteTravel } from '../faces/mp2-setup.js';
+import { setupOnBoard, roundOnBoard, refillOnBoard, newRouteTravel, goalsShown } from '../faces/mp2-setup.js';
 
 export { askComponent };
 export const componentName = (kind) => KIND_NAMES[kind] || null;
@@ -28,6 +28,7 @@ export async function always(box, ctx) {
   clear(box);
   if (view.phase === 'setup') return setupOnBoard(box, ctx);
   if (view.phase === 'round') return roundOnBoard(box, ctx);
+  if (view.phase === 'reveal') return goalsShown(box, ctx);
   const pending = (view.pending || [])[0];
   if (view.phase === 'play' && pending && pending[0] === 'refill') return refillOnBoard(box, ctx);
   if (view.phase === 'play' && !pending && view.to_move !== null) return newRouteTravel(box, ctx);
