@@ -74,6 +74,9 @@ def place(page, tool: str, fx: float, fy: float, name: str, shield: str | None =
     form.locator("[data-field=name] input").fill(name)
     if shield:
         form.locator("[data-field=shield] input").fill(shield)
+    if name == "Samarkand":
+        assert small_targets(page, "#pk-sheet") == []
+        shot(page, "pack-editor-00-place-form")
     form.locator("button[type=submit]").click()
     page.wait_for_selector("#pk-sheet", state="hidden")
 
@@ -205,4 +208,33 @@ def test_the_diff_against_the_parent_shows_what_changed(tall_phone, stores):
     assert body.locator("[data-added]").evaluate_all("els => els.map(e => e.dataset.added)") == ["contract:K99"]
     face = body.locator("[data-added='contract:K99'] [data-face=contract]")
     assert face.locator("[data-part=reward] [data-res=contract_pile]").get_attribute("data-n") == "1"
+    assert axe_violations(phone) == []
+
+
+def test_a_bad_pack_file_is_refused_in_words_naming_the_field(tall_phone, stores, tmp_path):
+    phone = tall_phone
+    (ours, our_token), _ = stores
+    data = httpx.get(f"{ours}/titles/{TITLE}/packs/marco-polo-2-synthetic-test-1", timeout=10).json()["pack"]
+    data["id"] = "broken-1"
+    data["map"]["routes"][3]["coins"] = -1
+    bad = tmp_path / "broken.json"
+    bad.write_text(json.dumps(data))
+    not_json = tmp_path / "notes.json"
+    not_json.write_text("Samarkand: 2 coins to Kashgar")
+
+    phone.goto(f"{ours}/?page=packs")
+    phone.locator("#pk-upload").set_input_files(str(not_json))
+    phone.get_by_role("button", name="Upload").click()
+    phone.locator(".pk-status", has_text="is not a pack file").wait_for()
+
+    phone.locator("#pk-upload").set_input_files(str(bad))
+    phone.get_by_role("button", name="Upload").click()
+    phone.fill("#pk-admin-token", our_token)
+    phone.get_by_role("button", name="Use it").click()
+    refusal = phone.locator(".pk-status [role=alert]")
+    refusal.wait_for()
+    assert "map.routes[3].coins" in refusal.inner_text()
+    assert refusal.inner_text().startswith("Not added.")
+    ids = [p["id"] for p in httpx.get(f"{ours}/titles/{TITLE}/packs", timeout=10).json()["packs"]]
+    assert "broken-1" not in ids
     assert axe_violations(phone) == []

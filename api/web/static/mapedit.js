@@ -11,9 +11,10 @@ const HIT = 72; // a place's touch radius in map units: >= 44 px across on a 375
 const TOOLS = [
   ['city', 'Add a city', 'Tap the map where the city lies, or drag this button there.'],
   ['oasis', 'Add an oasis', 'Tap the map where the oasis lies, or drag this button there.'],
-  ['move', 'Move places', 'Drag a place to move it; tap it to change what it is.'],
+  ['move', 'Move places', 'Drag a place to move it (or focus it and use the arrow keys); tap it to change what it is.'],
   ['route', 'Draw a route', 'Drag from one place to another (or tap one, then the other).'],
 ];
+const GUILDS = { farmer: 'Farmers', spicer: 'Spice traders', tailor: 'Tailors', jeweler: 'Jewelers' };
 const clamp = (v) => Math.max(0, Math.min(SIZE, Math.round(v)));
 
 /** Where each node is drawn: its own x/y, else the game map's layout stretched to the square. */
@@ -37,7 +38,7 @@ function costText(r) {
   if (r.coins) parts.push(`${r.coins} coin${r.coins === 1 ? '' : 's'}`);
   if (r.camels) parts.push(`${r.camels} camel${r.camels === 1 ? '' : 's'}`);
   if (r.jade) parts.push(`${r.jade} jade`);
-  if (r.guild) parts.push(r.guild);
+  if (r.guild) parts.push(`${GUILDS[r.guild] || r.guild} only`);
   return parts.join(' · ');
 }
 
@@ -210,7 +211,12 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
   const tools = editable ? h('div', { class: 'me-tools', role: 'group', 'aria-label': 'What a tap or drag on the map does' },
     TOOLS.map(([m, text]) => {
       const b = h('button', { type: 'button', class: 'me-tool', 'data-tool': m, 'aria-pressed': String(m === current) }, text);
-      b.addEventListener('click', () => { if (b.dataset.dragged) { delete b.dataset.dragged; return; } setMode(m); });
+      b.addEventListener('click', (ev) => {
+        if (b.dataset.dragged) { delete b.dataset.dragged; return; }
+        setMode(m);
+        // from the keyboard (no pointer): the place is put in the middle, to be moved with the arrows
+        if (ev.detail === 0 && (m === 'city' || m === 'oasis') && onAddNode) onAddNode({ x: SIZE / 2, y: SIZE / 2, kind: m });
+      });
       if (m === 'city' || m === 'oasis') dragToMap(b, m);
       return b;
     })) : null;
