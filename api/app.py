@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -13,7 +14,7 @@ from api.auth import Svc
 from api.edge import BodyLimits
 from api.fast_lane import MovesLane
 from api.models import HealthOut
-from api.routes import games, record, replay, tokens, web
+from api.routes import games, packs, record, replay, tokens, web
 from api.routes import stats as stats_routes
 from api.services import Services
 from api.settings import Settings
@@ -22,8 +23,15 @@ from rules import titles
 DESCRIPTION = """Record board games played at a real table, move by move; replay, undo and scrub them.
 
 Every error is JSON `{code, message, ...}`. Writes need the game's write token
-(`Authorization: Bearer <token>`); a seat's view needs that seat's token; the full view and the
+(`Authorization: Bearer <token>`), writes to the content-pack library the store's admin token; a seat's view needs that seat's token; the full view and the
 raw log open once the game has ended."""
+
+
+def admin_token_notice(token: str) -> str:
+    return (
+        f"admin token of this store (shown once; it writes the content-pack library): {token}\n"
+        "  `tabletape admin-token` makes a new one (the old one then stops working)"
+    )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -32,6 +40,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = Services(settings)
+        if services.admin_token_issued:
+            print(admin_token_notice(services.admin_token_issued), file=sys.stderr, flush=True)
         services.hub.start(asyncio.get_running_loop(), services.recorder.subscribe)
         app.state.services = services
         try:
@@ -56,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tokens.router)
     app.include_router(replay.router)
     app.include_router(stats_routes.router)
+    app.include_router(packs.router)
     web.install(app)  # the web page: GET / and /static
     openapi.install(app, settings.body_limits)
     return app

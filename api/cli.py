@@ -38,6 +38,7 @@ class Layers:
     projector: Any
     recorder: Any
     tokens: Any
+    packs: Any
 
 
 @contextmanager
@@ -46,6 +47,7 @@ def layers(db: str) -> Iterator[Layers]:
     import rules  # noqa: F401  (registers every title's events)
     from events.duckdb_log import DuckDBEventLog
     from events.errors import TabletapeError
+    from api.services import library
     from events.tokens import TokenStore
     from projections.projector import Projector
     from replay.recorder import Recorder
@@ -55,8 +57,11 @@ def layers(db: str) -> Iterator[Layers]:
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(f"{exc.code}: {exc.message}")
     try:
+        packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
         projector = Projector(log)
-        yield Layers(log, projector, Recorder(log, projector), TokenStore(log.con))
+        recorder = Recorder(log, projector)
+        recorder.subscribe(packs.appended)
+        yield Layers(log, projector, recorder, TokenStore(log.con), packs)
     finally:
         log.close()
 
@@ -148,14 +153,22 @@ def new(
     with layers(db) as lay, reported():
         from events.log import new_game_id
 
+        from projections.fold import start
+        from events.lifecycle import GameCreated
+
         game_id = new_game_id()
+        options, growth = lay.packs.prepare(title, options)  # pinned to a pack of this store
+        start(GameCreated(title=title, players=tuple(players), options=options, seed=seed))
         issued = lay.tokens.issue(game_id, len(players))
         try:
+            lay.packs.commit(growth)
             lay.recorder.create(title, players, options, seed=seed, actor=actor, game_id=game_id)
         except BaseException:
             lay.tokens.revoke(game_id)
             raise
         out.print(f"game {game_id}")
+        if isinstance(options.get("content"), dict):
+            out.print(f"content pack: {escape(str(options['content'].get('id')))} ({options['content'].get('hash')})")
         out.print(f"write token: {issued.write}")
         for seat, (player, token) in enumerate(zip(players, issued.seats)):
             out.print(f"seat {seat} ({escape(player)}) token: {token}")
@@ -260,8 +273,9 @@ def export_games(
     format: str = typer.Option("jsonl", "--format", help="jsonl, or parquet (the log and every view, by title and month)"),
     db: str = Db,
 ) -> None:
-    """Write whole ended games as JSON Lines, one event per line with its envelope; or everything as
-    Parquet. A game in progress is left out (named, it is refused): its log holds hidden cards."""
+    """Write whole ended games as JSON Lines, one event per line with its envelope (after the content
+    packs they pin); or everything as Parquet. A game in progress is left out (named, it is
+    refused): its log holds hidden cards."""
     from api.jsonl import ended_games, export_lines
 
     if format == "parquet":
@@ -279,7 +293,7 @@ def export_games(
         ids = game_ids or lay.log.game_ids()
         if not game_ids:
             ids, left_out = ended_games(lay.projector, ids)
-        lines = export_lines(lay.log, lay.projector, ids)
+        lines = export_lines(lay.log, lay.projector, ids, lay.packs)
         if out == "-":
             for line in lines:
                 sys.stdout.write(line + "\n")
@@ -307,12 +321,13 @@ def import_games(
 
     with layers(db) as lay, reported():
         if path == "-":
-            games_read = jsonl.read_games(sys.stdin)
+            packs_read, games_read = jsonl.read_export(sys.stdin)
         else:
             with open(path, encoding="utf-8") as handle:
-                games_read = jsonl.read_games(handle)
-        count = jsonl.import_games(lay.log, lay.projector, games_read)
-    console().print(f"imported {count} events of {len(games_read)} games; hash chains verified")
+                packs_read, games_read = jsonl.read_export(handle)
+        count = jsonl.import_games(lay.log, lay.projector, games_read, packs_read, lay.packs)
+    carried = f" and {len(packs_read)} content packs" if packs_read else ""
+    console().print(f"imported {count} events of {len(games_read)} games{carried}; hash chains verified")
 
 
 @app.command()
@@ -351,9 +366,11 @@ def verify(
     raise typer.Exit(1 if bad else 0)
 
 
+from api.pack_cli import register as _register_packs  # noqa: E402  (needs the helpers above)
 from api.stats_cli import register as _register_stats  # noqa: E402  (needs the helpers above)
 
 _register_stats(app)
+_register_packs(app)
 
 
 def main() -> None:

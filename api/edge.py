@@ -28,6 +28,7 @@ BODY_LIMITS: dict[str, int] = {
     "chance": 16 * KiB,
     # the longest query SqlIn allows, 20,000 characters, each as a JSON escape pair of 12 bytes
     "sql": 256 * KiB,
+    "packs": 1 * MiB,
     "other": 16 * KiB,
 }
 _GAME_ROUTES = frozenset(("moves", "amend", "undo", "redo", "fork", "chance"))
@@ -63,6 +64,8 @@ def route_of(method: str, path: str) -> str:
         return "games"
     if path == "/sql":
         return "sql"
+    if path.startswith("/titles/"):
+        return "packs"
     if path.startswith("/games/"):
         game, _, action = path[7:].partition("/")
         if game and action in _GAME_ROUTES:

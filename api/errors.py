@@ -34,6 +34,20 @@ class TokenWrong(TabletapeError):
     status = 403
 
 
+class AdminTokenMissing(TabletapeError):
+    """No ``Authorization: Bearer <admin token>`` on a write to the store's pack library."""
+
+    code = "admin-token-missing"
+    status = 401
+
+
+class AdminTokenWrong(TabletapeError):
+    """A token that is not the store's admin token."""
+
+    code = "admin-token-wrong"
+    status = 403
+
+
 class NotYetVisible(TabletapeError):
     """Something only the end of the game makes public (the full view, the raw log)."""
 

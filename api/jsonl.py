@@ -7,6 +7,10 @@ checks each one (seqs from 1 without a gap, every body a known event, the effect
 under its title's rules), appends them through the log in one batch, and verifies the new hash
 chains. The log stamps imported events anew (time, actor ``import``), so their hashes differ from
 the exported ones.
+
+A game pinned to a content pack of the store's library carries it: the export writes each such
+pack once, before the games, as a line ``{"type": "tabletape.pack", "title", "id", "hash",
+"pack"}``; the import adds it (checking its hash) before the games that pin it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
 from events.lifecycle import Forked, GameEnded
 from events.log import StoredEvent
 from projections.fold import fold, start
+from projections.packs import Entry, PackLibrary
 from projections.projector import Projector
 from replay.history import History
 
@@ -56,8 +61,19 @@ def ended_games(projector: Projector, game_ids: Iterable[str]) -> tuple[list[str
     return ended, in_progress
 
 
-def export_lines(log: DuckDBEventLog, projector: Projector, game_ids: Iterable[str]) -> Iterator[str]:
-    """Every event of the given games, one JSON line each; refuses a game in progress."""
+PACK_TYPE = "tabletape.pack"
+
+
+def pack_line(entry: Entry) -> str:
+    record = {"type": PACK_TYPE, "title": entry.title, "id": entry.id, "hash": entry.hash, "pack": entry.data}
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def export_lines(
+    log: DuckDBEventLog, projector: Projector, game_ids: Iterable[str], packs: PackLibrary | None = None
+) -> Iterator[str]:
+    """Every event of the given games, one JSON line each, after the packs they pin (given the
+    store's ``packs``); refuses a game in progress."""
     ended, in_progress = ended_games(projector, game_ids)
     if in_progress:
         raise NotYetVisible(
@@ -65,10 +81,13 @@ def export_lines(log: DuckDBEventLog, projector: Projector, game_ids: Iterable[s
             code="export-before-end",
             game_ids=in_progress,
         )
-    return _lines(log, ended)
+    carried = packs.packs_of(ended) if packs is not None else []
+    return _lines(log, ended, carried)
 
 
-def _lines(log: DuckDBEventLog, game_ids: list[str]) -> Iterator[str]:
+def _lines(log: DuckDBEventLog, game_ids: list[str], packs: list[Entry] = ()) -> Iterator[str]:  # type: ignore[assignment]
+    for entry in packs:
+        yield pack_line(entry)
     for game_id in game_ids:
         for event in log.read(game_id):
             yield json.dumps(event_line(event), ensure_ascii=False, separators=(",", ":"))
@@ -91,11 +110,41 @@ def _parse(number: int, line: str) -> tuple[str, int, Event]:
     return game_id, seq, event
 
 
-def read_games(lines: Iterable[str]) -> list[tuple[str, list[Event]]]:
-    """Whole games from JSONL lines (a game's lines in seq order, from 1 without a gap)."""
+@dataclass(frozen=True)
+class PackRecord:
+    """A pack an export carries: its line, title, hash and data."""
+
+    line: int
+    title: str
+    hash: str
+    data: Any
+
+
+def _pack_record(number: int, line: str) -> PackRecord | None:
+    if PACK_TYPE not in line:
+        return None
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("type") != PACK_TYPE:
+        return None
+    title, digest = record.get("title"), record.get("hash")
+    if not isinstance(title, str) or not isinstance(digest, str) or not isinstance(record.get("pack"), dict):
+        raise ImportRefused(f"line {number}: a pack line has title, hash and pack", line=number)
+    return PackRecord(number, title, digest, record["pack"])
+
+
+def read_export(lines: Iterable[str]) -> tuple[list[PackRecord], list[tuple[str, list[Event]]]]:
+    """The packs and the whole games of JSONL lines (a game's lines in seq order, from 1 without a gap)."""
+    packs: list[PackRecord] = []
     games: dict[str, list[Event]] = {}
     for number, line in enumerate(lines, 1):
         if not line.strip():
+            continue
+        pack = _pack_record(number, line)
+        if pack is not None:
+            packs.append(pack)
             continue
         game_id, seq, event = _parse(number, line)
         events = games.setdefault(game_id, [])
@@ -106,7 +155,23 @@ def read_games(lines: Iterable[str]) -> list[tuple[str, list[Event]]]:
                 game_id=game_id,
             )
         events.append(event)
-    return list(games.items())
+    return packs, list(games.items())
+
+
+def read_games(lines: Iterable[str]) -> list[tuple[str, list[Event]]]:
+    """Whole games from JSONL lines (pack lines left out: see ``read_export``)."""
+    return read_export(lines)[1]
+
+
+def stage_packs(library: PackLibrary, packs: list[PackRecord]) -> list[Entry]:
+    """The packs of an import, validated and loaded for the rules check (not stored yet)."""
+    staged = []
+    for record in packs:
+        try:
+            staged.append(library.stage(record.title, record.data, record.hash))
+        except TabletapeError as exc:
+            raise ImportRefused(f"line {record.line}: {exc.code}: {exc.message}", line=record.line) from exc
+    return staged
 
 
 @dataclass(frozen=True)
@@ -159,10 +224,24 @@ def check_games(games: list[tuple[str, list[Event]]]) -> None:
             )
 
 
-def import_games(log: DuckDBEventLog, projector: Projector, games: list[tuple[str, list[Event]]]) -> int:
-    """Check, append in one batch, verify the hash chains, bring the catalogue up to date."""
+def import_games(
+    log: DuckDBEventLog,
+    projector: Projector,
+    games: list[tuple[str, list[Event]]],
+    packs: list[PackRecord] = (),  # type: ignore[assignment]
+    library: PackLibrary | None = None,
+) -> int:
+    """Check, append in one batch, verify the hash chains, bring the catalogue up to date; the
+    packs the games carry are added to ``library`` first (and taken back if the import is refused)."""
+    staged = stage_packs(library, list(packs)) if library is not None else []
     check_games(games)
-    count = log.import_games(games)
+    added = library.keep(staged) if library is not None else []
+    try:
+        count = log.import_games(games)
+    except BaseException:
+        if library is not None:
+            library.forget(added)
+        raise
     for game_id, _ in games:
         report = log.verify(game_id)
         if not report.ok:

@@ -214,9 +214,11 @@ def export_parquet(db: str, folder: str) -> None:
 
     with layers(db) as lay, reported():
         report = parquet.export(lay.projector.read_models, folder)
+        carried = lay.packs.packs_of(parquet.ended_game_ids(lay.projector.read_models))
+        packs = parquet.export_packs(folder, [(e.title, e.id, e.hash, e.data) for e in carried])
     console(stderr=True).print(
         f"exported {report.events} events of {report.games} games and {len(report.tables) - 1} views "
-        f"to {escape(folder)} (title=.../month=... partitions)"
+        f"to {escape(folder)} (title=.../month=... partitions)" + (f", with {packs} content packs" if packs else "")
     )
     if report.in_progress:
         console(stderr=True).print(f"left out {report.in_progress} games in progress (exported once they have ended)")
@@ -228,7 +230,20 @@ def import_parquet(db: str, folder: str) -> None:
     from projections.stats import parquet
 
     with layers(db) as lay, reported():
-        games, events = parquet.restore(lay.projector.read_models, folder, check=check_games)
+        staged = []
+        for title, digest, data in parquet.read_packs(folder):
+            staged.append(lay.packs.stage(title, data, digest))
+        added: list = []
+
+        def check(games: list) -> None:
+            check_games(games)
+            added.extend(lay.packs.keep(staged))  # the games pin them: stored before the games
+
+        try:
+            games, events = parquet.restore(lay.projector.read_models, folder, check=check)
+        except BaseException:
+            lay.packs.forget(added)
+            raise
         lay.projector.read_models.refresh()
     console().print(f"imported {events} events of {games} games from Parquet; hash chains verified")
 

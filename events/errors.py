@@ -104,6 +104,21 @@ class HistoryEditRefused(TabletapeError):
     status = 409
 
 
+class PackRefused(TabletapeError):
+    """A pack library write that would change an immutable pack or drop one in use; ``code`` says
+    which (``pack-id-taken``, ``pack-in-use``, ``pack-id-ambiguous``, ``packs-read-only``)."""
+
+    code = "pack-refused"
+    status = 409
+
+
+class UnknownPack(TabletapeError):
+    """A pack the store's library does not hold (``no-packs``: a title that has no packs)."""
+
+    code = "unknown-pack"
+    status = 404
+
+
 class LogCorrupted(TabletapeError):
     """Stored bytes no longer match their hash chain."""
 

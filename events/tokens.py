@@ -59,6 +59,50 @@ def derived_tokens(secret: bytes, seats: int) -> IssuedTokens:
     return IssuedTokens(one(b"write"), tuple(one(b"seat %d" % seat) for seat in range(seats)))
 
 
+ADMIN_SCHEMA = """
+CREATE TABLE IF NOT EXISTS admin_token (
+    token_hash BLOB NOT NULL,
+    issued_at TIMESTAMP NOT NULL
+);
+"""
+
+
+class AdminToken:
+    """The store's one admin token (it writes the pack library), kept as its hash."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._con = con.cursor()
+        self._lock = threading.Lock()
+        with self._lock:
+            self._con.execute(ADMIN_SCHEMA)
+            row = self._con.execute("SELECT token_hash FROM admin_token").fetchone()
+        self._hash: bytes | None = bytes(row[0]) if row else None
+
+    def ensure(self) -> str | None:
+        """A new token if the store has none yet (its first start), else None."""
+        return self.issue() if self._hash is None else None
+
+    def issue(self) -> str:
+        """A new admin token; the old one stops working."""
+        token = new_token()
+        with self._lock:
+            self._con.execute("BEGIN")
+            try:
+                self._con.execute("DELETE FROM admin_token")
+                self._con.execute("INSERT INTO admin_token VALUES (?, now())", [token_hash(token)])
+                self._con.execute("COMMIT")
+            except BaseException:
+                self._con.execute("ROLLBACK")
+                raise
+            self._hash = token_hash(token)
+        return token
+
+    def check(self, token: str) -> bool:
+        stored = self._hash
+        ok = hmac.compare_digest(stored if stored is not None else _NO_HASH, token_hash(token))
+        return ok and stored is not None
+
+
 class TokenStore:
     """The ``game_tokens`` table, with an in-memory cache of each game's hashes."""
 

@@ -127,7 +127,15 @@ def create_game(
 ) -> GameCreatedOut:
     """Start a game; the answer holds its write token and one token per seat, shown only now
     (and to a retry with the same idempotency key and the same request)."""
-    created = GameCreated(title=body.title, players=tuple(body.players), options=body.options, seed=body.seed)
+    with svc.packs.creating(body.title):
+        return _create_game(body, svc, response, key)
+
+
+def _create_game(body: CreateGame, svc: Services, response: Response, key: str | None) -> GameCreatedOut:
+    # a game of a title with packs is pinned to {id, hash} of one this store holds (the working
+    # pack when it names none); the request as sent is what a retry must repeat
+    options, growth = svc.packs.prepare(body.title, body.options)
+    created = GameCreated(title=body.title, players=tuple(body.players), options=options, seed=body.seed)
     start(created)  # the title checks players and options before any token or key is written
     key = idempotency_key(body, key)
     if key is None:
@@ -139,8 +147,9 @@ def create_game(
     if key is None or not svc.log.exists(game_id):
         issued = svc.tokens.issue(game_id, len(body.players), issued)
         try:
+            svc.packs.commit(growth)
             _, result = svc.recorder.create(
-                body.title, body.players, body.options, seed=body.seed, actor=body.actor, game_id=game_id
+                body.title, body.players, options, seed=body.seed, actor=body.actor, game_id=game_id
             )
         except BaseException as exc:
             settle_failed(svc, game_id, CREATION, key, exc)  # returns if a retry created it meanwhile

@@ -10,17 +10,22 @@ statistic exactly as the store it came from.
 An export holds the ended games only: a game in progress shows its public view and no more, and
 its log holds what that view hides (a digital shuffle, hands, objectives, goal cards). It is
 exported once it has ended (``ENDED_GAMES``, the rule of the SQL views).
+
+``DIR/packs/packs.parquet`` holds the content packs the exported games pin (``title``, ``id``,
+``hash``, ``pack`` as JSON), so that the games import into an empty store and replay the same.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from events import codec
 from events.base import Event
@@ -83,6 +88,42 @@ def export(read_models: "ReadModels", folder: str | Path) -> ExportReport:
     finally:
         con.close()
     return ExportReport(games, counts["events"], counts, every - games)
+
+
+def ended_game_ids(read_models: "ReadModels") -> list[str]:
+    con = read_models.log.cursor()
+    try:
+        return [r[0] for r in con.execute(f"SELECT game_id FROM games WHERE game_id IN ({ENDED_GAMES})").fetchall()]
+    finally:
+        con.close()
+
+
+def export_packs(folder: str | Path, packs: list[tuple[str, str, str, dict]]) -> int:
+    """Write ``(title, id, hash, data)`` of each pack to ``DIR/packs/packs.parquet`` (none: no file)."""
+    target = Path(folder) / "packs"
+    shutil.rmtree(target, ignore_errors=True)
+    if not packs:
+        return 0
+    target.mkdir(parents=True)
+    columns = list(zip(*packs))
+    table = pa.table({
+        "title": list(columns[0]), "id": list(columns[1]), "hash": list(columns[2]),
+        "pack": [json.dumps(d, ensure_ascii=False, sort_keys=True) for d in columns[3]],
+    })
+    pq.write_table(table, target / "packs.parquet")
+    return len(packs)
+
+
+def read_packs(folder: str | Path) -> list[tuple[str, str, dict]]:
+    """``(title, hash, data)`` of the packs an export carries."""
+    path = Path(folder) / "packs" / "packs.parquet"
+    if not path.exists():
+        return []
+    table = pq.read_table(path)
+    try:
+        return [(t, h, json.loads(p)) for t, h, p in zip(*(table.column(c).to_pylist() for c in ("title", "hash", "pack")))]
+    except (KeyError, ValueError) as exc:
+        raise ParquetImportRefused(f"{path}: not a pack table ({exc})") from exc
 
 
 def read_events(read_models: "ReadModels", folder: str | Path) -> pa.Table:

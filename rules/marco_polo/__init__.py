@@ -120,6 +120,12 @@ class MarcoPolo:
     codes: ClassVar[tuple[str, ...]] = CODES
     content: ClassVar[dict[str, str]] = CONTENT_REF
 
+    def builtin_packs(self) -> tuple[dict[str, Any], ...]:
+        """The complete pack the core ships (read-only in a store's library)."""
+        from rules.marco_polo.content.data import PACK
+
+        return (PACK,)
+
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> MarcoPoloState:
         return _setup(players, options)
 

@@ -20,10 +20,12 @@ from typing import Any, ClassVar
 import msgspec
 
 from events.base import Event
+from events.errors import InvalidOptions
 from rules.base import Chance, Outcome
 from rules.marco_polo_2 import codes
 from rules.marco_polo_2.codes import CODES
-from rules.marco_polo_2.content import CONTENT_REF, PACK_HASH, PACK_ID, PACKS, Pack
+from rules.marco_polo_2.content import BUILTIN, CONTENT_REF, PACK_HASH, PACK_ID, Pack, PackError, load, register
+from rules.marco_polo_2.content import library as _library
 from rules.marco_polo_2.content.forms import pack_forms as _pack_forms
 from rules.marco_polo_2.decide import characters_available
 from rules.marco_polo_2.decide import decide as _decide
@@ -39,7 +41,7 @@ from rules.marco_polo_2.scoring import outcome as _outcome
 from rules.marco_polo_2.scoring import score as _score
 from rules.marco_polo_2.sentences import describe as _describe
 from rules.marco_polo_2.sentences import public_move as _public_move
-from rules.marco_polo_2.state import OVER, PLAY, REFILL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, Options, PlayerState
+from rules.marco_polo_2.state import OVER, PLAY, REFILL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, Options, PlayerState, pack_of
 from rules.marco_polo_2.state import setup as _setup
 from rules.marco_polo_2.views import full_view as _full_view
 from rules.marco_polo_2.views import status as _status
@@ -48,7 +50,7 @@ from rules.marco_polo_2.views import view as _view
 
 
 def setup_items(state: MP2State) -> tuple[str, ...]:
-    pack = PACKS[state.pack]
+    pack = pack_of(state)
     c = pack.components
     return (
         characters_available(state) + tuple(c["contract"]) + tuple(c["city_card"]) + tuple(c["city_bonus"])
@@ -58,7 +60,7 @@ def setup_items(state: MP2State) -> tuple[str, ...]:
 
 def setup_from_shuffle(state: MP2State, order: tuple[str, ...]) -> SetupDealt:
     """A digital game's layout from one shuffle of every component: each kind in shuffled order."""
-    pack = PACKS[state.pack]
+    pack = pack_of(state)
     n = state.n
     c = pack.components
     pick = {k: [x for x in order if x in c[k]] for k in ("contract", "city_card", "city_bonus", "outpost", "goal", "route_tile")}
@@ -85,7 +87,7 @@ def setup_from_shuffle(state: MP2State, order: tuple[str, ...]) -> SetupDealt:
 
 
 def round_from_shuffle(state: MP2State, order: tuple[str, ...]) -> RoundRevealed:
-    pack = PACKS[state.pack]
+    pack = pack_of(state)
     rnd = state.round + 1
     fresh = [x for x in order if x in pack.components["offer"] and x not in state.used_offers]
     by_book = {b: [x for x in fresh if pack.components["offer"][x]["book"] == b] for b in (1, 2, 3)}
@@ -96,7 +98,7 @@ def round_from_shuffle(state: MP2State, order: tuple[str, ...]) -> RoundRevealed
 
 
 def unseen_contracts(state: MP2State) -> tuple[str, ...]:
-    pack = PACKS[state.pack]
+    pack = pack_of(state)
     return tuple(k for k in pack.normal_contracts if k not in state.seen)
 
 
@@ -113,7 +115,7 @@ def check_outcome(chance: Chance, outcome: tuple[Any, ...]) -> None:
 
 def roll_count(state: MP2State) -> list[int]:
     """The dice of a round roll, grouped: each seat's five, then the black dice (black-dice variant)."""
-    pack = PACKS[state.pack]
+    pack = pack_of(state)
     groups = [pack.dice] * state.n
     if state.options.black_dice_variant:
         groups.append(state.black_supply)
@@ -157,7 +159,7 @@ class MarcoPolo2:
         return _status(state)
 
     def chance(self, state: MP2State) -> Chance | None:
-        pack = PACKS[state.pack]
+        pack = pack_of(state)
         if state.phase == ROLL:
             black = state.black_supply if state.options.black_dice_variant else 0
             return Chance(kind="dice", count=state.n * pack.dice + black, sides=6)
@@ -185,7 +187,7 @@ class MarcoPolo2:
         if state.phase == ROUND:
             return round_from_shuffle(state, tuple(outcome))
         if state.phase == ROLL:
-            pack = PACKS[state.pack]
+            pack = pack_of(state)
             values = [int(v) for v in outcome]
             dice = tuple(tuple(values[s * pack.dice : (s + 1) * pack.dice]) for s in range(state.n))
             return DiceRolled(round=state.round, dice=dice, black=tuple(values[state.n * pack.dice :]))
@@ -199,7 +201,7 @@ class MarcoPolo2:
         table facts; described cards and goals stay out). No state: None, the title has no one pack."""
         if state is None:
             return None
-        data = PACKS[state.pack].data
+        data = pack_of(state).data
         described = [d for d in state.described if d[0] in _MAP_KINDS]
         if not described or not isinstance(data.get("map"), dict):
             return data
@@ -217,6 +219,46 @@ class MarcoPolo2:
 
     def dice_groups(self, state: MP2State) -> list[int]:
         return roll_count(state)
+
+    # -- content packs (a store's pack library calls these) ----------------------------------
+
+    def load_pack(self, data: Any) -> Pack:
+        """A validated pack; a bad field is refused with ``marco-polo-2.bad-content-pack`` naming it (``field``)."""
+        try:
+            return load(data)
+        except PackError as exc:
+            raise InvalidOptions(f"bad content pack: {exc}", code=codes.BAD_PACK, field=exc.path) from None
+
+    def register_pack(self, pack: Pack) -> Pack:
+        """Make a pack selectable by ``options.content`` (kept by hash)."""
+        return register(pack)
+
+    def builtin_packs(self) -> tuple[dict[str, Any], ...]:
+        """The packs shipped with the core, as data."""
+        return tuple(p.data for p in BUILTIN)
+
+    def pack_of(self, state: MP2State) -> Pack:
+        return pack_of(state)
+
+    def pack_components(self, data: dict) -> dict[str, int]:
+        return _library.counts(data)
+
+    def derive_pack(self, data: dict, new_id: str, add: Any = (), replace: Any = (), remove: Any = ()) -> dict:
+        """``data`` with components added, replaced, removed, as a new pack ``new_id`` (refused
+        with ``marco-polo-2.bad-content-pack`` naming the field)."""
+        try:
+            return _library.derive(data, new_id, add, replace, remove)
+        except PackError as exc:
+            raise InvalidOptions(f"bad content pack: {exc}", code=codes.BAD_PACK, field=exc.path) from None
+
+    def diff_packs(self, a: dict, b: dict) -> dict[str, list[dict]]:
+        return _library.diff(a, b)
+
+    def grow_pack(self, data: dict, new_id: str, states: Any) -> tuple[dict | None, list[dict], list[dict]]:
+        """A new version of ``data`` with what the games (``(state, ended)`` pairs) described and it
+        lacks; goal cards of games not ended are left out. See ``content.library.grow``."""
+        found = [c for state, ended in states for c in _library.described(state, ended)]
+        return _library.grow(data, new_id, found)
 
     def described(self, state: MP2State, event: Event) -> tuple[str, ...]:
         """The components (``kind:id``) the step that led to ``state`` described or used from the log's

@@ -17,7 +17,8 @@ from msgspec.structs import astuple, replace
 from events.errors import IllegalMove
 from rules.marco_polo_common import turns
 from rules.marco_polo_2 import codes
-from rules.marco_polo_2.content import GOODS, GUILDS, PACKS, Pack, route_id
+from rules.marco_polo_2.content import GOODS, GUILDS, Pack, route_id
+from rules.marco_polo_2.state import pack_of
 from rules.marco_polo_2.content.schema import CONTRACT_ICONS, PackError, validate_component
 from rules.marco_polo_2.state import (
     BAG,
@@ -85,7 +86,7 @@ class Work:
         self.strict = strict
         self.pl: dict[int, dict] = {}
         self.f: dict[str, object] = {}
-        self.pack: Pack = PACKS[state.pack]
+        self.pack: Pack = pack_of(state)
         self.tokens = tokens
         self.ti = 0
         #: components this step takes from the log's descriptions (not the pack)

@@ -16,7 +16,6 @@ from functools import lru_cache
 from itertools import combinations, product
 
 from events.base import Event
-from rules.marco_polo_2.content import PACKS
 from rules.marco_polo_2.engine import _described_map, can_pay, contract_reward_choices, own_slot
 from rules.marco_polo_2.events import (
     BlackDieBought, BookUsed, CaravanConquered, CaravanStarted, CharacterPicked, CityCardUsed, ContractCompleted,
@@ -25,7 +24,7 @@ from rules.marco_polo_2.events import (
 )
 from rules.marco_polo_2.state import (
     BAG, BOOK_SPACE, COLOUR_INITIAL, COLOURS, CONTRACTS_SPACE, GUILD, INCOME, KEEP, KHAN, PICK, PLAY, TRAVEL_SPACE,
-    MP2State, PlayerState,
+    MP2State, PlayerState, pack_of,
 )
 from rules.marco_polo_2.views import to_move
 
@@ -105,7 +104,7 @@ def _map_of(pack, described: tuple) -> Map:
 
 
 def map_of(state: MP2State) -> Map:
-    return _map_of(PACKS[state.pack], state.described)
+    return _map_of(pack_of(state), state.described)
 
 
 def paths(m: Map, p: PlayerState, start: str, max_len: int) -> list[tuple[str, ...]]:
@@ -148,7 +147,7 @@ class Seat:
         self.state = state
         self.seat = state.turn
         self.p = state.seats[self.seat]
-        self.pack = PACKS[state.pack]
+        self.pack = pack_of(state)
         self.res = _resources(self.p)
         self.occupied: dict[str, list[int]] = {}
         for space, v, _, _ in state.board:
@@ -340,7 +339,7 @@ def _split_travels(sx: Seat, plans: list, infos: list, entries) -> list[Event]:
 
 
 def _caravan_paths(state: MP2State, p: PlayerState, book: int, m: Map) -> list[tuple[tuple[str, ...], ...]]:
-    pack = PACKS[state.pack]
+    pack = pack_of(state)
     started = [i for i, c in enumerate(p.caravans) if c[1]]
     if not state.options.caravans or not started:
         return [()]

@@ -14,13 +14,12 @@ from typing import Any
 
 from rules.base import Outcome
 from rules.marco_polo_common import ranked_by_camels, score_sheet
-from rules.marco_polo_2.content import PACKS
 from rules.marco_polo_2.engine import _described_map
-from rules.marco_polo_2.state import OVER, MP2State, PlayerState
+from rules.marco_polo_2.state import OVER, MP2State, PlayerState, pack_of
 
 
 def _lookup(state: MP2State):
-    pack = PACKS[state.pack]
+    pack = pack_of(state)
     described = _described_map(state.described)
 
     def get(kind: str, cid: str) -> dict | None:

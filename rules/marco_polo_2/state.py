@@ -11,7 +11,7 @@ from typing import Any, Final, Literal
 import msgspec
 
 from rules.marco_polo_2 import codes
-from rules.marco_polo_2.content import PACKS, PUBLIC, Pack, PackError
+from rules.marco_polo_2.content import PACKS, PUBLIC, Pack, PackError, with_id
 
 #: phases
 SETUP: Final = "setup"  # waiting for the table's layout (SetupDealt)
@@ -50,12 +50,15 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     残ったカードを回します"), "all" (the variant: picked from every character) or "chosen" (the setup
     event names each seat's character). ``caravans``: the caravan expansion (its route tiles and 4
     characters). ``black_dice_variant``: black dice rolled at round start. ``content``: the pack id
-    and hash the game is pinned to (default: the public pack)."""
+    and hash the game is pinned to (default: the public pack). ``grow_pack``: whether the
+    components described in this game join the store's working pack (read by the store, never
+    by the rules)."""
 
     characters: Literal["offer", "all", "chosen"] = "offer"
     caravans: bool = False
     black_dice_variant: bool = False
     content: dict[str, str] | None = None
+    grow_pack: bool = True
 
 
 class PlayerState(msgspec.Struct, frozen=True):
@@ -101,6 +104,7 @@ Placed = tuple[str, int, int, str]
 class MP2State(msgspec.Struct, frozen=True):
     players: tuple[str, ...]
     options: Options
+    #: the pinned pack's hash (``pack_of`` finds it in the registry)
     pack: str
     round: int
     phase: str
@@ -145,21 +149,31 @@ class MP2State(msgspec.Struct, frozen=True):
 
 
 def pack_of(state: MP2State) -> Pack:
+    """The pack the game is pinned to."""
     return PACKS[state.pack]
 
 
 def _pack_for(opts: Options) -> Pack:
+    """The pinned pack: by hash (the id must match it), or by id alone when one known pack has it."""
     if opts.content is None:
         return PUBLIC
     ref = dict(opts.content)
-    pack = PACKS.get(ref.get("id", ""))
-    if pack is None:
-        codes.bad_options(
-            codes.CONTENT_MISMATCH, f"unknown Marco Polo II content pack {ref.get('id')!r}; known: {', '.join(PACKS)}"
-        )
-    if ref.get("hash", pack.hash) != pack.hash:
-        codes.bad_options(codes.CONTENT_MISMATCH, f"the game is pinned to {ref}, but pack {pack.id} hashes to {pack.hash}")
-    return pack
+    pack_id, pack_hash = ref.get("id"), ref.get("hash")
+    if pack_hash is not None:
+        pack = PACKS.get(pack_hash)
+        if pack is None:
+            codes.bad_options(
+                codes.CONTENT_MISMATCH, f"the game is pinned to {ref}, a Marco Polo II content pack this store does not hold"
+            )
+        if pack_id is not None and pack_id != pack.id:
+            codes.bad_options(codes.CONTENT_MISMATCH, f"the game is pinned to {ref}, but hash {pack_hash} is pack {pack.id!r}")
+        return pack
+    named = with_id(str(pack_id or ""))
+    if len(named) != 1:
+        known = ", ".join(sorted({p.id for p in PACKS.values()}))
+        why = "unknown" if not named else f"{len(named)} packs have the id; name its hash too"
+        codes.bad_options(codes.CONTENT_MISMATCH, f"Marco Polo II content pack {pack_id!r}: {why} (known: {known})")
+    return named[0]
 
 
 def neutral_board(pack: Pack, n: int) -> tuple[Placed, ...]:
@@ -192,7 +206,7 @@ def setup(players: tuple[str, ...], options: dict[str, Any] | None) -> MP2State:
         for _ in range(n)
     )
     return MP2State(
-        players=players, options=opts, pack=pack.id, round=0, phase=SETUP, turn=0, start_seat=0, main_done=False,
+        players=players, options=opts, pack=pack.hash, round=0, phase=SETUP, turn=0, start_seat=0, main_done=False,
         bought_black=False, traded=False, turn_posts=(), pending=(), seats=seats, offered=(), bonuses=(), outposts=(),
         cards=(), city_contracts=(), area_cards=(), offers=(), upcoming=(), used_offers=(), used_cards=(), seen=(),
         black_supply=pack.black_dice[n], black_pool=(), board=neutral_board(pack, n), start_claim=(0, -1),

@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.marco_polo_2 import codes
 from rules.marco_polo_2.state import (
-    OVER, PICKS, PLAY, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State,
+    OVER, PICKS, PLAY, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, pack_of,
 )
 
 #: score fields that would betray another seat's goal card before the end
@@ -88,7 +88,7 @@ def _public(state: MP2State, seat: int | None, secret: bool = True) -> dict[str,
 
     return {
         "title": "marco-polo-2",
-        "content": state.pack,
+        "content": pack_of(state).id,
         "players": list(state.players),
         "round": state.round,
         "phase": state.phase,

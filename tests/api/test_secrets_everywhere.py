@@ -50,6 +50,9 @@ NO_GAME_DATA = {
     ("get", "/health"), ("get", "/titles"), ("get", "/titles/details"), ("get", "/titles/{title_id}/content"),
     ("post", "/games"),  # creates a game: answers its tokens, nothing hidden
     ("post", "/games/{game_id}/tokens"),  # new tokens for the write token's holder, nothing hidden
+    # pack library writes answer the pack written; the forms are the same for every store
+    ("post", "/titles/{title}/packs"), ("post", "/titles/{title}/packs/{pack_id}/versions"),
+    ("delete", "/titles/{title}/packs/{pack_id}"), ("get", "/titles/{title}/pack-forms"),
 }
 TOKEN = re.compile(r"[A-Za-z0-9]+")
 
@@ -172,6 +175,26 @@ def _game_reads(client, store: Store, game: Game, title: str) -> None:
     store.read(gid, exact, client.post("/sql", json={"query": exact}).text)
 
 
+def _pack_reads(client, store: Store) -> None:
+    """The pack library: the lists, and every pack the store added (grown ones would hold what
+    games described; the built-in ones are the title's content, like ``/titles/{title_id}/content``)."""
+    admin = {"Authorization": f"Bearer {client.app.state.services.admin_token_issued}"}
+    node = {"kind": "node", "id": "KAS", "spec": {"kind": "city", "shield": "bow"}}
+    base = "/titles/marco-polo-2/packs"
+    assert client.post(f"{base}/marco-polo-2-public-1/versions", json={"add": [node]}, headers=admin).status_code == 201
+    client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {}})  # may grow a pack
+    for title in ("marco-polo", "marco-polo-2"):
+        listed = client.get(f"/titles/{title}/packs")
+        store.read(None, f"get /titles/{title}/packs", listed.text)
+        own = [p["id"] for p in listed.json()["packs"] if p["source"] != "builtin"]
+        for pid in own:
+            for params in ({}, {"download": 1}):
+                store.read(None, f"get {title} pack {pid} {params}", client.get(f"/titles/{title}/packs/{pid}", params=params).text)
+            store.read(None, f"diff {title} {pid}", client.get(f"/titles/{title}/packs/{pid}/diff/{own[0]}").text)
+    store.asked |= {("get", "/titles/{title}/packs"), ("get", "/titles/{title}/packs/{pack_id}"),
+                    ("get", "/titles/{title}/packs/{a}/diff/{b}")}
+
+
 def _store_reads(client, store: Store) -> None:
     asks: list[tuple[str, str, dict]] = [
         ("get", "/games", {}),
@@ -193,6 +216,7 @@ def _store_reads(client, store: Store) -> None:
         assert response.status_code in (200, 422), (path, response.text)
         store.read(None, f"{method} {url} {kwargs}", response.text)
         store.asked.add((method, path))
+    _pack_reads(client, store)
     for name in views():
         answer = client.post("/sql", json={"query": f"SELECT * FROM {name}", "row_limit": 10_000})
         assert answer.status_code == 200, answer.text

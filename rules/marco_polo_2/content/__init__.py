@@ -1,9 +1,11 @@
 """Marco Polo II content packs: loading, validation, pinning by id and hash, lookups.
 
 Two packs ship: ``public`` (the facts the seed and reference part B make public; the default) and
-``synthetic`` (INVENTED, complete, for tests). A game pins its pack with
-``options={"content": {"id": ..., "hash": ...}}``; ``setup`` refuses an unknown id or a hash that
-does not match (``marco-polo-2.content-mismatch``). The format is in ``README.md`` here.
+``synthetic`` (INVENTED, complete, for tests). The registry ``PACKS`` keeps packs by **hash**: two
+stores may each hold a pack ``ours-v2`` with other content, and both can be loaded in one process.
+A game pins its pack with ``options={"content": {"id": ..., "hash": ...}}``; ``setup`` refuses an
+unknown pack, an id that does not match the hash, or an id alone that names no pack or more than
+one (``marco-polo-2.content-mismatch``). The format is in ``README.md`` here.
 
 A component the pinned pack lacks is looked up in the descriptions the log has recorded so far
 (``state.described``); see ``engine.component``.
@@ -101,7 +103,7 @@ def _builtin() -> dict[str, Pack]:
     from rules.marco_polo_2.content.synthetic import PACK as SYNTHETIC_DATA
 
     packs = [Pack(PUBLIC_DATA), Pack(SYNTHETIC_DATA)]
-    return {p.id: p for p in packs}
+    return {p.hash: p for p in packs}
 
 
 PACKS: dict[str, Pack] = _builtin()
@@ -112,12 +114,22 @@ PACK_HASH: str = PUBLIC.hash
 CONTENT_REF: dict[str, str] = PUBLIC.ref
 
 
-def register(pack: Pack) -> None:
-    """Make a completed pack (e.g. one a game owner wrote) selectable by ``options.content``."""
-    PACKS[pack.id] = pack
+#: the packs shipped with the core (listed read-only in every store's library)
+BUILTIN: tuple[Pack, ...] = (PUBLIC, SYNTHETIC)
+
+
+def register(pack: Pack) -> Pack:
+    """Make a pack (e.g. one a group wrote or grew) selectable by ``options.content``; the one
+    already registered under the same hash is kept (same hash, same content)."""
+    return PACKS.setdefault(pack.hash, pack)
+
+
+def with_id(pack_id: str) -> list[Pack]:
+    """Every registered pack with this id (more than one when stores disagree on its content)."""
+    return [p for p in PACKS.values() if p.id == pack_id]
 
 
 __all__ = [
-    "CONTENT_REF", "GOODS", "GUILDS", "KINDS", "PACKS", "PACK_HASH", "PACK_ID", "PUBLIC", "RESOURCES", "SYNTHETIC",
-    "Pack", "PackError", "load", "register", "route_id",
+    "BUILTIN", "CONTENT_REF", "GOODS", "GUILDS", "KINDS", "PACKS", "PACK_HASH", "PACK_ID", "PUBLIC", "RESOURCES", "SYNTHETIC",
+    "Pack", "PackError", "load", "register", "route_id", "with_id",
 ]

@@ -19,7 +19,7 @@ def test_shipped_packs_validate_and_are_pinned():
     assert PUBLIC.id == "marco-polo-2-public-1" and not PUBLIC.invented and not PUBLIC.complete
     assert SYNTHETIC.invented and SYNTHETIC.complete and "INVENTED" in SYNTHETIC.data["title"]
     assert len(PUBLIC.hash) == 64 and PUBLIC.hash != SYNTHETIC.hash
-    assert set(PACKS) == {PUBLIC.id, SYNTHETIC.id}
+    assert {PUBLIC.hash, SYNTHETIC.hash} <= set(PACKS) and PACKS[PUBLIC.hash] is PUBLIC
     assert T.content == PUBLIC.ref
 
 

@@ -131,7 +131,7 @@ def test_a_partial_pack_game_through_the_pipeline_is_replayed_and_scored(recorde
     assert sum(1 for f in marked if f.move and f.move.startswith("@1 book 1")) == 1
     plain_steps = [f for f in frames(recorder.projector, gid) if f.move is None and f.type.endswith("turn-ended")]
     assert all(f.described is None for f in plain_steps)
-    assert live.state.pack == PUBLIC.id and ["route", "KAS-XIA"] in T.view(live.state, None)["described"]
+    assert live.state.pack == PUBLIC.hash and ["route", "KAS-XIA"] in T.view(live.state, None)["described"]
 
 
 def test_legal_moves_with_the_partial_pack_are_all_accepted():

@@ -724,7 +724,7 @@ def test_public_pack_is_pinned_and_a_mismatch_is_refused():
     from events.errors import InvalidOptions
     from rules.marco_polo_2.content import PUBLIC
 
-    assert T.setup(NAMES[:2], {"content": PUBLIC.ref}).pack == PUBLIC.id
+    assert T.setup(NAMES[:2], {"content": PUBLIC.ref}).pack == PUBLIC.hash
     with pytest.raises(InvalidOptions) as info:
         T.setup(NAMES[:2], {"content": {"id": PUBLIC.id, "hash": "0" * 64}})
     assert info.value.code == P + "content-mismatch"

@@ -1,0 +1,161 @@
+"""``tabletape pack ...`` (a title's content packs in the store) and ``tabletape admin-token``.
+
+The command line works on the database file itself, so it writes packs without the admin token
+(the token guards the HTTP service)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from api.cli import Db, console, fail, layers, reported
+
+pack_app = typer.Typer(help="A title's content packs in the store: list, show, download, upload, derive, diff.", no_args_is_help=True)
+TITLE = typer.Option("marco-polo-2", "--title", "-t", help="the title")
+HASH = typer.Option(None, "--hash", help="the pack's hash, when its id is ambiguous")
+
+
+def _component(text: str, with_spec: bool) -> dict[str, Any]:
+    """``kind:id={json spec}`` (or ``kind:id`` for a removal)."""
+    head, eq, spec = text.partition("=")
+    kind, colon, cid = head.partition(":")
+    if not colon or not kind or not cid or (with_spec and not eq):
+        form = "kind:id={spec as JSON}" if with_spec else "kind:id"
+        fail(f"{text!r}: a component is {form}, e.g. node:KAS" + ('={"kind": "city", "shield": "bow"}' if with_spec else ""))
+    if not with_spec:
+        return {"kind": kind, "id": cid}
+    try:
+        return {"kind": kind, "id": cid, "spec": json.loads(spec)}
+    except ValueError as exc:
+        fail(f"{text!r}: the spec is not JSON ({exc})")
+    raise AssertionError
+
+
+def _summary(lay: Any, entry: Any, pinned: dict[str, int]) -> dict[str, Any]:
+    working = lay.packs.working(entry.title)
+    return {
+        "id": entry.id, "hash": entry.hash, "name": entry.name, "lineage": entry.lineage, "version": entry.version,
+        "parent": entry.parent, "source": entry.source, "complete": lay.packs.complete(entry),
+        "components": lay.packs.components(entry), "games": pinned.get(entry.hash, 0),
+        "working": working is not None and working.hash == entry.hash, **entry.info,
+    }
+
+
+@pack_app.command("list")
+def list_packs(title: str = TITLE, db: str = Db) -> None:
+    """The title's packs: built in, uploaded, derived, grown, imported; * marks the working one."""
+    with layers(db) as lay, reported():
+        entries = lay.packs.entries(title)
+        pinned = lay.packs.games_pinned(title)
+        rows = [_summary(lay, e, pinned) for e in entries]
+    table = Table(title=f"{len(rows)} packs of {title}")
+    for column in ("", "id", "hash", "source", "version", "components", "games", "complete"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(
+            "*" if r["working"] else "", escape(r["id"]), r["hash"][:12], r["source"], str(r["version"]),
+            str(sum(r["components"].values())), str(r["games"]), "yes" if r["complete"] else "no",
+        )
+    console().print(table)
+
+
+@pack_app.command()
+def show(pack_id: str = typer.Argument(..., help="the pack's id (or its hash)"), title: str = TITLE,
+         hash: Optional[str] = HASH, db: str = Db) -> None:
+    """What the library knows of one pack, as JSON (its data: ``pack download``)."""
+    with layers(db) as lay, reported():
+        entry = lay.packs.get(title, pack_id, hash)
+        out = _summary(lay, entry, lay.packs.games_pinned(title))
+    typer.echo(json.dumps(out, indent=1, ensure_ascii=False, default=str))
+
+
+@pack_app.command()
+def download(pack_id: str = typer.Argument(..., help="the pack's id (or its hash)"), title: str = TITLE,
+             hash: Optional[str] = HASH, out: str = typer.Option("-", "--out", "-o", help="file ('-': standard output)"),
+             db: str = Db) -> None:
+    """The pack file: upload it into another store (the same content has the same hash there)."""
+    with layers(db) as lay, reported():
+        entry = lay.packs.get(title, pack_id, hash)
+    text = json.dumps(entry.data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    if out == "-":
+        sys.stdout.write(text)
+        return
+    Path(out).write_text(text, encoding="utf-8")
+    console(stderr=True).print(f"wrote {escape(entry.id)} ({entry.hash}) to {escape(out)}")
+
+
+@pack_app.command()
+def upload(path: str = typer.Argument(..., help="a pack file ('-': standard input)"), title: str = TITLE,
+           working: bool = typer.Option(False, "--working", help="make it the title's working pack"), db: str = Db) -> None:
+    """Add a pack file: validated (a bad field is named); the same content again is the pack already there."""
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        fail(f"{path}: not JSON ({exc})")
+    with layers(db) as lay, reported():
+        entry, added = lay.packs.upload(title, data, working=working)
+    console().print(f"{'added' if added else 'already there:'} {escape(entry.id)} {entry.hash}" + (" (working)" if working else ""))
+
+
+@pack_app.command()
+def derive(
+    pack_id: str = typer.Argument(..., help="the pack the new version starts from"),
+    add: list[str] = typer.Option([], "--add", help='a component kind:id={spec}, e.g. node:KAS={"kind":"city","shield":"bow"}'),
+    replace: list[str] = typer.Option([], "--replace", help="a component kind:id={spec} in place of the pack's"),
+    remove: list[str] = typer.Option([], "--remove", help="a component kind:id to leave out"),
+    changes: Optional[str] = typer.Option(None, "--changes", help='a JSON file {"add": [...], "replace": [...], "remove": [...]}'),
+    name: Optional[str] = typer.Option(None, help="the new version's name"),
+    working: bool = typer.Option(True, "--working/--not-working", help="make the new version the working pack"),
+    title: str = TITLE, hash: Optional[str] = HASH, db: str = Db,
+) -> None:
+    """A new version of a pack with components added, replaced or removed (``<lineage>-v<n>``)."""
+    body: dict[str, list] = {"add": [], "replace": [], "remove": []}
+    if changes is not None:
+        loaded = json.loads(Path(changes).read_text(encoding="utf-8"))
+        if not isinstance(loaded, dict) or set(loaded) - set(body):
+            fail(f"{changes}: the changes are an object with add, replace, remove")
+        body = {k: list(loaded.get(k, [])) for k in body}
+    body["add"] += [_component(c, True) for c in add]
+    body["replace"] += [_component(c, True) for c in replace]
+    body["remove"] += [_component(c, False) for c in remove]
+    with layers(db) as lay, reported():
+        parent = lay.packs.get(title, pack_id, hash)
+        entry = lay.packs.derive(title, parent, body["add"], body["replace"], body["remove"], name, working)
+    console().print(f"{escape(entry.id)} {entry.hash} (from {escape(parent.id)})" + (" (working)" if working else ""))
+
+
+@pack_app.command()
+def diff(a: str = typer.Argument(..., help="a pack (id or hash)"), b: str = typer.Argument(..., help="another"),
+         title: str = TITLE, db: str = Db) -> None:
+    """What turns pack A into pack B: components added, removed, changed (JSON)."""
+    from rules import get_title
+
+    with layers(db) as lay, reported():
+        first, second = lay.packs.get(title, a), lay.packs.get(title, b)
+        found = get_title(title)
+        if not hasattr(found, "diff_packs"):
+            fail(f"{title} has one built-in pack and nothing to compare")
+        out = found.diff_packs(first.data, second.data)
+    typer.echo(json.dumps(out, indent=1, ensure_ascii=False))
+
+
+def admin_token(db: str = Db) -> None:
+    """Make a new admin token for the store (it writes the pack library over HTTP); the old one stops working."""
+    from events.tokens import AdminToken
+
+    with layers(db) as lay, reported():
+        token = AdminToken(lay.log.con).issue()
+    console().print(f"admin token: {token}")
+    console(stderr=True).print("shown once; the previous admin token no longer works")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(pack_app, name="pack")
+    app.command("admin-token")(admin_token)

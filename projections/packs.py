@@ -1,0 +1,544 @@
+"""The store's pack library: content packs kept beside the log, immutable, keyed by hash.
+
+A pack is plain data; its hash is sha256 of its canonical JSON, so the same content has the same
+hash in every store. The library keeps, per pack, what is not in the data: a name, a lineage and
+version (``ours-v3`` is version 3 of lineage ``ours``), its parent, where it came from
+(``builtin`` ``upload`` ``derived`` ``grown`` ``import``) and when. Each title's working pack is
+the one a new game is pinned to when it names none. Packs are loaded into the title's rules
+registry when the store opens and whenever one is added.
+
+Titles with writable packs implement ``load_pack``, ``register_pack``, ``builtin_packs``,
+``pack_components``, ``derive_pack``, ``diff_packs`` and ``grow_pack`` (see
+``rules.marco_polo_2``); a title with only ``builtin_packs`` lists them read-only.
+
+Growth: the components a game described and its pack lacked join a new version of the working
+lineage (the first time, ``ours-v1`` made from the title's default pack) when the game ends, and
+when a new game of the title is created (then only what is public now: never a goal card before
+its game's end). A game with ``options.grow_pack: false`` never grows a pack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import re
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+import duckdb
+import msgspec
+
+from events.errors import InvalidOptions, PackRefused, TabletapeError, UnknownPack
+from events.log import AppendResult, naive_utc, utc_now
+from rules import get_title
+
+_logger = logging.getLogger("tabletape.packs")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS packs (
+    title VARCHAR NOT NULL,
+    hash VARCHAR NOT NULL,
+    id VARCHAR NOT NULL,
+    data VARCHAR NOT NULL,
+    name VARCHAR NOT NULL,
+    lineage VARCHAR NOT NULL,
+    version INTEGER NOT NULL,
+    parent_id VARCHAR,
+    parent_hash VARCHAR,
+    source VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    info VARCHAR NOT NULL,
+    PRIMARY KEY (title, hash)
+);
+CREATE TABLE IF NOT EXISTS pack_working (title VARCHAR PRIMARY KEY, hash VARCHAR NOT NULL);
+CREATE TABLE IF NOT EXISTS pack_grown (game_id VARCHAR PRIMARY KEY, hash VARCHAR NOT NULL);
+"""
+
+SOURCES = ("builtin", "upload", "derived", "grown", "import")
+#: the lineage growth starts when a store has no working pack of its own
+GROWN_LINEAGE = "ours"
+_VERSIONED = re.compile(r"^(.+)-v(\d+)$")
+_HASH = re.compile(r"^[0-9a-f]{64}$")
+
+
+def pack_hash(data: Any) -> str:
+    """sha256 of the pack's canonical JSON (its ``id`` included)."""
+    return hashlib.sha256(canonical(data)).hexdigest()
+
+
+def canonical(data: Any) -> bytes:
+    return msgspec.json.encode(data, order="sorted")
+
+
+def lineage_of(pack_id: str) -> tuple[str, int]:
+    """``ours-v3`` is version 3 of ``ours``; any other id is version 1 of itself."""
+    m = _VERSIONED.match(pack_id)
+    return (m.group(1), int(m.group(2))) if m else (pack_id, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One pack of the library: its data and what the library knows of it."""
+
+    title: str
+    id: str
+    hash: str
+    data: dict[str, Any]
+    name: str
+    lineage: str
+    version: int
+    parent: dict[str, str] | None
+    source: str
+    created_at: datetime
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ref(self) -> dict[str, str]:
+        return {"id": self.id, "hash": self.hash}
+
+
+@dataclass(frozen=True, slots=True)
+class Growth:
+    """A new version grown from games, not yet stored."""
+
+    #: None when the games described nothing new (their end is still recorded)
+    entry: Entry | None
+    games: tuple[str, ...]
+    ended: tuple[str, ...]
+
+
+def _has_packs(title: Any) -> bool:
+    return hasattr(title, "builtin_packs")
+
+
+def _writable(title: Any) -> bool:
+    return hasattr(title, "load_pack")
+
+
+class PackLibrary:
+    """The ``packs`` tables of one store, with every pack in memory (packs are small and few).
+
+    ``state_of(game_id) -> (title state, ended)`` reads a game (the projector's); growth uses it.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, state_of: Callable[[str], tuple[Any, bool]]) -> None:
+        self._con = con.cursor()
+        self._lock = threading.RLock()
+        self._state_of = state_of
+        self._packs: dict[str, dict[str, Entry]] = {}
+        self._working: dict[str, str] = {}
+        self._complete: dict[str, bool] = {}
+        with self._lock:
+            self._con.execute(SCHEMA)
+            self._load()
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def _load(self) -> None:
+        rows = self._con.execute(
+            "SELECT title, hash, id, data, name, lineage, version, parent_id, parent_hash, source, created_at, info "
+            "FROM packs ORDER BY created_at"
+        ).fetchall()
+        for title_id, digest, pid, data, name, lineage, version, parent_id, parent_hash, source, at, info in rows:
+            parsed = json.loads(data)
+            if pack_hash(parsed) != digest:
+                _logger.error("pack %s of %s no longer matches its hash %s: left out", pid, title_id, digest)
+                continue
+            parent = {"id": parent_id, "hash": parent_hash} if parent_hash else None
+            entry = Entry(title_id, pid, digest, parsed, name, lineage, version, parent, source, at, json.loads(info))
+            try:
+                self._register(entry)
+            except TabletapeError as exc:  # a title that no longer accepts it: kept, not served
+                _logger.error("pack %s of %s no longer loads: %s", pid, title_id, exc.message)
+                continue
+            self._packs.setdefault(title_id, {})[digest] = entry
+        self._working = dict(self._con.execute("SELECT title, hash FROM pack_working").fetchall())
+
+    def _builtins(self, title_id: str) -> dict[str, Entry]:
+        title = get_title(title_id)
+        if not _has_packs(title):
+            return {}
+        out = {}
+        for data in title.builtin_packs():
+            digest = pack_hash(data)
+            out[digest] = Entry(
+                title_id, data["id"], digest, data, data.get("title") or data["id"], data["id"], 1, None, "builtin",
+                datetime(1970, 1, 1),
+            )
+        return out
+
+    def entries(self, title_id: str) -> list[Entry]:
+        """Every pack of a title: the built-in ones first, then the store's in the order added."""
+        title = get_title(title_id)
+        if not _has_packs(title):
+            raise UnknownPack(f"{title_id} has no content packs", code="no-packs")
+        with self._lock:
+            return [*self._builtins(title_id).values(), *self._packs.get(title_id, {}).values()]
+
+    def working(self, title_id: str) -> Entry | None:
+        with self._lock:
+            digest = self._working.get(title_id)
+            return self.by_hash(title_id, digest) if digest else None
+
+    def get(self, title_id: str, pack_id: str, digest: str | None = None) -> Entry:
+        """A pack by id (``digest`` when the id is ambiguous), or by its hash in place of the id."""
+        entries = self.entries(title_id)
+        if digest is None and _HASH.match(pack_id):
+            by_hash = [e for e in entries if e.hash == pack_id]
+            if by_hash:
+                return by_hash[0]
+        named = [e for e in entries if e.id == pack_id and (digest is None or e.hash == digest)]
+        if not named:
+            what = f"{pack_id!r}" + (f" with hash {digest}" if digest else "")
+            raise UnknownPack(f"{title_id} has no content pack {what} in this store", code="unknown-pack")
+        if len(named) > 1:
+            raise PackRefused(
+                f"{len(named)} packs of {title_id} have the id {pack_id!r}; name one by its hash (?hash=)",
+                code="pack-id-ambiguous", hashes=[e.hash for e in named],
+            )
+        return named[0]
+
+    def by_hash(self, title_id: str, digest: str) -> Entry | None:
+        for entry in self.entries(title_id):
+            if entry.hash == digest:
+                return entry
+        return None
+
+    def pinned_hash(self, title_id: str, options: dict[str, Any]) -> str | None:
+        """The hash of the pack a game's options pin (the title's default when they name none)."""
+        title = get_title(title_id)
+        content = options.get("content") if isinstance(options, dict) else None
+        if not isinstance(content, dict):
+            default = getattr(title, "content", None)
+            return default.get("hash") if isinstance(default, dict) else None
+        if content.get("hash"):
+            return str(content["hash"])
+        named = [e for e in self.entries(title_id) if e.id == content.get("id")]
+        return named[0].hash if len(named) == 1 else None
+
+    def games_pinned(self, title_id: str) -> dict[str, int]:
+        """How many games pin each pack (by hash)."""
+        rows = self._con.execute("SELECT options FROM games WHERE title = ?", [title_id]).fetchall()
+        counts: dict[str, int] = {}
+        for (options,) in rows:
+            digest = self.pinned_hash(title_id, json.loads(options))
+            if digest:
+                counts[digest] = counts.get(digest, 0) + 1
+        return counts
+
+    def components(self, entry: Entry) -> dict[str, int]:
+        title = get_title(entry.title)
+        if hasattr(title, "pack_components"):
+            return title.pack_components(entry.data)
+        return {k: len(v) for k, v in entry.data.items() if isinstance(v, list) and all(isinstance(x, dict) for x in v)}
+
+    def complete(self, entry: Entry) -> bool:
+        title = get_title(entry.title)
+        if not _writable(title):
+            return True
+        if entry.hash not in self._complete:
+            self._complete[entry.hash] = bool(title.load_pack(entry.data).complete)
+        return self._complete[entry.hash]
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def _title_for_writes(self, title_id: str) -> Any:
+        title = get_title(title_id)
+        if not _has_packs(title):
+            raise UnknownPack(f"{title_id} has no content packs", code="no-packs")
+        if not _writable(title):
+            raise PackRefused(f"{title_id}'s content pack is built in and cannot be changed", code="packs-read-only")
+        return title
+
+    def _register(self, entry: Entry) -> None:
+        title = get_title(entry.title)
+        if _writable(title):
+            title.register_pack(title.load_pack(entry.data))
+
+    def _insert(self, entry: Entry, working: bool) -> None:
+        parent = entry.parent or {}
+        with self._lock:
+            self._con.execute("BEGIN")
+            try:
+                self._con.execute(
+                    "INSERT INTO packs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    [
+                        entry.title, entry.hash, entry.id, canonical(entry.data).decode(), entry.name, entry.lineage,
+                        entry.version, parent.get("id"), parent.get("hash"), entry.source, entry.created_at,
+                        json.dumps(entry.info, sort_keys=True),
+                    ],
+                )
+                if working:
+                    self._set_working(entry)
+                self._con.execute("COMMIT")
+            except BaseException:
+                self._con.execute("ROLLBACK")
+                raise
+            self._packs.setdefault(entry.title, {}).setdefault(entry.hash, entry)
+            if working:
+                self._working[entry.title] = entry.hash
+
+    def _set_working(self, entry: Entry) -> None:
+        self._con.execute(
+            "INSERT INTO pack_working VALUES (?, ?) ON CONFLICT (title) DO UPDATE SET hash = excluded.hash",
+            [entry.title, entry.hash],
+        )
+
+    def make_working(self, entry: Entry) -> None:
+        with self._lock:
+            self._set_working(entry)
+            self._working[entry.title] = entry.hash
+
+    def creating(self, title_id: str) -> Any:
+        """Held around a creation of a game of a title whose packs grow: what it grows and pins
+        is not moved on meanwhile (other titles' creations are not held up)."""
+        return self._lock if hasattr(get_title(title_id), "grow_pack") else contextlib.nullcontext()
+
+    def _new_entry(
+        self, title_id: str, data: dict, name: str | None, lineage: str, version: int, parent: Entry | None,
+        source: str, info: dict | None = None,
+    ) -> Entry:
+        return Entry(
+            title_id, data["id"], pack_hash(data), data, name or data["id"], lineage, version,
+            parent.ref if parent is not None else None, source, naive_utc(utc_now()), info or {},
+        )
+
+    def upload(self, title_id: str, data: Any, working: bool = False, source: str = "upload") -> tuple[Entry, bool]:
+        """Add a pack file; ``(entry, added)``. The same content again is the pack already there;
+        the same id with other content is refused (``pack-id-taken``); a bad field is refused
+        naming it."""
+        title = self._title_for_writes(title_id)
+        pack = title.load_pack(data)
+        with self._lock:
+            there = self.by_hash(title_id, pack.hash)
+            if there is not None:
+                if working:
+                    self.make_working(there)
+                return there, False
+            taken = [e for e in self.entries(title_id) if e.id == pack.id]
+            if taken and source != "import":
+                raise PackRefused(
+                    f"{title_id} already has a pack {pack.id!r} with other content (hash {taken[0].hash}); "
+                    "packs are immutable: give this one another id",
+                    code="pack-id-taken", field="pack.id", hash=taken[0].hash,
+                )
+            lineage, version = lineage_of(pack.id)
+            entry = self._new_entry(title_id, pack.data, None, lineage, version, None, source)
+            title.register_pack(pack)
+            self._insert(entry, working)
+            return entry, True
+
+    def _next_id(self, title_id: str, lineage: str) -> tuple[str, int]:
+        entries = self.entries(title_id)
+        version = max((e.version for e in entries if e.lineage == lineage), default=0) + 1
+        ids = {e.id for e in entries}
+        while f"{lineage}-v{version}" in ids:
+            version += 1
+        return f"{lineage}-v{version}", version
+
+    def derive(
+        self, title_id: str, parent: Entry, add: list, replace: list, remove: list, name: str | None, working: bool
+    ) -> Entry:
+        """A new version of ``parent`` (its lineage, the next version) with components changed."""
+        title = self._title_for_writes(title_id)
+        with self._lock:
+            lineage = GROWN_LINEAGE if parent.source == "builtin" else parent.lineage
+            new_id, version = self._next_id(title_id, lineage)
+            data = title.derive_pack(parent.data, new_id, add, replace, remove)
+            pack = title.load_pack(data)
+            there = self.by_hash(title_id, pack.hash)
+            if there is not None:  # only when it is the very same data, id included
+                return there
+            name = name or (parent.name if parent.source != "builtin" else None)
+            entry = self._new_entry(title_id, data, name, lineage, version, parent, "derived")
+            title.register_pack(pack)
+            self._insert(entry, working)
+            return entry
+
+    def delete(self, title_id: str, entry: Entry) -> None:
+        """Forget a pack no game pins, that is not built in and not the working pack."""
+        self._title_for_writes(title_id)
+        with self._lock:
+            if entry.source == "builtin":
+                raise PackRefused(f"{entry.id} is built in", code="pack-in-use")
+            pinned = self.games_pinned(title_id).get(entry.hash, 0)
+            if pinned:
+                raise PackRefused(f"{pinned} game(s) are pinned to {entry.id}", code="pack-in-use", games=pinned)
+            if self._working.get(title_id) == entry.hash:
+                raise PackRefused(
+                    f"{entry.id} is the working pack of {title_id}; make another pack working first", code="pack-in-use"
+                )
+            self._con.execute("DELETE FROM packs WHERE title = ? AND hash = ?", [title_id, entry.hash])
+            self._packs.get(title_id, {}).pop(entry.hash, None)
+
+    # -- pinning and growth ----------------------------------------------------------------------
+
+    def pin(self, title_id: str, options: dict[str, Any], growth: Growth | None = None) -> dict[str, Any]:
+        """A new game's options with ``content`` as ``{id, hash}`` of a pack this store holds: the
+        working pack (or the one ``growth`` makes) when the options name none."""
+        title = get_title(title_id)
+        if not _writable(title):
+            return options
+        content = options.get("content")
+        if content is None:
+            target = growth.entry if growth is not None else self.working(title_id)
+            ref = target.ref if target is not None else dict(title.content)
+            return {**options, "content": ref}
+        if not isinstance(content, dict):
+            return options  # the title's own check names it
+        if content.get("hash") is None:
+            named = [e for e in self.entries(title_id) if e.id == content.get("id")]
+            if len(named) == 1:
+                return {**options, "content": named[0].ref}
+            return options  # unknown or ambiguous: the title's check names it
+        held = self.by_hash(title_id, str(content["hash"]))
+        if held is None:
+            raise InvalidOptions(
+                f"options.content: this store holds no {title_id} pack with hash {content['hash']}; upload it first",
+                code=f"{title_id}.content-mismatch", field="options.content",
+            )
+        return options if content.get("id") is not None else {**options, "content": held.ref}
+
+    def _growable(self, title_id: str, only: str | None = None) -> list[tuple[str, bool]]:
+        """(game, ended) of the title's games whose descriptions may still grow a pack: those not
+        grown from since their end (``only``: that game, even if it ended before, was taken back
+        into play by an undo and has ended again)."""
+        if only is not None:
+            query, params = "SELECT game_id, options, status FROM games WHERE title = ? AND game_id = ?", [title_id, only]
+        else:
+            query = (
+                "SELECT g.game_id, g.options, g.status FROM games g ANTI JOIN pack_grown p USING (game_id) "
+                "WHERE g.title = ? ORDER BY g.created_at"
+            )
+            params = [title_id]
+        rows = self._con.execute(query, params).fetchall()
+        return [(gid, status == "ended") for gid, options, status in rows if json.loads(options).get("grow_pack", True) is not False]
+
+    def plan_growth(self, title_id: str, only: str | None = None) -> Growth | None:
+        """The version the title's games would grow now (``only``: one game), not yet stored."""
+        title = get_title(title_id)
+        if not hasattr(title, "grow_pack"):
+            return None
+        with self._lock:
+            states, games, ended = [], [], []
+            for gid, _ in self._growable(title_id, only):
+                try:
+                    state, over = self._state_of(gid)
+                except TabletapeError:  # an altered or unreadable game grows nothing
+                    continue
+                if getattr(state, "described", None):
+                    states.append((state, over))
+                    games.append(gid)
+                if over:
+                    ended.append(gid)
+            if not states:
+                return Growth(None, (), tuple(ended)) if ended else None
+            base = self.working(title_id)
+            if base is None or base.source == "builtin":
+                lineage = GROWN_LINEAGE
+                base = base or self.by_hash(title_id, title.content["hash"])
+            else:
+                lineage = base.lineage
+            assert base is not None
+            new_id, version = self._next_id(title_id, lineage)
+            data, added, conflicts = title.grow_pack(base.data, new_id, states)
+            if data is None:
+                return Growth(None, (), tuple(ended)) if ended else None
+            info = {"grown_from": games, "added": len(added), **({"conflicts": conflicts} if conflicts else {})}
+            entry = self._new_entry(title_id, data, None, lineage, version, base, "grown", info)
+            title.register_pack(title.load_pack(data))
+            return Growth(entry, tuple(games), tuple(ended))
+
+    def commit(self, growth: Growth | None) -> None:
+        """Store a planned growth: its new version becomes the working pack; its ended games
+        grow nothing again."""
+        if growth is None:
+            return
+        with self._lock:
+            if growth.entry is not None:
+                self._insert(growth.entry, working=True)
+            digest = growth.entry.hash if growth.entry is not None else ""
+            for gid in growth.ended:
+                self._con.execute("INSERT INTO pack_grown VALUES (?, ?) ON CONFLICT DO NOTHING", [gid, digest])
+
+    def prepare(self, title_id: str, options: dict[str, Any]) -> tuple[dict[str, Any], Growth | None]:
+        """A new game's options pinned (see ``pin``), and the growth its creation brings; the
+        caller ``commit``s the growth just before it appends the game, so a refused creation
+        changes nothing."""
+        growth = self.plan_growth(title_id)
+        return self.pin(title_id, dict(options), growth), growth
+
+    def grow(self, title_id: str, only: str | None = None) -> Entry | None:
+        with self._lock:
+            growth = self.plan_growth(title_id, only)
+            self.commit(growth)
+            return growth.entry if growth is not None else None
+
+    def appended(self, game_id: str, result: AppendResult) -> None:
+        """After an append: a game that has just ended grows its title's working pack."""
+        if "game.ended" not in result.types:
+            return
+        try:
+            row = self._con.execute("SELECT title FROM games WHERE game_id = ?", [game_id]).fetchone()
+            if row is not None and hasattr(get_title(row[0]), "grow_pack"):
+                self.grow(row[0], only=game_id)
+        except Exception:  # growth must never fail the move that ended the game
+            _logger.exception("growing the pack from game %s failed", game_id)
+
+    # -- moving games between stores ---------------------------------------------------------------
+
+    def packs_of(self, game_ids: list[str]) -> list[Entry]:
+        """The packs (not built in) the games pin, once each."""
+        if not game_ids:
+            return []
+        rows = self._con.execute(
+            "SELECT DISTINCT title, options FROM games WHERE list_contains(?, game_id)", [game_ids]
+        ).fetchall()
+        out: dict[str, Entry] = {}
+        for title_id, options in rows:
+            if not _writable(get_title(title_id)):
+                continue
+            digest = self.pinned_hash(title_id, json.loads(options))
+            entry = self.by_hash(title_id, digest) if digest else None
+            if entry is not None and entry.source != "builtin":
+                out[entry.hash] = entry
+        return list(out.values())
+
+    def stage(self, title_id: str, data: Any, digest: str | None = None) -> Entry:
+        """A pack an import carries, validated (and its hash checked when given) and loaded into
+        the rules registry so that the import's games can be checked; not stored yet (``keep``)."""
+        title = self._title_for_writes(title_id)
+        pack = title.load_pack(data)
+        if digest is not None and pack.hash != digest:
+            raise InvalidOptions(
+                f"pack {pack.id!r} hashes to {pack.hash}, not {digest}: it was changed after its export",
+                code=f"{title_id}.content-mismatch", field="hash",
+            )
+        there = self.by_hash(title_id, pack.hash)
+        if there is not None:
+            return there
+        title.register_pack(pack)
+        lineage, version = lineage_of(pack.id)
+        return self._new_entry(title_id, pack.data, None, lineage, version, None, "import")
+
+    def keep(self, entries: list[Entry]) -> list[Entry]:
+        """Store staged packs (an id taken here by other content is kept: packs are told apart by
+        hash); returns those that were new."""
+        added = []
+        with self._lock:
+            for entry in entries:
+                if self.by_hash(entry.title, entry.hash) is None:
+                    self._insert(entry, working=False)
+                    added.append(entry)
+        return added
+
+    def forget(self, entries: list[Entry]) -> None:
+        """Take back packs ``keep`` added for an import that was then refused."""
+        with self._lock:
+            for entry in entries:
+                self._con.execute("DELETE FROM packs WHERE title = ? AND hash = ?", [entry.title, entry.hash])
+                self._packs.get(entry.title, {}).pop(entry.hash, None)
