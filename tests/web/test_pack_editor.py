@@ -142,6 +142,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     with httpx.Client(base_url=ours, timeout=10) as http:
         listing = http.get(f"/titles/{TITLE}/packs").json()
         assert listing["working"] == {"id": new_id, "hash": new_hash}
+        assert next(p for p in listing["packs"] if p["hash"] == new_hash)["name"] == "Our own pack"
         data = http.get(f"/titles/{TITLE}/packs/{new_id}", params={"hash": new_hash}).json()["pack"]
     nodes = {n["id"]: n for n in data["map"]["nodes"]}
     assert set(nodes) == {"BEI", "SAM", "GRE", "KAS"}
@@ -209,6 +210,28 @@ def test_the_diff_against_the_parent_shows_what_changed(tall_phone, stores):
     face = body.locator("[data-added='contract:K99'] [data-face=contract]")
     assert face.locator("[data-part=reward] [data-res=contract_pile]").get_attribute("data-n") == "1"
     assert axe_violations(phone) == []
+
+    # on the list: new games switched to it and back, then it is deleted (no game uses it)
+    def working() -> dict:
+        return httpx.get(f"{ours}/titles/{TITLE}/packs", timeout=10).json()["working"]
+
+    before = working()
+    assert before != {"id": made["id"], "hash": made["hash"]}
+    phone.goto(f"{ours}/?page=packs")
+    phone.locator(f".pk-pack[data-hash='{made['hash']}'] [data-action=use]").click()
+    phone.fill("#pk-admin-token", our_token)
+    phone.get_by_role("button", name="Use it").click()
+    phone.locator(f".pk-pack[data-hash='{made['hash']}'] [data-working]").wait_for()
+    assert working() == {"id": made["id"], "hash": made["hash"]}
+    phone.locator(f".pk-pack[data-hash='{before['hash']}'] [data-action=use]").click()
+    phone.locator(f".pk-pack[data-hash='{before['hash']}'] [data-working]").wait_for()
+    assert working() == before
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.locator(f".pk-pack[data-hash='{made['hash']}'] [data-action=delete]").click()
+    phone.locator(".pk-status", has_text="Deleted").wait_for()
+    assert phone.locator(f".pk-pack[data-hash='{made['hash']}']").count() == 0
+    assert small_targets(phone, "main") == []
+    shot(phone, "pack-editor-04-list")
 
 
 def test_a_bad_pack_file_is_refused_in_words_naming_the_field(tall_phone, stores, tmp_path):

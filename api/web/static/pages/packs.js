@@ -96,6 +96,8 @@ const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'obj
 const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 
 // ---- the list of packs ----------------------------------------------------------------------------
+// which pack a button is for, for a screen reader (the card it sits in shows it)
+const which = (p) => h('span', { class: 'visually-hidden' }, `: ${p.name || p.id}, version ${p.version}`);
 async function listPage(main, title, navigate) {
   const titles = await api('/titles').catch(() => []);
   const name = (titles.find((t) => t.id === title) || {}).name || title;
@@ -114,8 +116,30 @@ async function listPage(main, title, navigate) {
         p.games ? `used by ${plural(p.games, 'game')}` : 'no game uses it yet', p.complete ? 'complete' : null].filter(Boolean).join(' · ')),
       p.working ? h('p', {}, h('span', { class: 'badge', 'data-working': 'true' }, 'for new games')) : null,
       h('p', { class: 'pk-links' },
-        h('a', { class: 'button', href: packUrl(title, p.id, p.hash), 'aria-label': `Open ${p.name || p.id}` }, 'Open'), ' ',
-        h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json`, 'aria-label': `Download ${p.name || p.id}` }, 'Download'))))));
+        h('a', { class: 'button', href: packUrl(title, p.id, p.hash) }, 'Open', which(p)),
+        h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json` }, 'Download', which(p)),
+        p.working ? null : h('button', { type: 'button', 'data-action': 'use', onclick: () => use(p) }, 'Use for new games', which(p)),
+        p.working || p.games || p.source === 'builtin' ? null
+          : h('button', { type: 'button', class: 'danger', 'data-action': 'delete', onclick: () => remove(p) }, 'Delete', which(p)))))));
+  }
+  // the same content uploaded again is the pack already there: ``working`` makes new games use it
+  async function use(p) {
+    clear(status);
+    try {
+      const full = await api(`/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(p.id)}`, { params: { hash: p.hash } });
+      await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: full.pack, params: { working: 'true' } });
+      status.textContent = `New games now use “${p.name || p.id}” (version ${p.version}).`;
+      await load();
+    } catch (err) { status.append(errorBox(err, { lead: 'Not changed.' })); }
+  }
+  async function remove(p) {
+    if (!window.confirm(`Delete “${p.name || p.id}” (version ${p.version}) from this store? No game uses it.`)) return;
+    clear(status);
+    try {
+      await asAdmin(`/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(p.id)}`, { method: 'DELETE', params: { hash: p.hash } });
+      status.textContent = `Deleted “${p.name || p.id}”.`;
+      await load();
+    } catch (err) { status.append(errorBox(err, { lead: 'Not deleted.' })); }
   }
   await load();
   return {};
@@ -184,7 +208,8 @@ async function editPage(main, title, packId, hash, navigate) {
   const sectionsBox = h('div', { class: 'pk-sections' });
   const saveBtn = h('button', { type: 'button', class: 'primary', 'data-action': 'save', onclick: () => save() }, 'Save as a new version');
   const diffBtn = info.parent ? h('button', { type: 'button', 'data-action': 'diff', onclick: () => showDiff() }, 'What changed') : null;
-  const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.name || '', autocomplete: 'off' });
+  // a built-in pack's versions are the group's own: they get a name of their own
+  const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.source === 'builtin' ? 'Our own pack' : info.name || '', autocomplete: 'off' });
   const sheet = h('dialog', { class: 'pk-sheet', id: 'pk-sheet', 'aria-labelledby': 'pk-sheet-h' });
   document.body.append(sheet);
   let editor = null;
@@ -344,7 +369,7 @@ async function editPage(main, title, packId, hash, navigate) {
   async function showDiff() {
     clear(status);
     let d;
-    try { d = await api(`/titles/${enc(title)}/packs/${enc(info.parent.id)}/diff/${enc(info.id)}`); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
+    try { d = await api(`/titles/${enc(title)}/packs/${enc(info.parent.id)}/diff/${enc(info.id)}`, { params: { a_hash: info.parent.hash, b_hash: info.hash } }); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
     clear(sheet);
     const group = (label, items, draw) => (items.length ? [h('h3', {}, `${label} (${items.length})`), h('ul', { class: 'pk-cards pk-diff' }, items.map(draw))] : []);
     sheet.append(h('h2', { id: 'pk-sheet-h' }, `What changed since version ${info.version - 1}`),
