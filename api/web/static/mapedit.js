@@ -53,11 +53,14 @@ function svgPoint(svg, ev) {
  * Draws the map into ``container`` and, when ``editable``, takes drags and taps:
  * ``onAddNode({x, y, kind})`` a new place, ``onMoveNode(id, {x, y})`` a place dragged,
  * ``onPickNodes([a])`` a place tapped, ``onPickNodes([a, b])`` a route drawn from a to b,
- * ``onPickRoute(id)`` a route tapped. Returns ``{svg, setMode(mode)}``; call again to redraw.
+ * ``onPickRoute(id)`` a route tapped. ``tools`` limits what is offered (e.g. ``['route']`` to
+ * draw one route at a table). Returns ``{svg, setMode(mode), positions}``; call again to redraw.
  */
-export function mapEditor(container, { nodes = [], routes = [], editable = true, onAddNode, onMoveNode, onPickNodes, onPickRoute, mode = null, key = 'pack-map', label = 'The map' } = {}) {
+export function mapEditor(container, { nodes = [], routes = [], editable = true, onAddNode, onMoveNode, onPickNodes, onPickRoute, mode = null, tools: only = null, key = 'pack-map', label = 'The map' } = {}) {
   clear(container);
+  const offered = TOOLS.filter(([m]) => !only || only.includes(m));
   let current = mode || container.dataset.mode || 'move';
+  if (!offered.some(([m]) => m === current)) current = offered.length ? offered[0][0] : 'move';
   container.dataset.mode = current;
   const pos = positions(nodes, routes);
   const byId = Object.fromEntries(nodes.map((n) => [n.id, n]));
@@ -123,8 +126,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     hint.textContent = id ? `From ${(byId[id] || {}).name || id}: now tap or drag to the other end.` : (TOOLS.find((t) => t[0] === current) || [])[2] || '';
   };
   // the place under a point, by distance (whatever the page lays over the map there)
-  const nodeAt = (ev) => {
-    const [px, py] = svgPoint(svg, ev);
+  const nodeAt = ([px, py]) => {
     let best = null; let bestD = HIT;
     for (const [id, [x, y]] of Object.entries(pos)) { const d = Math.hypot(px - x, py - y); if (d <= bestD) { best = id; bestD = d; } }
     return best;
@@ -145,6 +147,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
       g.addEventListener('pointermove', (ev) => {
         if (!drag || drag.id !== ev.pointerId) return;
         const [px, py] = svgPoint(svg, ev);
+        drag.last = [px, py];
         if (!drag.moved && Math.hypot(px - drag.start[0], py - drag.start[1]) < 12) return;
         drag.moved = true;
         if (current === 'route') {
@@ -165,7 +168,8 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
         rubber.setAttribute('visibility', 'hidden');
         if (cancelled) return;
         if (current === 'route') {
-          const other = d.moved ? nodeAt(ev) : null;
+          // where the finger last was (a touch's pointerup may carry no position of its own)
+          const other = d.moved ? nodeAt(d.last || svgPoint(svg, ev)) : null;
           if (other && other !== n.id) { setPicked(null); if (onPickNodes) onPickNodes([n.id, other]); return; }
           if (d.moved) return;
           if (picked && picked !== n.id) { const a = picked; setPicked(null); if (onPickNodes) onPickNodes([a, n.id]); return; }
@@ -209,10 +213,19 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
 
   const wrap = h('div', { class: 'mp-map-wrap me-map-wrap', role: 'region', 'aria-label': `${label} (zoom with the buttons or a pinch; drag the open map to pan)` }, svg);
   const tools = editable ? h('div', { class: 'me-tools', role: 'group', 'aria-label': 'What a tap or drag on the map does' },
-    TOOLS.map(([m, text]) => {
+    offered.map(([m, text]) => {
       const b = h('button', { type: 'button', class: 'me-tool', 'data-tool': m, 'aria-pressed': String(m === current) }, text);
+      // a tap picks the tool on the finger's lift: a click may come late, or not at all, right after a drag
+      let down = null;
+      b.addEventListener('pointerdown', (ev) => { down = [ev.pointerId, ev.clientX, ev.clientY]; });
+      b.addEventListener('pointerup', (ev) => {
+        if (!down || down[0] !== ev.pointerId) return;
+        const tap = Math.hypot(ev.clientX - down[1], ev.clientY - down[2]) < 10 && !b.dataset.dragged;
+        down = null;
+        if (tap) { setMode(m); b.dataset.tapped = '1'; setTimeout(() => delete b.dataset.tapped, 800); }
+      });
       b.addEventListener('click', (ev) => {
-        if (b.dataset.dragged) { delete b.dataset.dragged; return; }
+        if (b.dataset.dragged || b.dataset.tapped) { delete b.dataset.dragged; delete b.dataset.tapped; return; }
         setMode(m);
         // from the keyboard (no pointer): the place is put in the middle, to be moved with the arrows
         if (ev.detail === 0 && (m === 'city' || m === 'oasis') && onAddNode) onAddNode({ x: SIZE / 2, y: SIZE / 2, kind: m });
@@ -233,6 +246,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     button.addEventListener('pointerdown', (ev) => { delete button.dataset.dragged; d = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, ghost: null }; button.setPointerCapture(ev.pointerId); });
     button.addEventListener('pointermove', (ev) => {
       if (!d || d.id !== ev.pointerId) return;
+      d.last = { clientX: ev.clientX, clientY: ev.clientY };
       if (!d.ghost && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < 10) return;
       if (!d.ghost) { d.ghost = h('div', { class: `me-ghost me-ghost-${kind}`, 'aria-hidden': 'true' }); document.body.append(d.ghost); }
       d.ghost.style.cssText = `position:fixed;left:${ev.clientX - 18}px;top:${ev.clientY - 18}px;width:36px;height:36px;border-radius:${kind === 'oasis' ? '4px' : '50%'};background:${kind === 'oasis' ? '#7fb069' : '#fffaf0'};border:3px solid #5a3e12;pointer-events:none;z-index:50;${kind === 'oasis' ? 'transform:rotate(45deg);' : ''}`;
@@ -244,10 +258,12 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
       was.ghost.remove();
       button.dataset.dragged = '1'; // the click that may end the drag is not a tap on the tool
       if (cancelled) return;
+      const at = was.last || ev;
       const r = svg.getBoundingClientRect();
-      if (ev.clientX < r.left || ev.clientX > r.right || ev.clientY < r.top || ev.clientY > r.bottom) return;
-      const [x, y] = svgPoint(svg, ev);
-      if (onAddNode) onAddNode({ x: clamp(x), y: clamp(y), kind });
+      if (at.clientX < r.left || at.clientX > r.right || at.clientY < r.top || at.clientY > r.bottom) return;
+      const [x, y] = svgPoint(svg, at);
+      // after the pointer's events are done: the caller may redraw this button away
+      if (onAddNode) setTimeout(() => onAddNode({ x: clamp(x), y: clamp(y), kind }), 0);
     };
     button.addEventListener('pointerup', (ev) => done(ev, false));
     button.addEventListener('pointercancel', (ev) => done(ev, true));
