@@ -126,12 +126,25 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     form.locator("[data-field=reward] [data-add=vp]").click()
     form.locator("button[type=submit]").click()
     assert phone.locator("details[data-kind=contract] .pk-card[data-id=K01] [data-face=contract]").count() == 1
-    assert phone.locator("[data-action=save]").inner_text() == "Save 6 changes"
+    # a guild seal: its guild picked by the button, not typed
+    phone.locator("details[data-kind=seal] > summary").click()
+    phone.locator("[data-add-kind=seal][data-add-id=farmer]").click()
+    form = phone.locator("#pk-sheet form[data-kind=seal]")
+    assert form.locator(".pf-heading").inner_text() == "Guild seal: Farmers"
+    for _ in range(2):
+        form.locator("[data-field=improve] [data-add=coins]").click()
+    form.locator("[data-field=bonus] [data-add=camels]").click()
+    form.locator("button[type=submit]").click()
+    assert phone.locator("details[data-kind=seal] .pk-card[data-id=farmer] [data-guild=farmer]").count() == 1
+    assert phone.locator("[data-add-kind=seal][data-add-id=farmer]").count() == 0
+    assert phone.locator("[data-action=save]").inner_text() == "Save 7 changes"
     assert small_targets(phone, "main") == []
     assert axe_violations(phone) == []
     shot(phone, "pack-editor-01-drawn")
 
     phone.locator("[data-action=save]").click()
+    phone.locator("#pk-admin-token").wait_for()
+    assert axe_violations(phone) == []
     phone.fill("#pk-admin-token", our_token)
     phone.get_by_role("button", name="Use it").click()
     phone.wait_for_function("() => /Saved as version/.test(document.querySelector('.pk-status')?.textContent || '')")
@@ -153,6 +166,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     routes = {"-".join(sorted(r["ends"])): r for r in data["map"]["routes"]}
     assert set(routes) == {"GRE-SAM", "GRE-KAS"}
     assert (routes["GRE-SAM"].get("coins"), routes["GRE-KAS"].get("camels"), routes["GRE-KAS"].get("jade"), routes["GRE-KAS"].get("guild")) == (2, 1, 1, "farmer")
+    assert data["seals"] == {"farmer": {"improve": {"coins": 2}, "bonus": {"camels": 1}}}
     assert canonical_hash(data) == new_hash
 
     # a new game is pinned to it and draws its map

@@ -364,6 +364,12 @@ function objectInput(fields, value, changed, ctx, prefix = '') {
   return box;
 }
 
+// a seal's guild, a book's place, a special city by name; other ids as they are
+function idWords(schema, id) {
+  const c = schema.id && schema.id.type === 'choice' ? schema.id.choices.find((x) => String(x.value) === String(id)) : null;
+  return c ? c.label : id;
+}
+
 function routeId(ends) { const [a, b] = ends || []; return a && b ? (a <= b ? `${a}-${b}` : `${b}-${a}`) : ''; }
 
 /**
@@ -411,7 +417,7 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
   }
   const fields = objectInput(schema.fields, value, redraw, context);
   const form = h('form', { class: 'pf-form', 'data-kind': kind, novalidate: true },
-    h('h3', { class: 'pf-heading' }, id ? `${schema.label} ${id}` : `New ${schema.label.toLowerCase()}`),
+    h('h3', { class: 'pf-heading' }, id ? `${schema.label}: ${idWords(schema, id)}` : `New ${schema.label.toLowerCase()}`),
     h('p', { class: 'pf-help' }, schema.help),
     preview, suggestId ? null : idRow, fields, suggestId ? idRow : null, message, extra,
     h('div', { class: 'pf-actions' },
