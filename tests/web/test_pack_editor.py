@@ -138,6 +138,10 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     assert phone.locator("details[data-kind=seal] .pk-card[data-id=farmer] [data-guild=farmer]").count() == 1
     assert phone.locator("[data-add-kind=seal][data-add-id=farmer]").count() == 0
     assert phone.locator("[data-action=save]").inner_text() == "Save 7 changes"
+    phone.reload()  # a phone reloads the page: nothing entered is lost
+    phone.locator(".pk-restored", has_text="7 changes not saved yet").wait_for()
+    assert phone.locator("#pk-map [data-node]").count() == 4
+    assert phone.locator("[data-action=save]").inner_text() == "Save 7 changes"
     assert small_targets(phone, "main") == []
     assert axe_violations(phone) == []
     shot(phone, "pack-editor-01-drawn")

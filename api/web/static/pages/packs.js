@@ -272,7 +272,8 @@ async function editPage(main, title, packId, hash, navigate) {
       submitLabel: isNew ? `Add this ${form.label.toLowerCase()}` : 'Keep these changes',
       onSubmit: (spec, cid) => {
         const theId = kind === 'route' ? routeId(spec.ends) : cid;
-        if (kind === 'route' && isNew && now('route').has(theId)) { status.textContent = `There is a route between those places already: it is changed instead.`; }
+        // a route moved to other ends is another route: the old one goes
+        if (kind === 'route' && !isNew && id && theId !== id) change('route', id, null);
         change(kind, theId, spec);
         sheet.close();
         status.textContent = `${form.label} ${theId}: ${isNew ? 'added' : 'changed'}. Save as a new version to keep it.`;
