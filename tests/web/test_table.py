@@ -396,7 +396,7 @@ def test_every_page_passes_axe(browser, server, http, viewport):
         for name, url, ready in (
             ("games", "/", f"[data-game='{lc}']"),
             ("new game", "/?page=new", "#n-title"),
-            ("statistics", "/?page=stats", "#stats-none, .stat, .chart"),
+            ("statistics", "/?page=stats", "#stats-none, .stats-page[data-ready=true]"),
             ("a point of a game", f"/?game={mp}&at=2", "#drawing[data-seq]"),
         ):
             page.goto(f"{server}{url}")
