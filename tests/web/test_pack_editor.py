@@ -263,7 +263,7 @@ def test_a_bad_pack_file_is_refused_in_words_naming_the_field(tall_phone, stores
     not_json = tmp_path / "notes.json"
     not_json.write_text("Samarkand: 2 coins to Kashgar")
 
-    phone.goto(f"{ours}/?page=packs")
+    phone.goto(f"{ours}/#/packs")  # the packs page by its fragment too
     phone.locator("#pk-upload").set_input_files(str(not_json))
     phone.get_by_role("button", name="Upload").click()
     phone.locator(".pk-status", has_text="is not a pack file").wait_for()
