@@ -270,6 +270,10 @@ def test_a_bad_pack_file_is_refused_in_words_naming_the_field(tall_phone, stores
 
     phone.locator("#pk-upload").set_input_files(str(bad))
     phone.get_by_role("button", name="Upload").click()
+    phone.fill("#pk-admin-token", "not-the-token")  # a wrong token: asked again, saying why
+    phone.get_by_role("button", name="Use it").click()
+    phone.locator(".pk-dialog", has_text="This store does not know that token.").wait_for()
+    assert phone.evaluate("() => localStorage.getItem('tabletape.admin-token')") is None
     phone.fill("#pk-admin-token", our_token)
     phone.get_by_role("button", name="Use it").click()
     refusal = phone.locator(".pk-status [role=alert]")
