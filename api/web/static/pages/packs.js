@@ -12,7 +12,7 @@ const draftKey = (title, hash) => `tabletape.pack-draft.${title}.${hash}`;
 //: the kinds a pack editor shows below the map, in the order of the rulebook's setup
 const SECTIONS = ['contract', 'city_card', 'special', 'offer', 'book', 'seal', 'city_bonus', 'outpost', 'goal', 'route_tile'];
 const PLURAL = {
-  contract: 'Contracts', city_card: 'City cards', special: 'Special cities', offer: 'Book offer tiles', book: 'Books (free options)',
+  contract: 'Contracts', city_card: 'City cards', special: 'Special cities', offer: 'Book offer tiles', book: 'Books and their free options',
   seal: 'Guild seals', city_bonus: 'City bonus markers', outpost: 'Outpost tiles', goal: 'Goal cards', route_tile: 'Caravan route tiles',
   node: 'Places', route: 'Routes',
 };
