@@ -168,6 +168,14 @@ def test_places_dragged_onto_the_map_moved_and_joined_by_routes(tall_phone, serv
     assert abs(p3["y"] - 500) < 15 and abs(p3["x"] - 800) < 15, p3
     assert phone.locator("[data-node=P3]").get_attribute("data-y") == str(p3["y"])
 
+    # from the keyboard: a place focused and moved with the arrows (it keeps the focus as it is redrawn)
+    x0 = phone.evaluate("() => window.map.nodes[0].x")
+    phone.locator("[data-node=P1]").focus()
+    for _ in range(3):
+        phone.keyboard.press("ArrowRight")
+    assert phone.evaluate("() => window.map.nodes[0].x") == x0 + 30
+    assert phone.evaluate("() => document.activeElement.dataset.node") == "P1"
+
     phone.locator("[data-tool=route]").click()
     drag(phone, centre(phone.locator("[data-node=P1] .me-hit")), centre(phone.locator("[data-node=P2] .me-hit")))
     phone.locator("[data-node=P2]").click()  # or a tap on each end

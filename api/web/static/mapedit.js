@@ -57,6 +57,8 @@ function svgPoint(svg, ev) {
  * draw one route at a table). Returns ``{svg, setMode(mode), positions}``; call again to redraw.
  */
 export function mapEditor(container, { nodes = [], routes = [], editable = true, onAddNode, onMoveNode, onPickNodes, onPickRoute, mode = null, tools: only = null, key = 'pack-map', label = 'The map' } = {}) {
+  // a place moved with the keys is drawn again: the keyboard stays on it
+  const focused = document.activeElement && container.contains(document.activeElement) && document.activeElement.dataset ? document.activeElement.dataset.node : null;
   clear(container);
   const offered = TOOLS.filter(([m]) => !only || only.includes(m));
   let current = mode || container.dataset.mode || 'move';
@@ -135,53 +137,61 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
   if (editable) {
     for (const n of nodes) {
       const g = groups[n.id];
-      let drag = null;
+      let drag = null; // {id: pointer, node, start, from, moved, last}
       g.addEventListener('pointerdown', (ev) => {
         if (ev.button !== 0 && ev.pointerType === 'mouse') return;
         ev.stopPropagation(); // the map does not pan under a place
         ev.preventDefault();
         g.setPointerCapture(ev.pointerId);
-        drag = { id: ev.pointerId, start: svgPoint(svg, ev), from: [...pos[n.id]], moved: false };
-        if (current === 'move') g.classList.add('me-dragging');
+        const start = svgPoint(svg, ev);
+        // touch areas overlap where places are close: the finger takes the nearest place
+        const node = nodeAt(start) || n.id;
+        drag = { id: ev.pointerId, node, start, from: [...pos[node]], moved: false };
+        if (current === 'move') groups[node].classList.add('me-dragging');
       });
       g.addEventListener('pointermove', (ev) => {
         if (!drag || drag.id !== ev.pointerId) return;
         const [px, py] = svgPoint(svg, ev);
+        const id = drag.node;
         drag.last = [px, py];
         if (!drag.moved && Math.hypot(px - drag.start[0], py - drag.start[1]) < 12) return;
         drag.moved = true;
         if (current === 'route') {
-          const [x, y] = pos[n.id];
+          const [x, y] = pos[id];
           rubber.setAttribute('x1', x); rubber.setAttribute('y1', y); rubber.setAttribute('x2', px); rubber.setAttribute('y2', py);
           rubber.setAttribute('visibility', 'visible');
           return;
         }
         if (current !== 'move') return;
-        pos[n.id] = [clamp(drag.from[0] + px - drag.start[0]), clamp(drag.from[1] + py - drag.start[1])];
-        g.setAttribute('transform', `translate(${pos[n.id][0]},${pos[n.id][1]})`);
-        follow(n.id);
+        pos[id] = [clamp(drag.from[0] + px - drag.start[0]), clamp(drag.from[1] + py - drag.start[1])];
+        groups[id].setAttribute('transform', `translate(${pos[id][0]},${pos[id][1]})`);
+        follow(id);
       });
       const end = (ev, cancelled) => {
         if (!drag || drag.id !== ev.pointerId) return;
         const d = drag; drag = null;
-        g.classList.remove('me-dragging');
+        const id = d.node;
+        groups[id].classList.remove('me-dragging');
         rubber.setAttribute('visibility', 'hidden');
-        if (cancelled) return;
+        if (cancelled) {
+          if (d.moved && current === 'move') { pos[id] = d.from; groups[id].setAttribute('transform', `translate(${d.from[0]},${d.from[1]})`); follow(id); }
+          return;
+        }
         if (current === 'route') {
           // where the finger last was (a touch's pointerup may carry no position of its own)
           const other = d.moved ? nodeAt(d.last || svgPoint(svg, ev)) : null;
-          if (other && other !== n.id) { setPicked(null); if (onPickNodes) onPickNodes([n.id, other]); return; }
+          if (other && other !== id) { setPicked(null); if (onPickNodes) onPickNodes([id, other]); return; }
           if (d.moved) return;
-          if (picked && picked !== n.id) { const a = picked; setPicked(null); if (onPickNodes) onPickNodes([a, n.id]); return; }
-          setPicked(picked === n.id ? null : n.id);
+          if (picked && picked !== id) { const a = picked; setPicked(null); if (onPickNodes) onPickNodes([a, id]); return; }
+          setPicked(picked === id ? null : id);
           return;
         }
         if (current === 'move' && d.moved) {
-          g.dataset.x = pos[n.id][0]; g.dataset.y = pos[n.id][1];
-          if (onMoveNode) onMoveNode(n.id, { x: pos[n.id][0], y: pos[n.id][1] });
+          groups[id].dataset.x = pos[id][0]; groups[id].dataset.y = pos[id][1];
+          if (onMoveNode) onMoveNode(id, { x: pos[id][0], y: pos[id][1] });
           return;
         }
-        if (!d.moved && onPickNodes) onPickNodes([n.id]);
+        if (!d.moved && onPickNodes) onPickNodes([id]);
       };
       g.addEventListener('pointerup', (ev) => end(ev, false));
       g.addEventListener('pointercancel', (ev) => end(ev, true));
@@ -272,5 +282,6 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
   container.append(h('div', { class: 'me-wrap', 'data-editable': String(!!editable) }, tools, editable ? hint : null, wrap));
   zoomable(wrap, svg, key);
   setPicked(null);
+  if (focused && groups[focused]) groups[focused].focus();
   return { svg, setMode, positions: pos };
 }
