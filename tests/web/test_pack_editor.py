@@ -109,6 +109,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     public.get_by_role("link", name=re.compile("^Open")).click()
     phone.wait_for_selector("#pk-map svg.me-map")
     assert phone.locator("#pk-map [data-node]").count() == 1  # Beijing, all the public pack knows
+    beijing = phone.locator("#pk-map [data-node=BEI]").evaluate("e => [e.dataset.x, e.dataset.y]")
 
     place(phone, "city", 0.2, 0.2, "Samarkand", "lion")
     place(phone, "oasis", 0.5, 0.6, "Green well")
@@ -117,6 +118,8 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     route(phone, "SAM", "GRE", {"coins": 2})
     route(phone, "GRE", "KAS", {"camels": 1, "jade": 1}, guild="farmer")
     assert phone.locator("#pk-map [data-route]").count() == 2
+    # Beijing was drawn by the layout; it stays where it was as places and routes come
+    assert phone.locator("#pk-map [data-node=BEI]").evaluate("e => [e.dataset.x, e.dataset.y]") == beijing
 
     # a contract through its form, shown as a card in its section
     phone.locator("details[data-kind=contract] > summary").click()
@@ -137,11 +140,11 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     form.locator("button[type=submit]").click()
     assert phone.locator("details[data-kind=seal] .pk-card[data-id=farmer] [data-guild=farmer]").count() == 1
     assert phone.locator("[data-add-kind=seal][data-add-id=farmer]").count() == 0
-    assert phone.locator("[data-action=save]").inner_text() == "Save 7 changes"
+    assert phone.locator("[data-action=save]").inner_text() == "Save 8 changes"
     phone.reload()  # a phone reloads the page: nothing entered is lost
-    phone.locator(".pk-restored", has_text="7 changes not saved yet").wait_for()
+    phone.locator(".pk-restored", has_text="8 changes not saved yet").wait_for()
     assert phone.locator("#pk-map [data-node]").count() == 4
-    assert phone.locator("[data-action=save]").inner_text() == "Save 7 changes"
+    assert phone.locator("[data-action=save]").inner_text() == "Save 8 changes"
     assert small_targets(phone, "main") == []
     assert axe_violations(phone) == []
     shot(phone, "pack-editor-01-drawn")

@@ -128,8 +128,8 @@ async function listPage(main, title, navigate) {
     try {
       const full = await api(`/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(p.id)}`, { params: { hash: p.hash } });
       await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: full.pack, params: { working: 'true' } });
-      status.textContent = `New games now use “${p.name || p.id}” (version ${p.version}).`;
       await load();
+      status.textContent = `New games now use “${p.name || p.id}” (version ${p.version}).`;
     } catch (err) { status.append(errorBox(err, { lead: 'Not changed.' })); }
   }
   async function remove(p) {
@@ -137,8 +137,8 @@ async function listPage(main, title, navigate) {
     clear(status);
     try {
       await asAdmin(`/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(p.id)}`, { method: 'DELETE', params: { hash: p.hash } });
-      status.textContent = `Deleted “${p.name || p.id}”.`;
       await load();
+      status.textContent = `Deleted “${p.name || p.id}”.`;
     } catch (err) { status.append(errorBox(err, { lead: 'Not deleted.' })); }
   }
   await load();
@@ -163,8 +163,8 @@ function uploadForm(title, status, done) {
     try { data = JSON.parse(await f.text()); } catch { status.append(h('span', { class: 'pf-problem' }, `“${f.name}” is not a pack file (it is not JSON).`)); return; }
     try {
       const info = await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: data, params: { working: working.checked ? 'true' : undefined } });
+      await done();
       status.append(h('span', { 'data-uploaded': info.id, 'data-hash': info.hash }, `Added “${info.name || info.id}” (${plural(total(info.components), 'component')}).`));
-      done();
     } catch (err) {
       status.append(errorBox(err, { lead: 'Not added.' }));
     }
@@ -191,7 +191,18 @@ async function editPage(main, title, packId, hash, navigate) {
     for (const c of changes.values()) if (c.kind === kind) { if (c.op === 'remove') out.delete(c.id); else out.set(c.id, c.spec); }
     return out;
   };
+  // the first change to a map drawn by the layout pins every place where it is seen, so that
+  // nothing moves under the hand as places and routes come (and a game draws it so)
+  const pinUnplaced = () => {
+    if (!editor) return;
+    for (const [nid, spec] of now('node')) {
+      if (typeof spec.x === 'number' && typeof spec.y === 'number') continue;
+      const [x, y] = editor.positions[nid] || [500, 500];
+      changes.set(`node:${nid}`, { op: base.node.has(nid) ? 'replace' : 'add', kind: 'node', id: nid, spec: { ...spec, x, y } });
+    }
+  };
   const change = (kind, id, spec) => {
+    if (kind === 'node' || kind === 'route') pinUnplaced();
     const k = `${kind}:${id}`;
     if (spec === null) {
       if (base[kind].has(id)) changes.set(k, { op: 'remove', kind, id }); else changes.delete(k);
