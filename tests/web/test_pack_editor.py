@@ -286,3 +286,22 @@ def test_a_bad_pack_file_is_refused_in_words_naming_the_field(tall_phone, stores
     ids = [p["id"] for p in httpx.get(f"{ours}/titles/{TITLE}/packs", timeout=10).json()["packs"]]
     assert "broken-1" not in ids
     assert axe_violations(phone) == []
+
+
+def test_marco_polo_s_built_in_pack_is_listed_read_only(tall_phone, stores):
+    phone = tall_phone
+    (ours, _token), _ = stores
+    phone.goto(f"{ours}/?page=packs")
+    phone.locator(".pk-titles").get_by_role("link", name="The Voyages of Marco Polo").click()
+    pack = phone.locator(".pk-pack").first
+    pack.wait_for()
+    assert phone.locator(".pk-pack").count() == 1
+    pack.get_by_role("link", name=re.compile("^Open")).click()
+    phone.get_by_text("read only").wait_for()
+    assert phone.locator("#pk-map").count() == 0  # nothing to edit
+    with phone.expect_download() as download:
+        phone.get_by_role("link", name="Download").click()
+    data = json.loads(open(download.value.path()).read())
+    assert canonical_hash(data) == phone.locator("[data-pack-hash]").get_attribute("data-pack-hash")
+    assert small_targets(phone, "main") == []
+    assert axe_violations(phone) == []

@@ -3,7 +3,7 @@
 // from the title's form schema and shown as the card; saved as a new version with the store's
 // admin token (asked for once, kept in this browser); downloaded, uploaded, compared with its parent.
 import { api, ApiError } from '../api.js';
-import { h, clear, errorBox } from '../dom.js';
+import { h, clear, errorBox, humanize } from '../dom.js';
 import { cardFace, componentForm } from '../packforms.js';
 import { mapEditor } from '../mapedit.js';
 
@@ -20,7 +20,9 @@ const SOURCE = { builtin: 'comes with tabletape', upload: 'uploaded', derived: '
 const PREFIX = { contract: 'K', city_card: 'CC', city_bonus: 'CB', outpost: 'OT', goal: 'G', offer: 'B', route_tile: 'RT' };
 
 const packUrl = (title, id, hash) => `/?page=packs&title=${encodeURIComponent(title)}&pack=${encodeURIComponent(id)}${hash ? `&hash=${hash}` : ''}`;
-const downloadUrl = (title, id, hash) => `/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(id)}?download=1${hash ? `&hash=${hash}` : ''}`;
+// a pack in the API's paths by its hash where known: ids may hold a slash (Marco Polo's) or be shared
+const packPath = (title, id, hash) => `/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(hash || id)}`;
+const downloadUrl = (title, id, hash) => `${packPath(title, id, hash)}?download=1`;
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const total = (components) => Object.values(components || {}).reduce((a, n) => a + n, 0);
 
@@ -103,9 +105,16 @@ async function listPage(main, title, navigate) {
   const name = (titles.find((t) => t.id === title) || {}).name || title;
   const list = h('div', { class: 'pk-packs', 'aria-live': 'polite' });
   const status = h('p', { class: 'pk-status', role: 'status' });
+  const others = h('nav', { class: 'pk-titles', 'aria-label': 'Packs of other games' });
   main.append(h('h1', {}, 'Content packs'),
     h('p', {}, `${name}: the map, cards and tiles of your copy of the game. A new game uses the pack marked “for new games”; every game keeps the one it started with.`),
-    list, uploadForm(title, status, () => load()), status);
+    others, list, uploadForm(title, status, () => load()), status);
+  // the other games with packs in this store
+  Promise.all(titles.filter((t) => t.id !== title).map((t) => api(`/titles/${encodeURIComponent(t.id)}/packs`).then(() => t, () => null)))
+    .then((found) => {
+      const with_ = found.filter(Boolean);
+      if (with_.length) others.append(h('span', {}, 'Other games: ', with_.map((t, i) => [i ? ' · ' : null, h('a', { href: `/?page=packs&title=${encodeURIComponent(t.id)}` }, t.name)])));
+    });
 
   async function load() {
     let data;
@@ -126,7 +135,7 @@ async function listPage(main, title, navigate) {
   async function use(p) {
     clear(status);
     try {
-      const full = await api(`/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(p.id)}`, { params: { hash: p.hash } });
+      const full = await api(packPath(title, p.id, p.hash));
       await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: full.pack, params: { working: 'true' } });
       await load();
       status.textContent = `New games now use “${p.name || p.id}” (version ${p.version}).`;
@@ -136,7 +145,7 @@ async function listPage(main, title, navigate) {
     if (!window.confirm(`Delete “${p.name || p.id}” (version ${p.version}) from this store? No game uses it.`)) return;
     clear(status);
     try {
-      await asAdmin(`/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(p.id)}`, { method: 'DELETE', params: { hash: p.hash } });
+      await asAdmin(packPath(title, p.id, p.hash), { method: 'DELETE' });
       await load();
       status.textContent = `Deleted “${p.name || p.id}”.`;
     } catch (err) { status.append(errorBox(err, { lead: 'Not deleted.' })); }
@@ -176,9 +185,10 @@ function uploadForm(title, status, done) {
 async function editPage(main, title, packId, hash, navigate) {
   const enc = encodeURIComponent;
   const [info, forms] = await Promise.all([
-    api(`/titles/${enc(title)}/packs/${enc(packId)}`, { params: { hash: hash || undefined } }),
-    api(`/titles/${enc(title)}/pack-forms`),
+    api(packPath(title, packId, hash)),
+    api(`/titles/${enc(title)}/pack-forms`).catch((err) => (err.status === 404 ? null : Promise.reject(err))),
   ]);
+  if (!forms) return readOnly(main, title, info);
   const base = componentsOf(info.pack, forms);
   const key = draftKey(title, info.hash);
   let changes = new Map(); // `${kind}:${id}` -> {op: add|replace|remove, kind, id, spec}
@@ -369,7 +379,7 @@ async function editPage(main, title, packId, hash, navigate) {
     if (nameInput.value.trim() && nameInput.value.trim() !== info.name) body.name = nameInput.value.trim();
     clear(status).append('Saving…');
     try {
-      const made = await asAdmin(`/titles/${enc(title)}/packs/${enc(info.id)}/versions`, { method: 'POST', body, params: { hash: info.hash } });
+      const made = await asAdmin(`${packPath(title, info.id, info.hash)}/versions`, { method: 'POST', body });
       changes = new Map(); keep();
       sheet.remove();
       sessionStorage.setItem('tabletape.pack-saved', `Saved as version ${made.version} (${made.name || made.id})${made.working ? ': new games use it' : ''}.`);
@@ -382,7 +392,7 @@ async function editPage(main, title, packId, hash, navigate) {
   async function showDiff() {
     clear(status);
     let d;
-    try { d = await api(`/titles/${enc(title)}/packs/${enc(info.parent.id)}/diff/${enc(info.id)}`, { params: { a_hash: info.parent.hash, b_hash: info.hash } }); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
+    try { d = await api(`${packPath(title, info.parent.id, info.parent.hash)}/diff/${enc(info.hash)}`); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
     clear(sheet);
     const group = (label, items, draw) => (items.length ? [h('h3', {}, `${label} (${items.length})`), h('ul', { class: 'pk-cards pk-diff' }, items.map(draw))] : []);
     sheet.append(h('h2', { id: 'pk-sheet-h' }, `What changed since version ${info.version - 1}`),
@@ -399,6 +409,19 @@ async function editPage(main, title, packId, hash, navigate) {
   const saved = sessionStorage.getItem('tabletape.pack-saved');
   if (saved) { sessionStorage.removeItem('tabletape.pack-saved'); status.textContent = saved; }
   return { leave() { sheet.remove(); } };
+}
+
+// a title whose packs have no forms (Marco Polo's one built-in pack): what it holds, to download
+function readOnly(main, title, info) {
+  main.append(
+    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${encodeURIComponent(title)}` }, '← All packs')),
+    h('h1', { class: 'pk-title' }, info.name || info.id),
+    h('p', {}, 'This pack comes with tabletape and is read only: there is nothing to enter for this game.'),
+    h('ul', { class: 'pk-holds' }, Object.entries(info.components || {}).map(([kind, n]) => h('li', {}, `${humanize(kind)}: ${n}`))),
+    h('p', {}, h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, 'Download')),
+    h('details', { class: 'pk-details' }, h('summary', {}, 'Fingerprint'),
+      h('p', { class: 'small' }, 'Pack ', h('code', { 'data-pack-id': info.id }, info.id), ', fingerprint ', h('code', { 'data-pack-hash': info.hash }, info.hash))));
+  return {};
 }
 
 export async function show(main, q, { navigate }) {
