@@ -306,7 +306,8 @@ function listInput(f, value, onChange, labelText, ctx) {
       if (item.type === 'object') input = objectInput(item.fields, v, () => onChange(value), ctx, `${itemLabel}: `);
       else input = control({ ...item, name: f.name, label: itemLabel, required: true }, v, set, itemLabel, ctx, id);
       box.append(h('div', { class: 'pf-item', 'data-item': i },
-        h('div', { class: 'pf-item-head' }, h(item.type === 'object' || item.type === 'bundle' ? 'span' : 'label', item.type === 'object' || item.type === 'bundle' ? { class: 'pf-item-label' } : { for: id, class: 'pf-item-label' }, fixed || item.type !== 'text' ? `${i + 1}.` : `${i + 1}.`),
+        h('div', { class: 'pf-item-head' }, h(item.type === 'text' ? 'label' : 'span', item.type === 'text' ? { for: id, class: 'pf-item-label' } : { class: 'pf-item-label' },
+          h('span', { class: 'visually-hidden' }, `${labelText} `), `${i + 1}.`),
           fixed || value.length <= (f.min || 0) ? null : h('button', { type: 'button', class: 'pf-remove', 'aria-label': `Remove ${itemLabel}`, onclick: () => { value.splice(i, 1); draw(); onChange(value); } }, 'Remove')),
         input));
     });
