@@ -328,7 +328,7 @@ async function editPage(main, title, packId, hash, navigate) {
     });
     const routes = routesNow();
     clear(routesBox).append(h('details', { class: 'pk-kind', 'data-kind': 'route' },
-      h('summary', {}, `Routes (${routes.length})`),
+      h('summary', {}, `Routes (${routes.length})`, unsaved('route') ? h('span', { class: 'badge' }, unsaved('route')) : null),
       cardsOf('route', now('route'))));
     // the cards and tiles
     clear(sectionsBox);
@@ -337,10 +337,10 @@ async function editPage(main, title, packId, hash, navigate) {
       const form = forms.kinds[kind];
       const choiceIds = (form.id || {}).type === 'choice' ? form.id.choices : null;
       const missing = choiceIds ? choiceIds.filter((c) => !items.has(c.value)) : [];
-      const changed = [...changes.values()].filter((c) => c.kind === kind).length;
+      const changed = unsaved(kind);
       sectionsBox.append(h('details', { class: 'pk-kind pk-section', 'data-kind': kind, open: openKinds.has(kind) },
         h('summary', { onclick: (ev) => { const d = ev.currentTarget.parentElement; setTimeout(() => (d.open ? openKinds.add(kind) : openKinds.delete(kind)), 0); } },
-          `${PLURAL[kind]} (${items.size}${choiceIds ? ` of ${choiceIds.length}` : ''})`, changed ? h('span', { class: 'badge' }, `${changed} changed`) : null),
+          `${PLURAL[kind]} (${items.size}${choiceIds ? ` of ${choiceIds.length}` : ''})`, changed ? h('span', { class: 'badge' }, changed) : null),
         h('p', { class: 'pf-help' }, form.help),
         cardsOf(kind, items),
         choiceIds
@@ -349,6 +349,13 @@ async function editPage(main, title, packId, hash, navigate) {
     }
   }
   const openKinds = new Set();
+
+  // what is not saved yet of a kind, in words: "1 new, 2 changed"
+  function unsaved(kind) {
+    const ops = [...changes.values()].filter((c) => c.kind === kind).map((c) => c.op);
+    const n = (op) => ops.filter((o) => o === op).length;
+    return [[n('add'), 'new'], [n('replace'), 'changed'], [n('remove'), 'removed']].filter(([k]) => k).map(([k, w]) => `${k} ${w}`).join(', ');
+  }
 
   function cardsOf(kind, items) {
     if (!items.size) return h('p', { class: 'muted small' }, 'None yet.');
