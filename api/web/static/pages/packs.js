@@ -327,7 +327,7 @@ async function editPage(main, title, packId, hash, navigate) {
       onPickRoute: (rid) => openForm('route', rid, now('route').get(rid)),
     });
     const routes = routesNow();
-    clear(routesBox).append(h('details', { class: 'pk-kind', 'data-kind': 'route' },
+    clear(routesBox).append(unsaved('node') ? h('p', { class: 'small pk-places-unsaved' }, `Places not saved yet: ${unsaved('node')}.`) : '', h('details', { class: 'pk-kind', 'data-kind': 'route' },
       h('summary', {}, `Routes (${routes.length})`, unsaved('route') ? h('span', { class: 'badge' }, unsaved('route')) : null),
       cardsOf('route', now('route'))));
     // the cards and tiles
