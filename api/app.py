@@ -14,7 +14,7 @@ from api.auth import Svc
 from api.edge import BodyLimits
 from api.fast_lane import MovesLane
 from api.models import HealthOut
-from api.routes import games, packs, record, replay, tokens, web
+from api.routes import bgstats, games, packs, record, replay, tokens, web
 from api.routes import stats as stats_routes
 from api.services import Services
 from api.settings import Settings
@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(stats_routes.router)
     app.include_router(packs.router)
+    app.include_router(bgstats.router)
     web.install(app)  # the web page: GET / and /static
     openapi.install(app, settings.body_limits)
     return app

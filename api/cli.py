@@ -270,14 +270,18 @@ def show_log(game_id: str = typer.Argument(..., help="the game"), db: str = Db) 
 def export_games(
     game_ids: Optional[list[str]] = typer.Argument(None, help="games to export (default: all); parquet: the DIR"),
     out: str = typer.Option("-", "--out", "-o", help="JSONL file ('-': standard output); parquet: the DIR"),
-    format: str = typer.Option("jsonl", "--format", help="jsonl, or parquet (the log and every view, by title and month)"),
+    format: str = typer.Option(
+        "jsonl", "--format", help="jsonl, parquet (the log and every view, by title and month), or bgstats (BG Stats' JSON)"
+    ),
     db: str = Db,
 ) -> None:
     """Write whole ended games as JSON Lines, one event per line with its envelope (after the content
-    packs they pin); or everything as Parquet. A game in progress is left out (named, it is
-    refused): its log holds hidden cards."""
+    packs they pin); or everything as Parquet; or the finished plays as a BG Stats export. A game in
+    progress is left out (named, it is refused): its log holds hidden cards."""
     from api.jsonl import ended_games, export_lines
 
+    if format == "bgstats":
+        return export_bgstats(db, out, game_ids)
     if format == "parquet":
         from api.stats_cli import export_parquet
 
@@ -286,7 +290,7 @@ def export_games(
             fail("parquet export: name one folder (tabletape export --format parquet DIR)")
         return export_parquet(db, folder)
     if format != "jsonl":
-        fail(f"--format is jsonl or parquet, not {format!r}")
+        fail(f"--format is jsonl, parquet or bgstats, not {format!r}")
 
     left_out: list[str] = []
     with layers(db) as lay, reported():
@@ -309,11 +313,18 @@ def export_games(
 @app.command("import")
 def import_games(
     path: str = typer.Argument(..., help="JSONL file ('-': standard input), or a Parquet export's folder"),
+    format: str = typer.Option("jsonl", "--format", help="jsonl (or a Parquet folder), or bgstats (a BG Stats export)"),
     db: str = Db,
 ) -> None:
-    """Add whole games from JSON Lines (or a Parquet export): each is checked by its rules, appended, and verified."""
+    """Add whole games from JSON Lines (or a Parquet export): each is checked by its rules, appended,
+    and verified. ``--format bgstats``: a BG Stats export's plays of the three titles, as score-only
+    games (no moves), each play once; prints what it skipped and why."""
     from api import jsonl
 
+    if format == "bgstats":
+        return import_bgstats(db, path)
+    if format != "jsonl":
+        fail(f"--format is jsonl or bgstats, not {format!r}")
     if path != "-" and Path(path).is_dir():
         from api.stats_cli import import_parquet
 
@@ -328,6 +339,43 @@ def import_games(
         count = jsonl.import_games(lay.log, lay.projector, games_read, packs_read, lay.packs)
     carried = f" and {len(packs_read)} content packs" if packs_read else ""
     console().print(f"imported {count} events of {len(games_read)} games{carried}; hash chains verified")
+
+
+def export_bgstats(db: str, out: str, game_ids: Optional[list[str]]) -> None:
+    """``tabletape export --format bgstats [-o FILE]``: every finished game, as BG Stats' JSON."""
+    from api import bgstats
+
+    if out == "-" and game_ids and len(game_ids) == 1 and game_ids[0].endswith(".json"):
+        out = game_ids[0]
+    elif game_ids:
+        fail("bgstats export: it writes every finished game; name only the file (-o FILE)")
+    with layers(db) as lay, reported():
+        document = bgstats.export(lay.projector.read_models)
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    if out == "-":
+        sys.stdout.write(text + "\n")
+        return
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(text + "\n", encoding="utf-8")
+    console(stderr=True).print(f"exported {len(document['plays'])} plays to {escape(out)} (BG Stats JSON)")
+
+
+def import_bgstats(db: str, path: str) -> None:
+    """``tabletape import --format bgstats FILE``: the plays of the three titles, as score-only games."""
+    from api import bgstats
+
+    if path != "-" and not Path(path).is_file():
+        fail(f"bgstats import: no file {path!r}")
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    out = console()
+    with layers(db) as lay, reported():
+        report = bgstats.import_document(lay.log, lay.projector, bgstats.read_document(text))
+    out.print(
+        f"imported {len(report.imported)} plays as score-only games (no moves); "
+        f"{len(report.already)} already imported; {len(report.skipped)} skipped"
+    )
+    for play, reason in report.skipped:
+        out.print(f"skipped {shown(play)}: {shown(reason)}")
 
 
 @app.command()

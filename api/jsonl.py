@@ -26,9 +26,9 @@ from events import codec
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
 from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
-from events.lifecycle import Forked, GameEnded
+from events.lifecycle import Forked, GameEnded, ScoreOnly, fitting_ranks
 from events.log import StoredEvent
-from projections.fold import fold, start
+from projections.fold import GameState, fold, start
 from projections.packs import Entry, PackLibrary
 from projections.projector import Projector
 from replay.history import History
@@ -195,6 +195,12 @@ def _rules_break(events: list[Event]) -> _Break | None:
         return _Break(1, exc.message)
     for entry in entries[1:]:
         body = entry.body
+        if isinstance(body, ScoreOnly) or game.score_only is not None:
+            broken = _score_only_break(game, entry.seq, body, len(entries))
+            if broken is not None:
+                return broken
+            game = fold(game, (body,))
+            continue
         if isinstance(body, Forked):
             game = fold(game, (body,))
             continue
@@ -211,6 +217,22 @@ def _rules_break(events: list[Event]) -> _Break | None:
         if tuple(again) != (body,):
             return _Break(entry.seq, "the rules would record something else here")
         game = fold(game, again)
+    return None
+
+
+def _score_only_break(game: GameState, seq: int, body: Event, length: int) -> _Break | None:
+    """A score-only game is exactly creation, its marker, and an end its marker's source decided."""
+    if isinstance(body, ScoreOnly):
+        if seq != 2 or length != 3 or game.score_only is not None:
+            return _Break(seq, "a score-only game is its creation, game.score-only and game.ended, nothing else")
+        return None
+    seats = len(game.players)
+    if not isinstance(body, GameEnded):
+        return _Break(seq, "a score-only game has no moves")
+    if len(body.scores) != seats or not body.winners or any(not 0 <= w < seats for w in body.winners):
+        return _Break(seq, "a score-only end needs a score per seat and winners among the seats")
+    if not fitting_ranks(tuple(body.ranks), tuple(body.winners), seats):
+        return _Break(seq, "a score-only end ranks every seat from 1, exactly its winners first")
     return None
 
 

@@ -194,6 +194,7 @@ class GameSummary(BaseModel):
     duration_s: float | None = None
     parent_id: str | None = None
     forked_at: int | None = None
+    score_only: bool = Field(False, description="recorded by its result alone (imported from BG Stats): no moves")
 
 
 class ResultDiffersOut(BaseModel):

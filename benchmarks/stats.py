@@ -2,7 +2,9 @@
 
 Generates 100,000 seeded random Lost Cities matches and 20,000 Marco Polo games (legal play
 through the rules core, on every core), imports them through the log's bulk import, then times
-every canned statistic (target <= 200 ms each) and the full read-model rebuild.
+every canned statistic, the statistics page's dashboard and player-page answers (target <= 200 ms
+each), the full read-model rebuild, and the BG Stats export (``--score-only N`` also imports N
+BG Stats plays as score-only games first, and times that import).
 
 Generated games are cached in ``data/bench/stats/`` (gitignored), one msgpack file per chunk of
 games, so a rerun only imports and measures.
@@ -109,6 +111,7 @@ def main() -> None:
     parser.add_argument("--generate-only", action="store_true", help="fill the cache and stop")
     parser.add_argument("--db", default=None, help="keep the benchmark database here (default: a temp file)")
     parser.add_argument("--charts", default=None, help="also draw the example charts into this folder")
+    parser.add_argument("--score-only", type=int, default=0, help="also import this many BG Stats plays (score-only)")
     args = parser.parse_args()
     lc = args.lost_cities if args.lost_cities is not None else (5_000 if args.small else 100_000)
     mp = args.marco_polo if args.marco_polo is not None else (1_000 if args.small else 20_000)
@@ -119,7 +122,7 @@ def main() -> None:
     row("generate (or load from the cache) the random legal games", f"{time.perf_counter() - t0:.1f} s", "(info)")
     if args.generate_only:
         return
-    run(lc, mp, args.db, args.charts)
+    run(lc, mp, args.db, args.charts, args.score_only)
 
 
 def draw_charts(ask: Questions, folder: str) -> None:
@@ -173,7 +176,59 @@ def canned(ask: Questions) -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
-def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None) -> None:
+def page_answers(read_models) -> tuple[str, list[tuple[str, Callable[[], object]]]]:
+    """The statistics page's answers: ``projections.stats.pages`` where it exists; else the
+    queries its dashboard and player page need, through the canned questions (named so)."""
+    try:
+        from projections.stats.pages import Pages
+    except ImportError:
+        ask = Questions(read_models)
+        both = ("lost-cities", "marco-polo")
+        return "via canned questions", [
+            ("dashboard via leaderboard, head-to-head, scores, seats", lambda: (
+                ask.leaderboard(Filters()), ask.head_to_head(Filters()),
+                [(ask.scores(Filters(title=t)), ask.seats(Filters(title=t))) for t in both])),
+            ("player page via 7 canned questions of one player", lambda: (
+                ask.leaderboard(Filters(player="ana")), ask.head_to_head(Filters(player="ana")),
+                [(ask.seats(Filters(title=t, player="ana")), ask.sources(Filters(title=t, player="ana")))
+                 for t in both],
+                ask.title_question(Filters(title="marco-polo", player="ana"), "characters"))),
+        ]
+    pages = Pages(read_models)
+    return "Pages", [
+        ("dashboard, every title (Pages.dashboard)", lambda: pages.dashboard(Filters())),
+        ("dashboard, Lost Cities (Pages.dashboard)", lambda: pages.dashboard(Filters(title="lost-cities"))),
+        ("player page, every title (Pages.player)", lambda: pages.player("Ana", Filters())),
+        ("player page, Marco Polo (Pages.player)", lambda: pages.player("Ana", Filters(title="marco-polo"))),
+        ("page index (Pages.index)", lambda: pages.index()),
+    ]
+
+
+def bgstats_plays(count: int) -> dict:
+    """A BG Stats export of ``count`` plays of the three titles, seeded (for the score-only import)."""
+    from api.bgstats import BGG
+
+    rng = random.Random(15)
+    titles = sorted(BGG)
+    plays = []
+    for n in range(count):
+        title = titles[n % len(titles)]
+        seats = rng.sample(range(len(NAMES)), 2 if title == "lost-cities" else rng.choice((2, 3, 4)))
+        scores = [rng.randint(-40, 120) for _ in seats]
+        plays.append({
+            "uuid": f"BENCH-{n:08d}", "gameRefId": titles.index(title) + 1, "durationMin": rng.randint(20, 150),
+            "playDate": f"20{20 + n % 6}-{1 + n % 12:02d}-{1 + n % 28:02d} 20:00:00",
+            "playerScores": [{"playerRefId": p + 1, "score": str(s), "seatOrder": i + 1, "startPlayer": i == 0,
+                              "winner": s == max(scores)} for i, (p, s) in enumerate(zip(seats, scores))],
+        })
+    return {
+        "games": [{"id": i + 1, "name": BGG[t][1], "bggId": BGG[t][0]} for i, t in enumerate(titles)],
+        "players": [{"id": i + 1, "name": name} for i, name in enumerate(NAMES)],
+        "plays": plays,
+    }
+
+
+def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None, score_only: int = 0) -> None:
     from events.duckdb_log import DuckDBEventLog
     from projections.read_models import ReadModels
     from projections.stats import sql
@@ -193,6 +248,15 @@ def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None) -> None
     seconds = time.perf_counter() - t0
     row(f"full read-model rebuild ({games:,} games, {events:,} events)", f"{seconds:.1f} s",
         f"(info: {events / seconds:,.0f} ev/s)")
+    if score_only:
+        from api import bgstats
+        from projections.projector import Projector
+
+        document = bgstats_plays(score_only)
+        t0 = time.perf_counter()
+        report = bgstats.import_document(log, Projector(log, read_models=False), document)
+        row(f"BG Stats import of {len(report.imported):,} plays as score-only games",
+            f"{time.perf_counter() - t0:.1f} s", "(info)")
     ask = Questions(read_models)
     worst = 0.0
     for name, fn in canned(ask):
@@ -200,6 +264,18 @@ def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None) -> None
         worst = max(worst, ms)
         row(f"  {name} (median)", f"{ms:.1f} ms", "<= 200 ms", ms <= 200)
     row("slowest canned statistic", f"{worst:.1f} ms", "<= 200 ms", worst <= 200)
+    how, answers = page_answers(read_models)
+    worst = 0.0
+    for name, fn in answers:
+        ms = timed(fn, repeat=3)
+        worst = max(worst, ms)
+        row(f"  {name} (median)", f"{ms:.1f} ms", "<= 200 ms", ms <= 200)
+    row(f"slowest page answer ({how})", f"{worst:.1f} ms", "<= 200 ms", worst <= 200)
+    from api import bgstats
+
+    t0 = time.perf_counter()
+    plays = len(bgstats.export(read_models)["plays"])
+    row(f"BG Stats export of every finished game ({plays:,} plays)", f"{time.perf_counter() - t0:.1f} s", "(info)")
     ms = timed(lambda: read_models.refresh(), repeat=20)
     row("refresh with nothing new (every question pays it)", f"{ms:.2f} ms", "(info)")
     bench_catch_up(log, read_models)

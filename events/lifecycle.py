@@ -30,6 +30,43 @@ class GameEnded(Event, frozen=True, tag="game.ended"):
     winners: tuple[int, ...]
 
 
+class ScoreOnly(Event, frozen=True, tag="game.score-only"):
+    """Second event of a game played elsewhere and recorded by its result alone (a BG Stats play):
+    there are no moves, and the ``game.ended`` that follows holds the scores as the source had them.
+
+    ``ref`` is the play's id at its source (BG Stats' play ``uuid``), so the same play is imported
+    once. ``played_at`` (UTC, ISO 8601) is when it was played, not when it was imported.
+    """
+
+    source: str
+    ref: str
+    played_at: str
+    duration_min: int | None = None
+    #: the seat that started, when the source says
+    start_seat: int | None = None
+    location: str | None = None
+
+
+def score_only_end(
+    scores: tuple[int, ...], winners: tuple[int, ...], ranks: tuple[int, ...] | None = None
+) -> GameEnded:
+    """The end of a score-only game: the source's ranks where they fit its winners, else the winners
+    rank 1 and the others by score (dense, from 2)."""
+    if ranks is None or not fitting_ranks(ranks, winners, len(scores)):
+        others = sorted({s for seat, s in enumerate(scores) if seat not in winners}, reverse=True)
+        ranks = tuple(1 if seat in winners else 2 + others.index(s) for seat, s in enumerate(scores))
+    return GameEnded(scores=tuple(scores), ranks=tuple(ranks), winners=tuple(sorted(winners)))
+
+
+def fitting_ranks(ranks: tuple[int, ...], winners: tuple[int, ...], seats: int) -> bool:
+    """Ranks of every seat from 1, where exactly the winners rank 1."""
+    return (
+        len(ranks) == seats
+        and all(isinstance(r, int) and 1 <= r <= seats for r in ranks)
+        and {seat for seat, r in enumerate(ranks) if r == 1} == set(winners)
+    )
+
+
 class Undone(Event, frozen=True, tag="game.undone"):
     """The effective history returns to what it was right after event ``to_seq``."""
 
@@ -54,5 +91,5 @@ class Forked(Event, frozen=True, tag="game.forked"):
     at_seq: int
 
 
-LIFECYCLE_EVENTS: tuple[type[Event], ...] = (GameCreated, GameEnded, Undone, Redone, Amended, Forked)
+LIFECYCLE_EVENTS: tuple[type[Event], ...] = (GameCreated, GameEnded, Undone, Redone, Amended, Forked, ScoreOnly)
 HISTORY_EDITS: tuple[type[Event], ...] = (Undone, Redone, Amended)

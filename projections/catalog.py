@@ -14,7 +14,7 @@ import duckdb
 
 from events.log import naive_utc
 
-_COLUMNS = "game_id, title, players, options, status, created_at, ended_at, duration_s, parent_id, forked_at"
+_COLUMNS = "game_id, title, players, options, status, created_at, ended_at, duration_s, parent_id, forked_at, score_only"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,8 @@ class GameRow:
     duration_s: float | None
     parent_id: str | None
     forked_at: int | None
+    #: recorded by its result alone (imported from BG Stats): no moves
+    score_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +47,10 @@ class GameFilter:
 
 
 def _row(values: tuple[Any, ...]) -> GameRow:
-    game_id, title, players, options, status, created, ended, duration, parent, forked = values
+    game_id, title, players, options, status, created, ended, duration, parent, forked, score_only = values
     return GameRow(
-        game_id, title, tuple(players), json.loads(options), status, created, ended, duration, parent, forked
+        game_id, title, tuple(players), json.loads(options), status, created, ended, duration, parent, forked,
+        bool(score_only),
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any, Iterable
 
 from events.base import Event
 from events.errors import MalformedEvent
-from events.lifecycle import Forked, GameCreated, GameEnded
+from events.lifecycle import Forked, GameCreated, GameEnded, ScoreOnly
 from rules import Title, get_title
 
 
@@ -22,6 +22,8 @@ class GameState:
     forked: Forked | None = None
     #: how many effective events were folded (creation included)
     length: int = 1
+    #: a game recorded by its result alone: no moves were folded into ``state``
+    score_only: ScoreOnly | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -39,6 +41,7 @@ def fold(game: GameState, bodies: Iterable[Event]) -> GameState:
     """Apply validated events; lifecycle events are handled here, the rest by the title's evolve."""
     evolve = game.title.evolve
     state, ended, forked, length = game.state, game.ended, game.forked, game.length
+    score_only = game.score_only
     for body in bodies:
         length += 1
         cls = body.__class__
@@ -46,9 +49,23 @@ def fold(game: GameState, bodies: Iterable[Event]) -> GameState:
             ended = body  # type: ignore[assignment]
         elif cls is Forked:
             forked = body  # type: ignore[assignment]
+        elif cls is ScoreOnly:
+            score_only = body  # type: ignore[assignment]
         else:
             state = evolve(state, body)
-    return replace(game, state=state, ended=ended, forked=forked, length=length)
+    return replace(game, state=state, ended=ended, forked=forked, length=length, score_only=score_only)
+
+
+#: how a score-only game's source is named to people
+SOURCES = {"bgstats": "BG Stats"}
+
+
+def status_line(game: GameState) -> str:
+    """The title's one-line status; a score-only game's says that it has no moves."""
+    if game.score_only is not None:
+        source = SOURCES.get(game.score_only.source, game.score_only.source)
+        return f"recorded by its result alone (imported from {source}): there are no moves to replay"
+    return game.title.status(game.state)
 
 
 def fold_all(bodies: Iterable[Event]) -> GameState:

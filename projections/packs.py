@@ -93,7 +93,8 @@ class Entry:
     version: int
     parent: dict[str, str] | None
     source: str
-    created_at: datetime
+    #: None for a built-in pack (shipped with the code, never added)
+    created_at: datetime | None
     info: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -166,8 +167,7 @@ class PackLibrary:
         for data in title.builtin_packs():
             digest = pack_hash(data)
             out[digest] = Entry(
-                title_id, data["id"], digest, data, data.get("title") or data["id"], data["id"], 1, None, "builtin",
-                datetime(1970, 1, 1),
+                title_id, data["id"], digest, data, data.get("title") or data["id"], data["id"], 1, None, "builtin", None
             )
         return out
 
@@ -222,7 +222,8 @@ class PackLibrary:
 
     def games_pinned(self, title_id: str) -> dict[str, int]:
         """How many games pin each pack (by hash)."""
-        rows = self._con.execute("SELECT options FROM games WHERE title = ?", [title_id]).fetchall()
+        with self._lock:  # one cursor: DuckDB's are not shared across threads unguarded
+            rows = self._con.execute("SELECT options FROM games WHERE title = ?", [title_id]).fetchall()
         counts: dict[str, int] = {}
         for (options,) in rows:
             digest = self.pinned_hash(title_id, json.loads(options))
@@ -415,7 +416,8 @@ class PackLibrary:
                 "WHERE g.title = ? ORDER BY g.created_at"
             )
             params = [title_id]
-        rows = self._con.execute(query, params).fetchall()
+        with self._lock:
+            rows = self._con.execute(query, params).fetchall()
         return [(gid, status == "ended") for gid, options, status in rows if json.loads(options).get("grow_pack", True) is not False]
 
     def plan_growth(self, title_id: str, only: str | None = None) -> Growth | None:
@@ -483,7 +485,8 @@ class PackLibrary:
         if "game.ended" not in result.types:
             return
         try:
-            row = self._con.execute("SELECT title FROM games WHERE game_id = ?", [game_id]).fetchone()
+            with self._lock:
+                row = self._con.execute("SELECT title FROM games WHERE game_id = ?", [game_id]).fetchone()
             if row is not None and hasattr(get_title(row[0]), "grow_pack"):
                 self.grow(row[0], only=game_id)
         except Exception:  # growth must never fail the move that ended the game
@@ -495,9 +498,10 @@ class PackLibrary:
         """The packs (not built in) the games pin, once each."""
         if not game_ids:
             return []
-        rows = self._con.execute(
-            "SELECT DISTINCT title, options FROM games WHERE list_contains(?, game_id)", [game_ids]
-        ).fetchall()
+        with self._lock:
+            rows = self._con.execute(
+                "SELECT DISTINCT title, options FROM games WHERE list_contains(?, game_id)", [game_ids]
+            ).fetchall()
         out: dict[str, Entry] = {}
         for title_id, options in rows:
             if not _writable(get_title(title_id)):

@@ -17,14 +17,15 @@ import hashlib
 import json
 import logging
 import threading
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Iterable
 
 import pyarrow as pa
 
 from events import codec
 from events.duckdb_log import DuckDBEventLog
-from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded
+from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
+from events.log import naive_utc
 from projections.fold import GameState, fold, start
 from projections.stats import Finished, model as stats_model, models as stats_models
 from replay.history import History
@@ -40,7 +41,8 @@ CREATE TABLE IF NOT EXISTS games (
     ended_at TIMESTAMP,
     duration_s DOUBLE,
     parent_id VARCHAR,
-    forked_at INTEGER
+    forked_at INTEGER,
+    score_only BOOLEAN DEFAULT false
 );
 CREATE TABLE IF NOT EXISTS results (
     game_id VARCHAR NOT NULL,
@@ -49,8 +51,14 @@ CREATE TABLE IF NOT EXISTS results (
     score INTEGER NOT NULL,
     rank INTEGER NOT NULL,
     won BOOLEAN NOT NULL,
+    score_only BOOLEAN DEFAULT false,
     PRIMARY KEY (game_id, seat)
 );
+"""
+#: stores from before score-only games: the column goes last, where the rows' schemas have it
+MIGRATIONS = """
+ALTER TABLE games ADD COLUMN IF NOT EXISTS score_only BOOLEAN DEFAULT false;
+ALTER TABLE results ADD COLUMN IF NOT EXISTS score_only BOOLEAN DEFAULT false;
 """
 
 GAMES_SCHEMA = pa.schema(
@@ -65,6 +73,7 @@ GAMES_SCHEMA = pa.schema(
         ("duration_s", pa.float64()),
         ("parent_id", pa.string()),
         ("forked_at", pa.int32()),
+        ("score_only", pa.bool_()),
     ]
 )
 RESULTS_SCHEMA = pa.schema(
@@ -75,6 +84,7 @@ RESULTS_SCHEMA = pa.schema(
         ("score", pa.int32()),
         ("rank", pa.int32()),
         ("won", pa.bool_()),
+        ("score_only", pa.bool_()),
     ]
 )
 
@@ -82,8 +92,15 @@ RESULTS_SCHEMA = pa.schema(
 def game_rows(
     game_id: str, game: GameState, created_at: datetime, ended_at: datetime | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The ``games`` row and ``results`` rows of one game, from its folded state."""
+    """The ``games`` row and ``results`` rows of one game, from its folded state.
+
+    A score-only game is dated by its play (``played_at`` and its duration), not by its import."""
     ended = game.ended
+    marker = game.score_only
+    duration = (ended_at - created_at).total_seconds() if ended is not None and ended_at else None
+    if marker is not None:
+        created_at, ended_at = played_span(marker)
+        duration = None if marker.duration_min is None else marker.duration_min * 60.0
     row = {
         "game_id": game_id,
         "title": game.created.title,
@@ -92,9 +109,10 @@ def game_rows(
         "status": "ended" if ended is not None else "in-progress",
         "created_at": created_at,
         "ended_at": ended_at if ended is not None else None,
-        "duration_s": (ended_at - created_at).total_seconds() if ended is not None and ended_at else None,
+        "duration_s": duration,
         "parent_id": game.forked.parent_id if game.forked else None,
         "forked_at": game.forked.at_seq if game.forked else None,
+        "score_only": marker is not None,
     }
     results = []
     if ended is not None:
@@ -107,9 +125,16 @@ def game_rows(
                     "score": ended.scores[seat],
                     "rank": ended.ranks[seat],
                     "won": seat in ended.winners,
+                    "score_only": marker is not None,
                 }
             )
     return row, results
+
+
+def played_span(marker: ScoreOnly) -> tuple[datetime, datetime]:
+    """When a score-only game began and ended (naive UTC): its play date, plus its duration if known."""
+    began = naive_utc(datetime.fromisoformat(marker.played_at))
+    return began, began + timedelta(minutes=marker.duration_min or 0)
 
 
 class ReadModels:
@@ -126,6 +151,7 @@ class ReadModels:
         self._mark: tuple[int, int] | None = None
         with self._lock:
             self.con.execute(SCHEMA)
+            self.con.execute(MIGRATIONS)
         if catch_up:
             self.catch_up()
 
@@ -459,6 +485,7 @@ STATS_SCHEMAS: dict[str, pa.Schema] = {
             ("score", pa.int32()),
             ("rank", pa.int32()),
             ("won", pa.bool_()),
+            ("score_only", pa.bool_()),
         ]
     ),
     # only games with undo, redo or amendments: which raw seqs count, at which step, with whose body
@@ -492,7 +519,7 @@ def stats_schemas() -> dict[str, pa.Schema]:
     return out
 
 
-_LIFECYCLE = (GameCreated, GameEnded, Forked)
+_LIFECYCLE = (GameCreated, GameEnded, Forked, ScoreOnly)
 _EDITS = frozenset(HISTORY_EDITS)
 
 
@@ -537,6 +564,8 @@ def fold_game(game_id: str, events: list[tuple[int, datetime, Any]]) -> dict[str
         last_seq = len(events)
     game = fold(start(bodies[0]), bodies[1:])
     row, results = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
+    if game.score_only is not None:
+        return _score_only_rows(game_id, game, row, results, last_seq)
     model = stats_model(game.title.id)
     edited = bool(edits)
     out: dict[str, list[dict[str, Any]]] = {"games": [row], "results": results}
@@ -562,7 +591,7 @@ def fold_game(game_id: str, events: list[tuple[int, datetime, Any]]) -> dict[str
             out["seat_results"] = [
                 {"game_id": game_id, "players": len(game.players), "seat": seat, "player": player,
                  "team": teams[seat], "first": seat == first, "score": ended.scores[seat],
-                 "rank": ended.ranks[seat], "won": seat in winners}
+                 "rank": ended.ranks[seat], "won": seat in winners, "score_only": False}
                 for seat, player in enumerate(game.players)
             ]
             out["score_sources"] = [
@@ -581,3 +610,30 @@ def fold_game(game_id: str, events: list[tuple[int, datetime, Any]]) -> dict[str
         log.exception("statistics of game %s (%s) could not be derived", game_id, game.title.id)
         out = {"games": [row], "results": results}
     return out
+
+
+def _score_only_rows(
+    game_id: str, game: GameState, row: dict[str, Any], results: list[dict[str, Any]], last_seq: int
+) -> dict[str, list[dict[str, Any]]]:
+    """A score-only game counts where final results count (``seat_results``: leaderboards, head to
+    head, player pages) and nowhere a move, a round or a source of points would be needed: its
+    state is the empty setup, so every move-level table stays without it."""
+    marker = game.score_only
+    assert marker is not None and game.ended is not None
+    start_seat = marker.start_seat
+    teams = stats_model(game.title.id).teams(game)
+    facts = {
+        "game_id": game_id, "title": game.title.id, "last_seq": last_seq, "steps": last_seq, "moves": 0,
+        "rounds": None, "first_seat": start_seat, "teams": teams,
+        "options": json.dumps(dict(game.created.options), sort_keys=True), "edited": False,
+    }
+    own = {"title": game.title.id, "created_at": row["created_at"], "forked": False}
+    ended = game.ended
+    seats = [
+        {"game_id": game_id, "players": len(game.players), "seat": seat, "player": player, "team": teams[seat],
+         # unknown start player: neither first nor one of the others in the first-player question
+         "first": None if start_seat is None else seat == start_seat, "score": ended.scores[seat],
+         "rank": ended.ranks[seat], "won": seat in ended.winners, "score_only": True, **own}
+        for seat, player in enumerate(game.players)
+    ]
+    return {"games": [row], "results": results, "game_facts": [facts], "seat_results": seats}

@@ -30,8 +30,8 @@ class ResultDiffers:
 def result_differs(game: GameState) -> ResultDiffers | None:
     """Whether today's rules score an ended game's final state as it was recorded (None: they do)."""
     recorded = game.ended
-    if recorded is None:
-        return None
+    if recorded is None or game.score_only is not None:
+        return None  # a score-only game has no moves to score: its result is its source's
     try:
         today = game.title.outcome(game.state)
     except TabletapeError as exc:

@@ -19,8 +19,8 @@ import msgspec
 from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused, TabletapeError
-from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Redone, Undone
-from projections.fold import GameState, fold, start
+from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Redone, ScoreOnly, Undone
+from projections.fold import GameState, fold, start, status_line
 from projections.projector import Projector
 from replay.history import Entry, History, Node
 
@@ -168,8 +168,12 @@ def sentence(before: GameState | None, after: GameState, body: Event, known: Eve
     """The step in words: the title's ``describe`` of the move as known, else a plain line."""
     if isinstance(body, GameCreated):
         return f"{after.title.name} began: {', '.join(body.players)}"
+    if isinstance(body, ScoreOnly):
+        return f"Played {body.played_at.replace('T', ' ')[:16]} UTC and recorded by its result alone: no moves"
     if isinstance(body, GameEnded):
-        return f"The game ended: {after.title.status(after.state)}"
+        if after.score_only is not None:
+            return "The game ended: " + ", ".join(f"{p} {s}" for p, s in zip(after.players, body.scores))
+        return f"The game ended: {status_line(after)}"
     if type(body) in _LIFECYCLE_TEXT:
         return _LIFECYCLE_TEXT[type(body)]
     hook = getattr(after.title, "describe", None)
@@ -196,7 +200,7 @@ def _frame(
         player=player,
         move=notation(game, known) if known is not None else None,
         text=sentence(before, game, body, known),
-        status=game.title.status(game.state),
+        status=status_line(game),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
         described=described(game, body),

@@ -48,6 +48,15 @@ def draw_chance(game: GameState, seq: int) -> Event | None:
     return game.title.chance_event(game.state, outcome)
 
 
+def refuse_score_only(game: GameState) -> None:
+    """A game recorded by its result alone has no moves to undo, amend or fork from."""
+    if game.score_only is not None:
+        raise HistoryEditRefused(
+            f"this game was recorded by its result alone ({game.score_only.source}): it has no moves to edit or fork",
+            code="score-only-game",
+        )
+
+
 class Recorder:
     """The write side: every change to a game goes through here."""
 
@@ -107,6 +116,7 @@ class Recorder:
             entries = history.entries(at_seq)
             if not entries:
                 raise HistoryEditRefused(f"seq {at_seq} has no history to fork", code="fork-empty")
+            refuse_score_only(self.projector.state(game_id))
             created = entries[0].body
             child = new_id or new_game_id()
             batch = [created, Forked(parent_id=game_id, at_seq=at_seq), *(e.body for e in entries[1:])]
@@ -308,6 +318,7 @@ class Recorder:
         """Simulate the batch on a copy of the history (it must be accepted) and add chance."""
         history = self.projector.history(game_id)
         live = self.projector.state(game_id)
+        refuse_score_only(live)
         trial = history.copy()
         for body in batch:
             trial.push(body)  # raises HistoryEditRefused before anything is written

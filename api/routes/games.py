@@ -34,7 +34,7 @@ from events.lifecycle import GameCreated
 from events.log import AppendResult, new_game_id
 from events.tokens import IssuedTokens, derived_tokens
 from projections import catalog
-from projections.fold import GameState, start
+from projections.fold import GameState, start, status_line
 from rules import titles
 
 router = APIRouter(tags=["games"])
@@ -82,6 +82,7 @@ def summary(row: catalog.GameRow) -> GameSummary:
         duration_s=row.duration_s,
         parent_id=row.parent_id,
         forked_at=row.forked_at,
+        score_only=row.score_only,
     )
 
 
@@ -200,6 +201,7 @@ def _row_now(svc: Services, game_id: str, game: GameState) -> catalog.GameRow:
         None,
         game.forked.parent_id if game.forked else None,
         game.forked.at_seq if game.forked else None,
+        game.score_only is not None,
     )
 
 
@@ -218,7 +220,7 @@ def get_game(game_id: str, svc: Svc) -> GameOut:
         steps=game.length,
         to_move=seat,
         to_move_player=game.players[seat] if seat is not None and 0 <= seat < len(game.players) else None,
-        status_line=game.title.status(game.state),
+        status_line=status_line(game),
         can_redo=history.can_redo(),
         digital=game.created.seed is not None,
         seed=game.created.seed if over else None,

@@ -122,10 +122,9 @@ def require_admin(svc: Svc, creds: Credentials) -> None:
 Admin = Annotated[None, Depends(require_admin)]
 
 
-def _utc(moment: datetime) -> datetime | None:
-    if moment.year == 1970:  # built in: shipped with the code, never added
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+def _utc(moment: datetime | None) -> datetime | None:
+    """The store keeps naive UTC; the wire says so."""
+    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
 def info(svc: Services, entry: Entry, pinned: dict[str, int] | None = None) -> PackInfo:

@@ -21,6 +21,7 @@ from api.routes.record import check_seq, loaded
 from api.services import Services
 from api.streaming import sse_notice, stream
 from events.errors import TabletapeError
+from projections.fold import status_line
 from replay import frames as replay_frames
 
 router = APIRouter(tags=["replay"])
@@ -80,7 +81,7 @@ def read_state(
         steps=game.length,
         perspective=eyes.name,  # type: ignore[arg-type]
         seat=eyes.seat,
-        status_line=game.title.status(game.state),
+        status_line=status_line(game),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
         outcome=outcome_of(game),

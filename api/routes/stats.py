@@ -33,7 +33,9 @@ from api.stats_models import (
     WagersOut,
 )
 from api.services import Services
+from api.stats_page_models import DashboardOut, PlayerOut, StatsIndexOut, TitlePageOut
 from projections.stats import charts, sql
+from projections.stats.pages import Pages
 from projections.stats.questions import Filters, Questions
 
 router = APIRouter(tags=["statistics"])
@@ -99,6 +101,46 @@ def questions(svc: Services) -> Questions:
 
 def _with_title(keep: Filters, title: str) -> Filters:
     return Filters(title, keep.player, keep.date_from, keep.date_to, keep.options, keep.include_forks)
+
+
+# -- the statistics page: its index and one answer per screen --------------------------------------
+
+
+def pages(svc: Services) -> Pages:
+    return Pages(svc.projector.read_models)
+
+
+@router.get("/stats", response_model=StatsIndexOut)
+def stats_index(svc: Svc) -> StatsIndexOut:
+    """What the statistics page starts from: its endpoints, the titles with finished games (and the
+    options they were played with), and the players."""
+    return StatsIndexOut(**pages(svc).index())
+
+
+@router.get("/stats/dashboard", response_model=DashboardOut, responses=errors(422))
+def stats_dashboard(svc: Svc, keep: Keep) -> DashboardOut:
+    """The group's dashboard: leaderboard, the latest games, games per month, a summary per title
+    (score-only records counted)."""
+    return DashboardOut(**pages(svc).dashboard(keep))
+
+
+@router.get("/stats/player", response_model=PlayerOut, responses=errors(422))
+def stats_player(
+    svc: Svc,
+    keep: Keep,
+    name: Annotated[str, Query(min_length=1, max_length=64, description="the player's name, any case")],
+) -> PlayerOut:
+    """One player's page: games and wins per title and per month, streaks, rivals, favourite
+    characters and expeditions, points by source against the group (``player`` is ignored)."""
+    return PlayerOut(**pages(svc).player(name, keep))
+
+
+@router.get("/stats/titles/{title}", response_model=TitlePageOut, responses=errors(422))
+def stats_title(title: Annotated[str, Path(max_length=64)], svc: Svc, keep: KeepInTitle) -> TitlePageOut:
+    """One title's page: win rate by seat and character with 95 % Wilson intervals, scores, points
+    by source, and the title's own questions (Lost Cities' wagers, bonus, colours and rounds; Marco
+    Polo's Beijing and contracts)."""
+    return TitlePageOut(**pages(svc).title(title, keep))
 
 
 # -- questions of every title ---------------------------------------------------------------------

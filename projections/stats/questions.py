@@ -171,10 +171,14 @@ class Questions:
         )
 
     def seats(self, f: Filters) -> dict[str, Any]:
-        """Win rate by seat (per player count) and of the first player against the others."""
+        """Win rate by seat (per player count) and of the first player against the others.
+
+        Score-only games are left out: their seats and start player are another app's word, which
+        no recorded move vouches for (often only the order players were typed in)."""
         _need_title(f, "win rate by seat")
         sel = selection(f, games_with_player=False)
         seat_where, seat_params = _seat_filter(f, "r")
+        seat_where += " AND NOT coalesce(r.score_only, false)"
         by_seat = self._ask(
             f"""SELECT r.players, r.seat, count(*) AS games, count(*) FILTER (WHERE r.won) AS wins,
                    count(*) FILTER (WHERE r.won) / count(*) AS win_rate, avg(r.score) AS avg_score

@@ -79,19 +79,20 @@ SANDBOX_LOCKS = (
 SHARED_VIEWS: dict[str, tuple[str, str]] = {
     "games": (
         "SELECT g.game_id, g.title, g.players, f.options, g.status, g.created_at, g.ended_at, g.duration_s, "
-        "f.rounds, f.moves, f.first_seat, g.parent_id, g.forked_at "
+        "f.rounds, f.moves, f.first_seat, g.parent_id, g.forked_at, g.score_only "
         "FROM games g LEFT JOIN game_facts f USING (game_id)",
         "one row per game: game_id, title, players (in seat order), options (JSON, defaults filled in), "
         "status (in-progress / ended), created_at, ended_at (UTC), duration_s, rounds, moves (effective "
-        "events but creation, end and fork), first_seat, parent_id and forked_at (a fork's parent)",
+        "events but creation, end and fork), first_seat, parent_id and forked_at (a fork's parent), score_only (recorded by its result alone, "
+        "e.g. imported from BG Stats: no moves, no rounds, no points by source)",
     ),
     "results": (
-        "SELECT r.game_id, r.seat, r.player, r.score, r.rank, r.won, f.teams[r.seat + 1] AS team, s.sources "
+        "SELECT r.game_id, r.seat, r.player, r.score, r.rank, r.won, f.teams[r.seat + 1] AS team, s.sources, r.score_only "
         "FROM results r LEFT JOIN game_facts f USING (game_id) LEFT JOIN ("
         "SELECT game_id, seat, map(list(source ORDER BY source), list(points ORDER BY source)) AS sources "
         "FROM score_sources GROUP BY game_id, seat) s USING (game_id, seat)",
         "one row per seat of a finished game: game_id, seat, player, score, rank (1 = best, ties share), "
-        "won, team (partners share one), sources (MAP source -> points)",
+        "won, team (partners share one), sources (MAP source -> points; NULL for a score-only game), score_only",
     ),
     "score_sources": (
         "SELECT game_id, seat, player, won, source, points FROM score_sources",

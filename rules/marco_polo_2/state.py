@@ -150,7 +150,13 @@ class MP2State(msgspec.Struct, frozen=True):
 
 def pack_of(state: MP2State) -> Pack:
     """The pack the game is pinned to."""
-    return PACKS[state.pack]
+    pack = PACKS.get(state.pack)
+    if pack is None:  # a snapshot folded before states named their pack by hash names it by id
+        named = with_id(state.pack)
+        if len(named) != 1:
+            raise KeyError(state.pack)
+        pack = named[0]
+    return pack
 
 
 def _pack_for(opts: Options) -> Pack:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.settings import Settings
-from mp2play import G8, G9, LAYOUT, OPTIONS, SETUP, T1, d, described, game_lines
+from mp2play import G9, LAYOUT, OPTIONS, SETUP, T1, d, game_lines
 from rules.marco_polo_2.content import PUBLIC, SYNTHETIC
 
 MP2 = "/titles/marco-polo-2/packs"
@@ -296,3 +296,12 @@ def test_a_built_in_pack_can_be_made_working(client, admin):
     assert up.status_code == 200 and up.json()["source"] == "builtin" and up.json()["working"]
     game = new_game(client, {"characters": "offer"})
     assert pinned(client, game["game_id"]) == SYNTHETIC.ref
+
+
+def test_a_refused_creation_grows_nothing(client, svc):
+    game = new_game(client)["game_id"]
+    record(svc, game, SETUP)
+    refused = client.post("/games", json={"title": "marco-polo-2", "players": ["A", "B", "C", "D", "E"], "options": OPTIONS})
+    assert refused.status_code == 422 and refused.json()["code"] == "marco-polo-2.player-count"
+    assert listing(client)["working"] is None
+    assert new_game(client) and listing(client)["working"]["id"] == "ours-v1"

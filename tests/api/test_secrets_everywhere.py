@@ -1,6 +1,6 @@
 """Every read without a token shows of a game in progress at most its public view. For each title,
 a digital game and a table game in progress: every route the app serves, the statistics, the
-charts, every SQL view and both exports (the command line's) are scanned for each hidden card,
+charts, every SQL view and the exports (the command line's, and BG Stats' over HTTP) are scanned for each hidden card,
 objective and goal card, and none appears. An ended game shows them; undone back into play, it
 hides them again."""
 
@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from api.app import create_app
+from api.bgstats import game_uuid
 from api.cli import app as cli
 from api.errors import NotYetVisible
 from api.jsonl import export_lines
@@ -202,14 +203,19 @@ def _store_reads(client, store: Store) -> None:
         ("get", "/stats/leaderboard", {}),
         ("get", "/stats/head-to-head", {}),
         ("get", "/sql/views", {}),
+        ("get", "/stats", {}),
+        ("get", "/stats/dashboard", {}),
     ]
+    asks += [("get", "/stats/player", {"params": {"name": name}}) for name in ("Ana", "Bea")]
     for title in TITLES:
         keep = {"params": {"title": title}}
         asks += [("get", "/games", keep), ("get", "/stats/leaderboard", keep), ("get", "/stats/head-to-head", keep)]
         asks += [(("get", f"/stats/{q}", keep)) for q in ("seats", "scores", "sources")]
         asks += [("get", f"/stats/charts/{c}", keep) for c in ("scores", "seats", "characters")]
         asks += [("get", "/stats/{title}/" + q, {"title": title}) for q in ("characters", "beijing", "contracts")]
+        asks += [("get", "/stats/titles/{title}", {"title": title}), ("get", "/stats/dashboard", keep)]
     asks += [("get", f"/stats/lost-cities/{q}", {}) for q in ("wagers", "bonus", "rounds")]
+    asks.append(("get", "/export/bgstats", {}))
     for method, path, kwargs in asks:
         url = path.format(title=kwargs.pop("title")) if "{title}" in path else path
         response = client.request(method, url, **kwargs)
@@ -259,6 +265,10 @@ def _cli_reads(store: Store, tmp: Path) -> None:
     for name in views():
         store.read(None, f"tabletape sql {name}", run("sql", f"SELECT * FROM {name}", "--json", "--row-limit", 10_000))
     store.read(None, "tabletape stats leaderboard", run("stats", "leaderboard", "--json"))
+    bgstats = tmp / "BGStatsExport.json"
+    store.read(None, "tabletape export --format bgstats -o FILE", run("export", "--format", "bgstats", "-o", bgstats))
+    store.read(None, "tabletape export --format bgstats (the file)", bgstats.read_text() if bgstats.exists() else "")
+    store.read(None, "tabletape export --format bgstats (stdout)", run("export", "--format", "bgstats"))
 
 
 @pytest.fixture(scope="module")
@@ -319,6 +329,7 @@ def test_an_ended_game_shows_everything_and_undone_back_into_play_hides_again(cl
     assert any(game.id in text for _, text in _parquet_text(folder))
     assert len(list(export_lines(svc.log, svc.projector, [game.id]))) == svc.log.last_seq(game.id)
     assert client.get("/stats/leaderboard").json()["rows"]
+    assert [p["uuid"] for p in client.get("/export/bgstats").json()["plays"]] == [game_uuid(game.id)]
 
     last = last_seq(client, game.id)
     undone = client.post(f"/games/{game.id}/undo", headers=game.auth, json={"to_seq": last - 2, "expected_seq": last})
@@ -329,6 +340,7 @@ def test_an_ended_game_shows_everything_and_undone_back_into_play_hides_again(cl
         answer = client.post("/sql", json={"query": f"SELECT * FROM {name}"}).json()
         assert name == "games" or answer["rows"] == [], name
     assert client.get("/stats/leaderboard").json()["rows"] == []
+    assert client.get("/export/bgstats").json()["plays"] == []
     report = parquet.export(svc.projector.read_models, folder)  # over the earlier export
     assert (report.games, report.in_progress) == (0, 1)
     assert not any(game.id in text for _, text in _parquet_text(folder))

@@ -59,8 +59,6 @@ def test_new_pins_the_working_pack_and_grows_it(tmp_path):
     first = run("new", "marco-polo-2", "Ana", "Bea", "-o", "characters=chosen", "--db", db)
     assert first.exit_code == 0 and f"content pack: {PUBLIC.id}" in first.output
     game_id = first.output.split()[1]
-
-
     with layers(db) as lay:
         lay.recorder.record_notation(game_id, SETUP)
     second = run("new", "marco-polo-2", "Ana", "Bea", "--db", db)

@@ -32,6 +32,9 @@ export async function show(main, q, { navigate }) {
   const meta = h('p', { class: 'game-meta' });
   const status = h('p', { class: 'status-line', role: 'status', 'aria-live': 'polite', id: 'status-line' });
   const drawing = h('div', { class: 'drawing', id: 'drawing' });
+  // a game imported by its result alone (BG Stats) has no moves: the board would be an empty setup
+  const noMoves = h('p', { class: 'panel no-moves', id: 'no-moves', role: 'note', hidden: true },
+    'This game was recorded by its result alone (imported from BG Stats): there are no moves to replay, only the final score.');
   const stepLabel = h('p', { class: 'step-label', id: 'step-label', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, value: 0, 'aria-describedby': 'step-label' });
   // the visible text is the accessible name; the title says which key does the same
@@ -54,7 +57,7 @@ export async function show(main, q, { navigate }) {
     handed.notice || '',
     h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live), outbox.status),
     h('div', { class: 'game-grid' },
-      h('section', { class: 'board', 'aria-label': 'The table' }, drawing),
+      h('section', { class: 'board', 'aria-label': 'The table' }, noMoves, drawing),
       h('div', { class: 'side' },
         h('section', { class: 'panel timeline', 'aria-labelledby': 'tl-h' },
           h('h2', { id: 'tl-h' }, 'Replay'),
@@ -222,10 +225,13 @@ export async function show(main, q, { navigate }) {
     clear(meta).append(...[
       h('span', { class: 'players' }, i.players.map((p, s) => h('span', { class: 'player', style: `--seat:${seatColour(s)}`, 'data-seat': s }, p))),
       h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? 'ended' : 'in progress'),
-      i.digital ? h('span', { class: 'badge' }, 'digital') : h('span', { class: 'badge' }, 'at the table'),
+      i.score_only ? h('span', { class: 'badge', id: 'score-only' }, 'score only')
+        : i.digital ? h('span', { class: 'badge' }, 'digital') : h('span', { class: 'badge' }, 'at the table'),
       i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, 'fork of another game (open it where this one branched)') : null,
       i.result_differs ? h('span', { class: 'badge rules-flag', id: 'rules-flag', title: i.result_differs.message }, '⚑ today\'s rules differ') : null].filter(Boolean));
     live.hidden = i.status === 'ended';
+    noMoves.hidden = !i.score_only;
+    drawing.hidden = !!i.score_only;
   }
 
   // ---- position ----------------------------------------------------------------------------------
@@ -299,6 +305,7 @@ export async function show(main, q, { navigate }) {
         h('strong', {}, '⚑ Today\'s rules compute another result. '), differs.message,
         '. The recorded result stands; nothing was rewritten.'));
     }
+    if (g.info.score_only) return; // no moves: nothing to break the score down by
     const breakdown = (g.mod.score || generic.score)(f.view, { players: g.info.players });
     if (breakdown) scoreBox.append(breakdown);
   }

@@ -35,6 +35,7 @@ export async function show(main, q, { navigate }) {
           h('span', { class: 'players' }, g.players.join(' · ')),
           h('span', { class: `badge ${g.status}` }, g.status === 'ended' ? 'ended' : 'in progress'),
           g.parent_id ? h('span', { class: 'muted small' }, `fork at seq ${g.forked_at}`) : null,
+          g.score_only ? h('span', { class: 'badge', title: 'imported from BG Stats by its result alone: no moves' }, 'score only') : null,
           h('time', { class: 'muted small', datetime: g.created_at }, new Date(g.created_at).toLocaleString())))));
     if (offset + data.games.length < data.total) {
       list.append(h('button', { type: 'button', class: 'secondary', 'data-more': true, onclick: () => load(offset + PAGE) }, 'Show more games'));

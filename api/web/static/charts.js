@@ -1,0 +1,200 @@
+// Charts drawn in the page as SVG from the statistics' JSON: horizontal bars (with an interval or
+// a comparison mark), stacked bars, columns and a calendar heat map. Each is drawn at the width
+// it is given on screen (redrawn when that changes), so its text stays at its own size on a phone;
+// every mark can be focused and names its value, shown on hover, tap and focus.
+import { h, s, clear } from './dom.js';
+
+export const PALETTE = ['#0b6bcb', '#c25400', '#17723e', '#b0307a', '#6d4fc2', '#7a6a00', '#007c89', '#8a3b12', '#4f5d75', '#a3241b', '#3d7a00'];
+const FONT = 13;
+const LINE = 22;
+
+// A figure that draws itself at its width: draw(width) returns the svg.
+function figure(label, draw, { caption, legend } = {}) {
+  const tip = h('div', { class: 'sv-tip', role: 'status', hidden: true });
+  const box = h('div', { class: 'sv-box' });
+  const fig = h('figure', { class: 'sv-chart' }, caption ? h('figcaption', {}, caption) : null, legend || null, box, tip);
+  let drawn = 0;
+  const redraw = () => {
+    const width = Math.max(240, Math.floor(box.clientWidth || 320));
+    if (width === drawn) return;
+    drawn = width;
+    const svg = draw(width);
+    svg.setAttribute('role', 'group');
+    svg.setAttribute('aria-label', label);
+    svg.setAttribute('width', width);
+    svg.style.maxWidth = '100%';
+    clear(box).append(svg);
+    wire(svg, tip, box);
+  };
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(redraw).observe(box);
+  queueMicrotask(redraw);
+  fig.redraw = redraw;
+  return fig;
+}
+
+// hover, tap and focus show a mark's words in the tip beside it
+function wire(svg, tip, box) {
+  const show = (mark) => {
+    tip.textContent = mark.getAttribute('aria-label');
+    tip.hidden = false;
+    const r = mark.getBoundingClientRect(); const b = box.getBoundingClientRect();
+    tip.style.left = `${Math.max(0, Math.min(b.width - tip.offsetWidth, r.left - b.left))}px`;
+    tip.style.top = `${r.bottom - b.top + 4}px`;
+    for (const m of svg.querySelectorAll('.sv-mark.on')) m.classList.remove('on');
+    mark.classList.add('on');
+  };
+  const hide = () => { tip.hidden = true; for (const m of svg.querySelectorAll('.sv-mark.on')) m.classList.remove('on'); };
+  for (const mark of svg.querySelectorAll('.sv-mark')) {
+    mark.addEventListener('pointerenter', () => show(mark));
+    mark.addEventListener('pointerleave', hide);
+    mark.addEventListener('focus', () => show(mark));
+    mark.addEventListener('blur', hide);
+    mark.addEventListener('click', () => show(mark));
+  }
+}
+
+function mark(label, ...children) {
+  return s('g', { class: 'sv-mark', tabindex: 0, role: 'img', 'aria-label': label }, s('title', {}, label), ...children);
+}
+
+function text(x, y, words, attrs = {}) {
+  return s('text', { x, y, 'font-size': FONT, ...attrs }, words);
+}
+
+// Roughly how wide a text is at the chart's size (no layout needed to draw).
+const widthOf = (words) => String(words).length * FONT * 0.58;
+
+function scale(lo, hi, x0, x1) {
+  const span = hi - lo || 1;
+  return (v) => x0 + ((v - lo) / span) * (x1 - x0);
+}
+
+// Horizontal bars, one a row: {label, value, display, low?, high?, compare?, colour?, note?}.
+// ``domain`` fixes the axis (e.g. [0, 1] for rates); ``compareLabel`` names the comparison mark.
+export function bars(label, rows, { domain, caption, colour = PALETTE[0], legend } = {}) {
+  return figure(label, (width) => {
+    const labelW = Math.min(width * 0.42, Math.max(...rows.map((r) => widthOf(r.label)), 40) + 8);
+    const valueW = Math.min(width * 0.3, Math.max(...rows.map((r) => widthOf(r.display)), 30) + 8);
+    const values = rows.flatMap((r) => [r.value, r.low, r.high, r.compare]).filter((v) => v !== null && v !== undefined);
+    const [lo, hi] = domain || [Math.min(0, ...values), Math.max(0, ...values)];
+    const x = scale(lo, hi, labelW, width - valueW);
+    const height = rows.length * (LINE + 6) + 8;
+    const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-bars' });
+    const axis = x(Math.max(lo, Math.min(hi, 0)));
+    svg.append(s('line', { x1: axis, x2: axis, y1: 0, y2: height, class: 'sv-axis' }));
+    rows.forEach((r, i) => {
+      const y = 4 + i * (LINE + 6);
+      const zero = x(Math.max(lo, Math.min(hi, 0))); const end = x(r.value);
+      const parts = [
+        text(labelW - 6, y + LINE * 0.7, r.label, { 'text-anchor': 'end', class: 'sv-label' }),
+        s('rect', { x: Math.min(zero, end), y: y + 2, width: Math.max(1, Math.abs(end - zero)), height: LINE - 4, rx: 3, fill: r.colour || colour, class: r.note ? 'sv-bar few' : 'sv-bar' }),
+      ];
+      if (r.low !== undefined && r.low !== null) {
+        const mid = y + LINE / 2;
+        parts.push(s('line', { x1: x(r.low), x2: x(r.high), y1: mid, y2: mid, class: 'sv-whisker' }),
+          s('line', { x1: x(r.low), x2: x(r.low), y1: mid - 6, y2: mid + 6, class: 'sv-whisker' }),
+          s('line', { x1: x(r.high), x2: x(r.high), y1: mid - 6, y2: mid + 6, class: 'sv-whisker' }));
+      }
+      if (r.compare !== undefined && r.compare !== null) {
+        parts.push(s('line', { x1: x(r.compare), x2: x(r.compare), y1: y - 1, y2: y + LINE + 1, class: 'sv-compare' }));
+      }
+      parts.push(text(width - valueW + 6, y + LINE * 0.7, r.display, { class: 'sv-value' }));
+      svg.append(mark(r.aria || `${r.label}: ${r.display}${r.note ? ` (${r.note})` : ''}`, ...parts));
+    });
+    return svg;
+  }, { caption, legend });
+}
+
+// Stacked horizontal bars: rows {label, parts: [{key, value}]}, keys [{key, name, colour}];
+// negative parts stack to the left of zero.
+export function stacked(label, rows, keys, { caption, format = String } = {}) {
+  const colourOf = Object.fromEntries(keys.map((k, i) => [k.key, k.colour || PALETTE[i % PALETTE.length]]));
+  const nameOf = Object.fromEntries(keys.map((k) => [k.key, k.name]));
+  const legend = h('ul', { class: 'sv-legend' }, keys.map((k) => h('li', {}, h('span', { class: 'sv-swatch', style: `background:${colourOf[k.key]}` }), k.name)));
+  return figure(label, (width) => {
+    const labelW = Math.min(width * 0.4, Math.max(...rows.map((r) => widthOf(r.label)), 40) + 8);
+    const neg = Math.min(0, ...rows.map((r) => r.parts.reduce((a, p) => a + Math.min(0, p.value), 0)));
+    const pos = Math.max(0, ...rows.map((r) => r.parts.reduce((a, p) => a + Math.max(0, p.value), 0)));
+    const x = scale(neg, pos, labelW, width - 8);
+    const height = rows.length * (LINE + 8) + 8;
+    const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-stacked' });
+    svg.append(s('line', { x1: x(0), x2: x(0), y1: 0, y2: height, class: 'sv-axis' }));
+    rows.forEach((r, i) => {
+      const y = 4 + i * (LINE + 8);
+      svg.append(text(labelW - 6, y + LINE * 0.7, r.label, { 'text-anchor': 'end', class: 'sv-label' }));
+      let right = 0; let left = 0;
+      for (const p of r.parts) {
+        if (!p.value) continue;
+        const a = p.value > 0 ? right : left + p.value;
+        if (p.value > 0) right += p.value; else left += p.value;
+        const x0 = x(a); const w = Math.max(1, x(a + Math.abs(p.value)) - x0);
+        svg.append(mark(`${r.label}, ${nameOf[p.key] || p.key}: ${format(p.value)}`,
+          s('rect', { x: x0, y: y + 2, width: w, height: LINE - 4, fill: colourOf[p.key], class: 'sv-bar', stroke: '#fff', 'stroke-width': 1 })));
+      }
+    });
+    return svg;
+  }, { caption, legend });
+}
+
+// Columns over categories in order (months, score ranges): rows {label, value, part?, display}.
+// ``part`` (e.g. wins of the games) is drawn inside its column in a darker shade.
+export function columns(label, rows, { caption, partName, valueName = 'value', tick = (v) => String(Math.round(v)) } = {}) {
+  return figure(label, (width) => {
+    const values = rows.map((r) => r.value);
+    const lo = Math.min(0, ...values); const hi = Math.max(0, ...values) || (lo < 0 ? 0 : 1);
+    const left = Math.max(28, ...[lo, hi].map((v) => widthOf(tick(v)) + 8));
+    const height = 180; const bottom = 36; const top = 8;
+    const y = scale(lo, hi, height - bottom, top);
+    const step = (width - left - 4) / Math.max(1, rows.length);
+    const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-columns' });
+    svg.append(s('line', { x1: left, x2: width, y1: y(0), y2: y(0), class: 'sv-axis' }),
+      text(left - 4, y(0) + 4, tick(0), { 'text-anchor': 'end', class: 'sv-tick' }));
+    if (hi > 0) svg.append(text(left - 4, y(hi) + 4, tick(hi), { 'text-anchor': 'end', class: 'sv-tick' }));
+    if (lo < 0) svg.append(text(left - 4, y(lo), tick(lo), { 'text-anchor': 'end', class: 'sv-tick' }));
+    const every = Math.max(1, Math.ceil(rows.length / Math.floor((width - left) / 56)));
+    rows.forEach((r, i) => {
+      const x0 = left + i * step + 1; const w = Math.max(2, step - 3);
+      const y0 = y(Math.max(0, r.value)); const y1 = y(Math.min(0, r.value));
+      const parts = [s('rect', { x: x0, y: y0, width: w, height: Math.max(1, y1 - y0), fill: PALETTE[0], opacity: r.part !== undefined ? 0.45 : 1, class: 'sv-bar' })];
+      if (r.part !== undefined && r.part > 0) {
+        const yp = y(r.part);
+        parts.push(s('rect', { x: x0, y: yp, width: w, height: Math.max(1, y(0) - yp), fill: PALETTE[0], class: 'sv-bar' }));
+      }
+      if (i % every === 0) parts.push(text(x0 + w / 2, height - bottom + 16, r.label, { 'text-anchor': 'middle', class: 'sv-tick' }));
+      svg.append(mark(r.aria || `${r.label}: ${r.display}`, ...parts));
+    });
+    return svg;
+  }, { caption, legend: partName ? h('ul', { class: 'sv-legend' }, h('li', {}, h('span', { class: 'sv-swatch', style: `background:${PALETTE[0]};opacity:.45` }), valueName), h('li', {}, h('span', { class: 'sv-swatch', style: `background:${PALETTE[0]}` }), partName)) : null });
+}
+
+// A calendar heat map: a row a year, a cell a month, darker for more games. ``months``:
+// [{month: 'YYYY-MM', games}]; ``monthName(m)`` names month m (0-11) in the reader's language.
+export function heatmap(label, months, { caption, monthName, describe }) {
+  const counts = Object.fromEntries(months.map((m) => [m.month, m.games]));
+  const years = months.length ? [...new Set(months.map((m) => Number(m.month.slice(0, 4))))] : [];
+  const first = Math.min(...years); const last = Math.max(...years);
+  const all = []; for (let y = first; y <= last; y += 1) all.push(y);
+  const top = Math.max(1, ...months.map((m) => m.games));
+  const shade = (n) => (n ? `rgba(11, 92, 173, ${0.18 + 0.82 * (n / top)})` : '#efe9dc');
+  const legend = h('p', { class: 'sv-legend small' }, h('span', { class: 'sv-swatch', style: `background:${shade(0)}` }), ' none ',
+    h('span', { class: 'sv-swatch', style: `background:${shade(Math.ceil(top / 2))}` }), ' some ',
+    h('span', { class: 'sv-swatch', style: `background:${shade(top)}` }), ` most (${top})`);
+  return figure(label, (width) => {
+    const left = 44; const cell = Math.min(48, Math.floor((width - left - 4) / 12)); const gap = 3;
+    const height = 20 + all.length * (cell + gap);
+    const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-heat' });
+    for (let m = 0; m < 12; m += 1) {
+      svg.append(text(left + m * cell + cell / 2, 14, monthName(m).slice(0, cell < 30 ? 1 : 3), { 'text-anchor': 'middle', class: 'sv-tick', 'aria-hidden': 'true' }));
+    }
+    all.forEach((year, row) => {
+      const y = 20 + row * (cell + gap);
+      svg.append(text(left - 6, y + cell * 0.65, String(year), { 'text-anchor': 'end', class: 'sv-tick' }));
+      for (let m = 0; m < 12; m += 1) {
+        const key = `${year}-${String(m + 1).padStart(2, '0')}`;
+        const n = counts[key] || 0;
+        svg.append(mark(describe(key, n), s('rect', { x: left + m * cell, y, width: cell - gap, height: cell - gap, rx: 3, fill: shade(n), class: 'sv-cell', 'data-month': key, 'data-games': n })));
+      }
+    });
+    return svg;
+  }, { caption, legend });
+}
