@@ -181,6 +181,22 @@ const placeName = (content, id) => {
   return (n && n.name) || id;
 };
 
+// the content the picker shows now: its narrowing chips name places by their names
+let shownContent = null;
+const GUILD_WORDS = { farmer: 'Farmers', spicer: 'Spice traders', tailor: 'Tailors', jeweler: 'Jewelers' };
+
+/** A chip narrowing a kind of move by the notation's next word, in words (never a code). */
+export function subgroupLabel(group, key) {
+  const k = String(group).split('.').pop();
+  if (k === 'travelled') return humanize(ROW_WORD[key] || key);
+  if (k === 'book-used') return `Book ${key}`;
+  if (k === 'guild-taken' || k === 'seal-improved') return GUILD_WORDS[key] || key;
+  if (k === 'special-city-used') return humanize(key);
+  if (k === 'city-card-used') return /^area\d$/.test(key) ? `Action-board card ${key.slice(4)}` : placeName(shownContent, key);
+  if (/^(b?\d|p[A-Z])$/.test(key)) return `Die ${dieText(key)}`;
+  return null;
+}
+
 export function groupLabel(k) {
   return GROUPS[String(k).split('.').pop()] || null;
 }
@@ -236,6 +252,7 @@ const dice = (mv) => `${(mv.dice || []).length === 1 ? 'die' : 'dice'} ${(mv.dic
  * (its form), then the move goes again carrying it.
  */
 export function choices(moves, view, content) {
+  shownContent = content;
   if (!view || view.phase !== 'play' || !content || (view.pending || []).length) return moves;
   const seat = view.to_move;
   const p = (view.seats || [])[seat];
