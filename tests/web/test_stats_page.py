@@ -102,6 +102,19 @@ BROKEN_WORDS = """() => {
 }"""
 
 
+OUTSIDE_ITS_CHART = """() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('.sv-chart svg')) {
+    const b = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width && (r.left < b.left - 1 || r.right > b.right + 1)) out.push(t.textContent);
+    }
+  }
+  return out;
+}"""
+
+
 def open_stats(page, base: str, query: str = "") -> None:
     page.goto(f"{base}/?page=stats{query}")
     page.wait_for_selector(".stats-page[data-ready=true]")
@@ -139,6 +152,7 @@ def check_page(page, name: str) -> None:
     """What every statistics view must be: no word broken in a cell, charts with marks a keyboard
     reaches and that name their value, no blocking axe finding."""
     assert page.evaluate(BROKEN_WORDS) == []
+    assert page.evaluate(OUTSIDE_ITS_CHART) == []  # a long name on a phone goes above its bar, not off the chart
     marks = page.locator(".sv-chart svg .sv-mark")
     assert marks.count() > 0
     assert page.evaluate(
@@ -279,6 +293,7 @@ def test_each_title_page_shows_the_api_answer(screen, stats_server, api, title):
     screen.wait_for_selector(".stats-page[data-ready=true]")
     t = api.get(f"/stats/titles/{title}").json()
     assert screen.locator("h1").inner_text() == t["name"]
+    assert screen.locator(".st-filter-box[open]").count() == 0  # the page's own title is no filter to show
     shown = screen.evaluate(SHOWN)
     expected = {table: (t[field], key) for field, (table, key) in TITLE_TABLES.items() if t.get(field)}
     if t.get("beijing"):

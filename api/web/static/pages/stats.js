@@ -85,14 +85,15 @@ function figures(id, items) {
 
 // A table: cols [{key, label, fmt, link?, few?}] over rows; each row named by ``key(row)``.
 function table(id, caption, rows, cols, key) {
-  const head = h('tr', {}, cols.map((c) => h('th', { scope: 'col', class: c.fmt && c.fmt !== 'text' ? 'num' : null }, c.label)));
+  const head = h('tr', {}, cols.map((c) => h('th', { scope: 'col', class: c.fmt && c.fmt !== 'text' ? 'num' : null }, c.label.replace(/ %/g, '\u00a0%'))));
   const body = rows.map((r) => h('tr', { 'data-row': key(r) }, cols.map((c, i) => {
     const value = c.value ? c.value(r) : r[c.key];
     const shown = c.fmt === 'interval' ? interval(r) : c.show ? c.show(r) : fmt(value, c.fmt);
     const inner = c.link ? h('a', { href: c.link(r) }, h('span', { class: 'v' }, shown)) : h('span', { class: 'v' }, shown);
     const few = c.few && c.few(r) ? h('span', { class: 'st-few', title: `fewer than ${FEW} games` }, 'few games') : null;
     const cell = i === 0 ? 'th' : 'td';
-    return h(cell, { ...(i === 0 ? { scope: 'row' } : {}), 'data-col': c.key, 'data-fmt': c.fmt, class: c.fmt && c.fmt !== 'text' ? 'num' : null }, inner, few);
+    const kind = c.fmt && c.fmt !== 'text' ? 'num' : String(shown).length > 14 ? 'st-long' : null;
+    return h(cell, { ...(i === 0 ? { scope: 'row' } : {}), 'data-col': c.key, 'data-fmt': c.fmt, class: kind }, inner, few);
   })));
   return h('div', { class: 'table-wrap st-table', tabindex: 0, role: 'region', 'aria-label': caption },
     h('table', { 'data-table': id }, h('caption', { class: 'visually-hidden' }, caption), h('thead', {}, head), h('tbody', {}, body)));
@@ -130,7 +131,7 @@ const rateBars = (label, rows, name, n = 'games') => bars(label, rows.map((r) =>
   label: name(r), value: r.win_rate, low: r.low, high: r.high, note: r[n] < FEW ? 'few games' : null,
   display: `${PCT.format(r.win_rate)} · ${INT.format(r[n])}`,
   aria: `${name(r)}: ${PCT.format(r.win_rate)} wins of ${gamesWord(r[n])}${r.low !== undefined ? `, 95% interval ${interval(r)}` : ''}${r[n] < FEW ? ' (few games)' : ''}`,
-})), { domain: [0, 1] });
+})), { domain: [0, 1], caption: `Win % · games${rows.some((r) => r.low !== undefined) ? '; the thin line: its 95% range' : ''}${rows.some((r) => r[n] < FEW) ? '; paler: fewer than 10 games' : ''}` });
 
 // -- the filters --------------------------------------------------------------------------------
 
@@ -177,7 +178,9 @@ function filterForm(index, filters, view, extra, navigate) {
     if (forks.checked) next.set('include_forks', 'true');
     navigate(href(view, extra, next));
   });
-  return h('details', { class: 'st-filter-box', open: filters.toString() ? true : null }, h('summary', {}, 'Filters'), form);
+  // open when a filter narrows this view (a title page's own title is no filter the reader chose)
+  const narrowed = [...filters.keys()].some((k) => !(view === 'title' && k === 'title'));
+  return h('details', { class: 'st-filter-box', open: narrowed ? true : null }, h('summary', {}, 'Filters'), form);
 }
 
 function crumbs(items) {
@@ -314,7 +317,8 @@ async function playerPage(out, index, name, filters) {
     out.append(section('rivals', 'Rivals',
       bars(`Share of games ${p.player} ranked above each rival`, p.rivals.map((r) => ({ label: r.opponent, value: r.wins / Math.max(1, r.wins + r.losses + r.ties),
         display: `${INT.format(r.wins)}–${INT.format(r.losses)}${r.ties ? `–${INT.format(r.ties)}` : ''}`,
-        aria: `${p.player} against ${r.opponent}: ${INT.format(r.wins)} won, ${INT.format(r.losses)} lost, ${INT.format(r.ties)} tied` })), { domain: [0, 1] }),
+        aria: `${p.player} against ${r.opponent}: ${INT.format(r.wins)} won, ${INT.format(r.losses)} lost, ${INT.format(r.ties)} tied` })),
+      { domain: [0, 1], caption: `Games ${p.player} finished ahead – behind${p.rivals.some((r) => r.ties) ? ' – level' : ''}` }),
       table('rivals', 'Head to head', p.rivals, [
         { key: 'opponent', label: 'Rival', fmt: 'text', link: (r) => playerLink(filters)(r.opponent) },
         { key: 'games', label: 'Games', fmt: 'int' },
@@ -447,7 +451,8 @@ async function titlePage(out, index, title, filters) {
     const c = t.contracts;
     out.append(section('contracts', 'Contracts completed and final rank',
       bars('Average rank by contracts completed (1 is first)', c.by_count.map((r) => ({ label: `${INT.format(r.contracts)} contracts`, value: r.avg_rank,
-        display: `${NUM1.format(r.avg_rank)} · ${INT.format(r.seats)}`, aria: `${INT.format(r.contracts)} contracts: average rank ${NUM1.format(r.avg_rank)} over ${gamesWord(r.seats)}` }))),
+        display: `${NUM1.format(r.avg_rank)} · ${INT.format(r.seats)}`, aria: `${INT.format(r.contracts)} contracts: average rank ${NUM1.format(r.avg_rank)} over ${gamesWord(r.seats)}` })),
+      { caption: 'Average final rank (1 is first; a shorter bar is better) · games' }),
       c.correlation === null ? null : h('p', { class: 'small' }, c.correlation < 0 ? 'The more contracts completed, the better the rank' : 'More contracts did not bring a better rank',
         ` (correlation ${NUM1.format(c.correlation)}).`),
       table('contracts', 'Contracts and rank', c.by_count, [
