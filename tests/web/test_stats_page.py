@@ -316,3 +316,24 @@ def test_each_title_page_shows_the_api_answer(screen, stats_server, api, title):
     for api_word in ("Rows", "Per side round", "Bin width", "win_rate", "avg_score", "per_match", "Not available"):
         assert api_word not in words
     check_page(screen, f"title-{title}-{screen.viewport_size['width']}")
+
+
+def test_a_rate_on_few_games_is_marked_on_the_players_page_too(tall_phone, stats_server, api):
+    page = tall_phone
+    p = api.get("/stats/player", params={"name": "Carl", "title": "marco-polo"}).json()
+    assert 0 < p["games"] < 10
+    open_stats(page, stats_server, "&view=player&name=Carl&title=marco-polo")
+    shown = page.evaluate(SHOWN)
+    assert check_figures(shown, "player", {**p, **p["streaks"]}) >= 7
+    assert page.locator("[data-figure=win_rate] .st-few").inner_text() == "few games"
+    assert page.locator("[data-figure=longest_losses] .v").inner_text() == str(p["streaks"]["longest_losses"])
+
+
+def test_a_title_without_games_is_said_in_words_with_the_titles_that_have_some(tall_phone, stats_server):
+    page = tall_phone
+    open_stats(page, stats_server, "&view=title&title=chess")
+    words = page.locator("#stats-empty").inner_text()
+    assert words.startswith("No finished game of “chess”") and "lost-cities" not in words and "titles:" not in words
+    page.get_by_role("link", name="Lost Cities").click()
+    page.wait_for_selector("[data-section=wagers]")
+    assert axe_violations(page) == []

@@ -216,8 +216,15 @@ export async function show(main, q, { navigate } = {}) {
     } else if (view === 'title') {
       const title = filters.get('title') || '';
       const known = index.titles.find((t) => t.title === title);
-      out.append(crumbs([['Group', href('dashboard', {}, filters, ['title', 'option'])], [known ? known.name : title]]), filterForm(index, filters, view, {}, go));
-      await titlePage(out, index, title, filters);
+      out.append(crumbs([['Group', href('dashboard', {}, filters, ['title', 'option'])], [known ? known.name : title]]));
+      if (known) {
+        out.append(filterForm(index, filters, view, {}, go));
+        await titlePage(out, index, title, filters);
+      } else {
+        out.prepend(h('h1', {}, 'Statistics'));
+        out.append(h('p', { class: 'notice', id: 'stats-empty' }, `No finished game of “${title}” is recorded here. Titles with games: `,
+          index.titles.map((t, i) => [i ? ', ' : '', h('a', { href: titleLink(filters)(t.title) }, t.name)]), '.'));
+      }
     } else {
       out.append(filterForm(index, filters, view, {}, go));
       await dashboard(out, index, filters);
@@ -286,10 +293,11 @@ async function playerPage(out, index, name, filters) {
   out.append(figures('player', [
     { key: 'games', label: 'Games', value: p.games, fmt: 'int' },
     { key: 'wins', label: 'Wins', value: p.wins, fmt: 'int' },
-    { key: 'win_rate', label: 'Win %', value: p.win_rate, fmt: 'pct' },
+    { key: 'win_rate', label: 'Win %', value: p.win_rate, fmt: 'pct', after: p.games && p.games < FEW ? h('span', { class: 'st-few' }, 'few games') : null },
     { key: 'titles_played', label: 'Titles played', value: p.titles_played, fmt: 'int' },
     { key: 'h_index', label: 'H-index (titles played at least that often)', value: p.h_index, fmt: 'int' },
     { key: 'longest_wins', label: 'Longest winning streak', value: p.streaks.longest_wins, fmt: 'int' },
+    { key: 'longest_losses', label: 'Longest run without a win', value: p.streaks.longest_losses, fmt: 'int' },
     { key: 'current', label: 'Now', value: current ? `${current.length} ${current.won ? (current.length === 1 ? 'win' : 'wins') : (current.length === 1 ? 'game' : 'games')} ${current.won ? 'in a row' : 'without a win'}` : null, fmt: 'text' },
   ]));
   if (!p.games) {
