@@ -115,6 +115,10 @@ OUTSIDE_ITS_CHART = """() => {
 }"""
 
 
+#: the rows of the points-by-source bars whose segments are not in the legend's order
+OUT_OF_LEGEND_ORDER = """() => { const rows = {}; for (const m of document.querySelectorAll('[data-section=sources] .sv-stacked .sv-mark')) { const [who, rest] = m.getAttribute('aria-label').split(', '); (rows[who] = rows[who] || []).push(rest.split(':')[0]); } const legend = [...document.querySelectorAll('[data-section=sources] .sv-legend li')].map(l => l.textContent); return Object.entries(rows).filter(([k, v]) => v.join() !== legend.filter(x => v.includes(x)).join()).map(([k]) => k); }"""
+
+
 def open_stats(page, base: str, query: str = "") -> None:
     page.goto(f"{base}/?page=stats{query}")
     page.wait_for_selector(".stats-page[data-ready=true]")
@@ -312,6 +316,7 @@ def test_each_title_page_shows_the_api_answer(screen, stats_server, api, title):
     sections = {s.get_attribute("data-section") for s in screen.locator("[data-section]").all()}
     assert expected_sections <= sections
     assert not ({"wagers", "characters", "beijing", "contracts"} - expected_sections) & sections  # nothing "not available"
+    assert screen.evaluate(OUT_OF_LEGEND_ORDER) == []  # a source at the same place in every bar
     words = screen.locator("main").inner_text()
     for api_word in ("Rows", "Per side round", "Bin width", "win_rate", "avg_score", "per_match", "Not available"):
         assert api_word not in words

@@ -430,7 +430,9 @@ async function titlePage(out, index, title, filters) {
       { label: 'Winners', parts: t.sources.map((s) => ({ key: s.source, value: s.winners_avg_points || 0 })) },
     ];
     for (const c of t.characters || []) {
-      rows.push({ label: characterName(c.character), parts: (t.character_sources || []).filter((x) => x.character === c.character).map((x) => ({ key: x.source, value: x.avg_points })) });
+      const mine = Object.fromEntries((t.character_sources || []).filter((x) => x.character === c.character).map((x) => [x.source, x.avg_points]));
+      // in the legend's order, so a source sits at the same place in every bar
+      rows.push({ label: characterName(c.character), parts: t.sources.map((x) => ({ key: x.source, value: mine[x.source] || 0 })) });
     }
     out.append(section('sources', 'Points by source',
       stacked(`Average points by source in ${t.name}`, rows, keys, { format: (v) => `${NUM1.format(v)} points` }),
