@@ -281,6 +281,7 @@ def test_every_name_opens_the_players_page_and_it_shows_the_api_answer(screen, s
 
 TITLE_TABLES = {
     "seats": ("seats", lambda r: f"{r['players']}:{r['seat']}"),
+    "first_player": ("first-player", lambda r: str(r["players"])),
     "characters": ("characters", lambda r: "null" if r["character"] is None else r["character"]),
     "sources": ("sources", lambda r: r["source"]),
     "wagers": ("wagers", lambda r: str(r["wagers"])),

@@ -402,7 +402,13 @@ async function titlePage(out, index, title, filters) {
       { key: 'wins', label: 'Wins', fmt: 'int' },
       { key: 'win_rate', label: 'Win %', fmt: 'pct', few: (r) => r.few },
       { key: 'interval', label: '95% range', fmt: 'interval' },
-    ], (r) => `${r.players}:${r.seat}`)));
+    ], (r) => `${r.players}:${r.seat}`),
+    (t.first_player || []).length ? table('first-player', 'Who started', t.first_player, [
+      { key: 'players', label: 'Table', fmt: 'text', show: (r) => `${r.players} players` },
+      { key: 'games', label: 'Games', fmt: 'int' },
+      { key: 'win_rate', label: 'Win % of who started', fmt: 'pct', few: (r) => r.games < FEW },
+      { key: 'others_win_rate', label: 'Win % of each other seat', fmt: 'pct' },
+    ], (r) => String(r.players)) : null));
   out.append(section('scores', 'Final scores',
     figures('scores', [
       { key: 'median', label: 'Median', value: t.scores.summary.median, fmt: 'num1' },
