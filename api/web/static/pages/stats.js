@@ -393,7 +393,7 @@ async function titlePage(out, index, title, filters) {
     return;
   }
   out.append(h('p', { class: 'small muted st-note' }, `Each rate shows how many games it rests on and its 95% range (Wilson); “few games” marks a rate on fewer than ${FEW}.`));
-  const seatLabel = (r) => `${r.players} players, ${seatName(r.seat).toLowerCase()}`;
+  const seatLabel = (r) => `${r.players}\u00a0players, ${seatName(r.seat).toLowerCase().replace(' ', '\u00a0')}`;
   out.append(section('seats', 'Win % by seat',
     rateBars('Win % by seat', t.seats, seatLabel),
     table('seats', 'Win % by seat', t.seats, [
@@ -404,7 +404,7 @@ async function titlePage(out, index, title, filters) {
       { key: 'interval', label: '95% range', fmt: 'interval' },
     ], (r) => `${r.players}:${r.seat}`),
     (t.first_player || []).length ? table('first-player', 'Who started', t.first_player, [
-      { key: 'players', label: 'Table', fmt: 'text', show: (r) => `${r.players} players` },
+      { key: 'players', label: 'Table', fmt: 'text', show: (r) => `${r.players}\u00a0players` },
       { key: 'games', label: 'Games', fmt: 'int' },
       { key: 'win_rate', label: 'Win % of who started', fmt: 'pct', few: (r) => r.games < FEW },
       { key: 'others_win_rate', label: 'Win % of each other seat', fmt: 'pct' },
