@@ -343,3 +343,18 @@ def test_a_title_without_games_is_said_in_words_with_the_titles_that_have_some(t
     page.get_by_role("link", name="Lost Cities").click()
     page.wait_for_selector("[data-section=wagers]")
     assert axe_violations(page) == []
+
+
+def test_an_address_typed_by_hand_shows_what_it_can_and_says_in_words_what_it_left_out(wide, stats_server, api):
+    page = wide
+    open_stats(page, stats_server, "&date_from=yesterday&option=nonsense&title=lost-cities")
+    assert page.locator("#stats-unread").inner_text() == (
+        "Left out of this view, as the address does not say it in a way it can be read: From “yesterday”, Option “nonsense”.")
+    d = api.get("/stats/dashboard", params={"title": "lost-cities"}).json()
+    assert check_figures(page.evaluate(SHOWN), "dashboard", {**d, "titles": len(d["titles"])}) == 3
+    assert "Value error" not in page.locator("main").inner_text()
+    open_stats(page, stats_server, "&view=player")
+    names = [a.inner_text() for a in page.locator("[data-list=players] a").all()]
+    assert names == [p["name"] for p in api.get("/stats").json()["players"]]
+    page.locator("[data-list=players] a").first.click()
+    page.wait_for_function("name => document.querySelector('h1') && document.querySelector('h1').textContent === name", arg=names[0])

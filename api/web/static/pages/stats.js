@@ -47,9 +47,20 @@ const gamesWord = (n) => `${INT.format(n)} ${n === 1 ? 'game' : 'games'}`;
 
 // -- the address ---------------------------------------------------------------------------------
 
-function filtersOf(q) {
+// A filter the API could not read (an address typed by hand) is left out, and said so, rather than
+// refusing the whole view.
+const FILTER_WORDS = { date_from: 'From', date_to: 'Before', option: 'Option' };
+const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const readable = (k, v) => ((k !== 'date_from' && k !== 'date_to') || (ISO.test(v) && !Number.isNaN(Date.parse(v)))) && (k !== 'option' || /^[^=]+=./.test(v));
+
+function filtersOf(q, left = []) {
   const out = new URLSearchParams();
-  for (const k of FILTERS) for (const v of q.getAll(k)) if (v !== '') out.append(k, v);
+  for (const k of FILTERS) {
+    for (const v of q.getAll(k)) {
+      if (v === '') continue;
+      if (readable(k, v)) out.append(k, v); else left.push(`${FILTER_WORDS[k]} “${v}”`);
+    }
+  }
   return out;
 }
 
@@ -200,7 +211,8 @@ export async function show(main, q, { navigate } = {}) {
     return {};
   }
   const view = ['player', 'title'].includes(q.get('view')) ? q.get('view') : 'dashboard';
-  const filters = filtersOf(q);
+  const unread = [];
+  const filters = filtersOf(q, unread);
   const out = h('div', { id: 'stats-out' });
   const root = h('div', { class: 'stats-page', 'data-view': view }, out);
   main.append(root);
@@ -210,9 +222,16 @@ export async function show(main, q, { navigate } = {}) {
   }
   try {
     if (view === 'player') {
-      const name = q.get('name') || '';
-      out.append(crumbs([['Group', href('dashboard', {}, filters, ['player'])], [name]]), filterForm(index, filters, view, { name }, go));
-      await playerPage(out, index, name, filters);
+      const name = (q.get('name') || '').trim();
+      out.append(crumbs([['Group', href('dashboard', {}, filters, ['player'])], [name || 'Players']]));
+      if (name) {
+        out.append(filterForm(index, filters, view, { name }, go));
+        await playerPage(out, index, name, filters);
+      } else {
+        out.prepend(h('h1', {}, 'Players'));
+        out.append(h('ul', { class: 'st-players', 'data-list': 'players' }, index.players.map((p) => h('li', {},
+          h('a', { class: 'st-more', href: playerLink(filters)(p.name) }, p.name), ' ', h('span', { class: 'muted' }, gamesWord(p.games))))));
+      }
     } else if (view === 'title') {
       const title = filters.get('title') || '';
       const known = index.titles.find((t) => t.title === title);
@@ -231,6 +250,11 @@ export async function show(main, q, { navigate } = {}) {
     }
   } catch (err) {
     out.append(h('p', { class: 'error', role: 'alert' }, `These statistics could not be shown: ${err.message}`));
+  }
+  if (unread.length) {
+    const said = h('p', { class: 'notice', id: 'stats-unread' }, `Left out of this view, as the address does not say it in a way it can be read: ${unread.join(', ')}.`);
+    const box = out.querySelector('.st-filter-box');
+    if (box) box.after(said); else out.append(said);
   }
   root.dataset.ready = 'true';
   return {};
