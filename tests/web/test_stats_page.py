@@ -5,6 +5,7 @@ focusable marks, never break a table cell inside a word, and pass axe-core."""
 
 from __future__ import annotations
 
+import json
 from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import parse_qs, urlparse
 
@@ -358,3 +359,13 @@ def test_an_address_typed_by_hand_shows_what_it_can_and_says_in_words_what_it_le
     assert names == [p["name"] for p in api.get("/stats").json()["players"]]
     page.locator("[data-list=players] a").first.click()
     page.wait_for_function("name => document.querySelector('h1') && document.querySelector('h1').textContent === name", arg=names[0])
+
+
+def test_the_dashboard_hands_every_finished_game_to_bg_stats(wide, stats_server, api):
+    open_stats(wide, stats_server)
+    with wide.expect_download() as download:
+        wide.get_by_role("link", name="download every finished game as a BG Stats file").click()
+    document = json.loads(download.value.path().read_text())
+    assert download.value.suggested_filename == "BGStatsExport.json"
+    assert len(document["plays"]) == api.get("/stats/dashboard").json()["games"]
+    assert {g["bggId"] for g in document["games"]} == {50, 171623, 283948}

@@ -305,6 +305,11 @@ async function dashboard(out, index, filters) {
       boardTable(id, t.leaderboard, filters),
       h('p', {}, h('a', { class: 'st-more', href: titleLink(filters)(t.title) }, `More about ${t.name}`))));
   }
+  if (index.endpoints.bgstats) {
+    out.append(h('p', { class: 'small st-bgstats' }, 'Keep these games in BG Stats too: ',
+      h('a', { class: 'st-more', href: index.endpoints.bgstats, download: 'BGStatsExport.json' }, 'download every finished game as a BG Stats file'),
+      ' (its import reads it; the filters above do not narrow it).'));
+  }
 }
 
 // -- a player's page ----------------------------------------------------------------------------
