@@ -307,7 +307,7 @@ async function dashboard(out, index, filters) {
   }
   if (index.endpoints.bgstats) {
     out.append(h('p', { class: 'small st-bgstats' }, 'Keep these games in BG Stats too: ',
-      h('a', { class: 'st-more', href: index.endpoints.bgstats, download: 'BGStatsExport.json' }, 'download every finished game as a BG Stats file'),
+      h('a', { href: index.endpoints.bgstats, download: 'BGStatsExport.json' }, 'download every finished game as a BG Stats file'),
       ' (its import reads it; the filters above do not narrow it).'));
   }
 }
