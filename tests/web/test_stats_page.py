@@ -306,6 +306,8 @@ def test_each_title_page_shows_the_api_answer(screen, stats_server, api, title):
         expected["beijing"] = (t["beijing"]["by_slot"], lambda r: str(r["slot"]).replace("None", "null"))
     if t.get("contracts"):
         expected["contracts"] = (t["contracts"]["by_count"], lambda r: str(r["contracts"]))
+    (board,) = [x["leaderboard"] for x in api.get("/stats/dashboard", params={"title": title}).json()["titles"]]
+    expected["title-players"] = (board, lambda r: r["player"])
     compared = check_tables(shown, expected)
     compared += check_figures(shown, "title", t) + check_figures(shown, "scores", t["scores"]["summary"])
     if t.get("bonus"):
@@ -313,7 +315,7 @@ def test_each_title_page_shows_the_api_answer(screen, stats_server, api, title):
     assert compared > 30
     few = screen.locator("[data-table=seats] .st-few, [data-table=characters] .st-few").count()
     assert few == sum(r["few"] for r in t["seats"] + (t.get("characters") or []))
-    expected_sections = {"lost-cities": {"wagers", "bonus", "colours", "rounds"}, "marco-polo": {"characters", "beijing", "contracts"},
+    expected_sections = {"lost-cities": {"players", "wagers", "bonus", "colours", "rounds"}, "marco-polo": {"characters", "beijing", "contracts"},
                          "marco-polo-2": {"characters", "contracts"}}[title]
     sections = {s.get_attribute("data-section") for s in screen.locator("[data-section]").all()}
     assert expected_sections <= sections

@@ -410,7 +410,9 @@ async function playerPage(out, index, name, filters) {
 // -- a title's page -----------------------------------------------------------------------------
 
 async function titlePage(out, index, title, filters) {
-  const t = await api(index.endpoints.title.replace('{title}', encodeURIComponent(title)) + apiParams(filters, ['title']));
+  // the title's own leaderboard is the dashboard's answer for this title alone
+  const [t, d] = await Promise.all([api(index.endpoints.title.replace('{title}', encodeURIComponent(title)) + apiParams(filters, ['title'])),
+    api(index.endpoints.dashboard + apiParams(filters))]);
   out.prepend(h('h1', {}, t.name));
   out.append(figures('title', [
     { key: 'games', label: 'Games', value: t.games, fmt: 'int' },
@@ -423,6 +425,8 @@ async function titlePage(out, index, title, filters) {
     return;
   }
   out.append(h('p', { class: 'small muted st-note' }, `Each rate shows how many games it rests on and its 95% range (Wilson); “few games” marks a rate on fewer than ${FEW}.`));
+  const board = (d.titles.find((x) => x.title === title) || { leaderboard: [] }).leaderboard;
+  if (board.length) out.append(section('players', `Who wins at ${t.name}`, boardTable('title-players', board, filters)));
   const seatLabel = (r) => `${r.players}\u00a0players, ${seatName(r.seat).toLowerCase().replace(' ', '\u00a0')}`;
   out.append(section('seats', 'Win % by seat',
     rateBars('Win % by seat', t.seats, seatLabel),
