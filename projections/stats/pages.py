@@ -141,6 +141,7 @@ class Pages:
                 "dashboard": "/stats/dashboard",
                 "player": "/stats/player?name={name}",
                 "title": "/stats/titles/{title}",
+                "bgstats": "/export/bgstats",
             },
             "games": sum(r["games"] for r in by_title),
             "titles": [
