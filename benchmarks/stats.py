@@ -61,13 +61,17 @@ def marco_polo_game(seed: int) -> list[bytes]:
 MAKERS = {"lost-cities": lost_cities_match, "marco-polo": marco_polo_game}
 
 
-def _chunk_path(title: str, index: int) -> Path:
-    return CACHE / title / f"chunk-{index:05d}.msgpack"
+def _chunk_path(title: str, index: int, count: int) -> Path:
+    """The cached chunk ``index`` as needed for ``count`` games: a full chunk, else a short one
+    named by its size (a later, larger count must not take a short chunk for a full one)."""
+    full = CACHE / title / f"chunk-{index:05d}.msgpack"
+    size = min(CHUNK, count - index * CHUNK)
+    return full if size == CHUNK or full.exists() else full.with_name(f"chunk-{index:05d}-{size}.msgpack")
 
 
 def ensure_cache(title: str, count: int, workers: int | None = None) -> None:
     """Generate the chunks of ``count`` games that are not cached yet (seeds 0..count-1)."""
-    missing = [i for i in range((count + CHUNK - 1) // CHUNK) if not _chunk_path(title, i).exists()]
+    missing = [i for i in range((count + CHUNK - 1) // CHUNK) if not _chunk_path(title, i, count).exists()]
     if not missing:
         return
     (CACHE / title).mkdir(parents=True, exist_ok=True)
@@ -76,7 +80,7 @@ def ensure_cache(title: str, count: int, workers: int | None = None) -> None:
         for index in missing:
             seeds = range(index * CHUNK, min((index + 1) * CHUNK, count))
             games = pool.map(make, seeds, chunksize=16)
-            path = _chunk_path(title, index)
+            path = _chunk_path(title, index, count)
             tmp = path.with_suffix(".tmp")
             tmp.write_bytes(msgspec.msgpack.encode(games))
             tmp.replace(path)  # a chunk is either whole or absent
@@ -86,7 +90,7 @@ def cached_games(title: str, count: int) -> Iterator[list[list[Event]]]:
     """The cached games, one chunk at a time (decoded)."""
     left = count
     for index in range((count + CHUNK - 1) // CHUNK):
-        raw = msgspec.msgpack.decode(_chunk_path(title, index).read_bytes(), type=list[list[bytes]])
+        raw = msgspec.msgpack.decode(_chunk_path(title, index, count).read_bytes(), type=list[list[bytes]])
         games = [codec.decode_many(g) for g in raw[: min(left, CHUNK)]]
         left -= len(games)
         yield games
