@@ -3,8 +3,8 @@
 The hash chain shows that a game's stored events fit together, but whoever can write the file can
 recompute it. So every event also carries a keyed MAC (keyed BLAKE2b) of (game, seq, hash,
 idempotency key), and every game has a head record in ``chain_heads``: a keyed MAC of
-(game, last seq, last hash, legacy seq), rewritten atomically with each append, so a
-deleted last event shows too.
+(game, last seq, last hash, legacy seq), written atomically with each append (a new row; the
+newest row is the head), so a deleted last event shows too.
 
 The key is a secret file outside the database (``<db>.key``, or ``$TABLETAPE_SECRET_FILE``), made
 on first start with mode 0600; an in-memory database gets a key for the life of the process.
@@ -29,14 +29,22 @@ from events.log import GENESIS_HASH, VerifyReport
 SECRET_ENV = "TABLETAPE_SECRET_FILE"
 SECRET_BYTES = 32
 
+#: one row per commit of a game, never updated (an UPDATE per commit cost more than the events'
+#: INSERT); the game's head is its row with the highest ``last_seq``, and superseded rows are
+#: deleted now and then (``DuckDBEventLog.compact_heads``)
 HEADS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS chain_heads (
-    game_id VARCHAR PRIMARY KEY,
+    game_id VARCHAR NOT NULL,
     last_seq INTEGER NOT NULL,
     legacy_seq INTEGER NOT NULL,
     mac BLOB NOT NULL
 );
 """
+
+#: a game's head: its newest ``chain_heads`` row
+HEAD_QUERY = (
+    "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ? ORDER BY last_seq DESC LIMIT 1"
+)
 
 #: the key of every in-memory database of this process
 PROCESS_SECRET = secrets.token_bytes(SECRET_BYTES)

@@ -157,14 +157,51 @@ def test_a_truncated_game_with_a_lost_head_is_refused_on_append(log):
     assert reopened.last_seq(gid) == 4
 
 
-def test_a_head_record_removed_while_the_log_runs_stops_the_next_append_and_every_later_one(log):
+def test_a_head_record_removed_while_the_log_runs_is_found_on_restart_or_written_anew_by_the_next_append(log):
+    """Heads are rows appended per commit (no UPDATE): a removed head shows on the next load from
+    the file, and the next append, whose events are checked against the cached head, writes it again."""
     gid = five_events(log)
     log.con.execute("DELETE FROM chain_heads WHERE game_id = ?", [gid])
-    with pytest.raises(ChainBroken):
-        log.append(gid, [Redone()], expected_seq=5)
-    with pytest.raises(ChainBroken):
-        log.append(gid, [Redone()], expected_seq=log.last_seq(gid))
-    assert not log.verify(gid).ok
+    assert not DuckDBEventLog(log.con).verify(gid).ok
+    log.append(gid, [Redone()], expected_seq=5)
+    assert log.verify(gid).ok
+
+
+def test_a_game_cut_back_to_an_earlier_commit_is_found_once_head_rows_are_compacted(log):
+    """A superseded head row still vouches for its game as it stood at that commit; compacting
+    (every ``COMPACT_EVERY`` commits and on close) deletes it, so the cut shows afterwards."""
+    gid = five_events(log)
+    heads = log.con.execute("SELECT last_seq FROM chain_heads WHERE game_id = ? ORDER BY 1", [gid]).fetchall()
+    assert heads == [(2,), (3,), (5,)]  # one per commit
+    assert log.compact_heads() == 2
+    log.con.execute("DELETE FROM events WHERE game_id = ? AND seq > 3", [gid])  # back to the second commit
+    log.con.execute("DELETE FROM chain_heads WHERE game_id = ? AND last_seq = 5", [gid])
+    report = DuckDBEventLog(log.con).verify(gid)
+    assert not report.ok and "head" in report.reason
+
+
+def test_a_store_with_keyed_heads_is_moved_to_append_only_heads_and_still_checked(tmp_path):
+    path = str(tmp_path / "old.duckdb")
+    log = DuckDBEventLog(path)
+    gid = five_events(log)
+    heads = log.con.execute("SELECT * FROM chain_heads WHERE game_id = ? ORDER BY last_seq DESC LIMIT 1", [gid]).fetchall()
+    log.close()
+    con = duckdb.connect(path)  # the head table as stores before append-only heads had it
+    con.execute("DROP TABLE chain_heads")
+    con.execute("CREATE TABLE chain_heads (game_id VARCHAR PRIMARY KEY, last_seq INTEGER NOT NULL, "
+                "legacy_seq INTEGER NOT NULL, mac BLOB NOT NULL)")
+    con.execute("INSERT INTO chain_heads VALUES (?, ?, ?, ?)", list(heads[0]))
+    con.close()
+    log = DuckDBEventLog(path)
+    assert log.verify(gid).ok
+    log.append(gid, [Undone(to_seq=1)], expected_seq=5)
+    log.append(gid, [Redone()], expected_seq=6)
+    assert log.verify(gid).ok and log.last_seq(gid) == 7
+    log.close()
+    con = duckdb.connect(path)
+    tampering.delete_last(con, gid)
+    con.close()
+    assert not DuckDBEventLog(path).verify(gid).ok
 
 
 def test_no_code_path_updates_or_deletes_an_event_row():
