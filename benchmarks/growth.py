@@ -55,6 +55,9 @@ def store(events: int) -> tuple[Path, int]:
         ids = [new_game_id(now_ms=1_700_000_000_000 + n + i) for i in range(len(games))]
         count += log.import_games(zip(ids, games))
         n += len(games)
+    from projections.read_models import ReadModels
+
+    ReadModels(log)  # the games' catalogue, as a server keeps it: a restart then has nothing to catch up
     log.close()
     done.write_text(str(count))
     return path, count
