@@ -8,7 +8,8 @@ Target: <= 500 MB with 1,000 games.
 What bounds each in-memory cache (printed too, from the code's own settings):
 the projector's live games (``Projector(cache_size)``, least recently used out; each holds its
 history, its state and a mark every ``MARK_EVERY`` events); the log's heads (``DuckDBEventLog
-(head_cache_size)``, each with the game's idempotency keys); the live streams' encoded messages
+(head_cache_size, head_cache_keys)``, each with the game's idempotency keys: every move here
+carries one, as the web page's do); the live streams' encoded messages
 (``Hub(cache_bytes)``, in bytes); the hub's subscriptions (one per open stream).
 """
 
@@ -39,7 +40,7 @@ async def record_in_turn(port: int, games: list[Game], moves: int, clients: int 
         count = 0
         for _ in range(moves):
             for game in games[n::clients]:
-                request = game.next_request()
+                request = game.next_request(key=f"{game.id}:{game.next}")
                 if request is not None:
                     game.accepted(*await connections[n].post(*request, game.token))
                     count += 1
@@ -64,7 +65,8 @@ def bounds() -> list[tuple[str, str]]:
 
     return [
         ("projector live games (LRU)", f"{default(Projector, 'cache_size'):,} games, a mark every {MARK_EVERY}"),
-        ("log heads with idempotency keys (LRU)", f"{default(DuckDBEventLog, 'head_cache_size'):,} games"),
+        ("log heads with idempotency keys (LRU)",
+         f"{default(DuckDBEventLog, 'head_cache_size'):,} games, {default(DuckDBEventLog, 'head_cache_keys'):,} keys"),
         ("live-stream messages (LRU)", f"{CACHE_BYTES >> 20} MB"),
     ]
 
