@@ -81,7 +81,7 @@ _COLUMNS = (
 _INSERT_ONE = f"INSERT INTO events VALUES ({','.join('?' * len(_COLUMNS))})"
 _ROW = f"({','.join('?' * len(_COLUMNS))})"
 #: a commit of one game with at most this many events is one statement (events and head); past
-#: about eight, BEGIN, the appender, the head's UPDATE and COMMIT cost less (measured)
+#: about eight, BEGIN, the two appenders and COMMIT cost less (measured with an UPDATE of the head)
 _ONE_STATEMENT_ROWS = 6
 #: commits between two deletions of superseded head rows (``compact_heads``)
 COMPACT_EVERY = 4096
@@ -682,7 +682,8 @@ class DuckDBEventLog:
 
         Until then an old row still vouches for its game as it stood then: someone who can write
         the file could cut the game back to that point unseen. So this runs every
-        ``COMPACT_EVERY`` commits and when the log closes.
+        ``COMPACT_EVERY`` commits (inside that commit: one scan of ``chain_heads``) and when the
+        log closes.
         """
         with self._lock:
             return self.con.execute(
