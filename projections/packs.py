@@ -61,7 +61,8 @@ CREATE TABLE IF NOT EXISTS pack_grown (game_id VARCHAR PRIMARY KEY, hash VARCHAR
 SOURCES = ("builtin", "upload", "derived", "grown", "import")
 #: the lineage growth starts when a store has no working pack of its own
 GROWN_LINEAGE = "ours"
-_VERSIONED = re.compile(r"^(.+)-v(\d+)$")
+#: a version number is small (the store keeps it as a 32-bit integer)
+_VERSIONED = re.compile(r"^(.+)-v([1-9]\d{0,8})$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 
 

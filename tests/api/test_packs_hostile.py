@@ -1,0 +1,86 @@
+"""A hostile or careless pack file through the HTTP API: every wrong shape is a 422 naming the
+field (never a 500) and adds nothing; an id of any letters downloads under a safe file name."""
+
+from __future__ import annotations
+
+import copy
+import json
+from urllib.parse import unquote
+
+import pytest
+
+from rules.marco_polo_2.content import SYNTHETIC
+
+MP2 = "/titles/marco-polo-2/packs"
+
+
+@pytest.fixture
+def admin(svc) -> dict[str, str]:
+    return {"Authorization": f"Bearer {svc.admin_token_issued}"}
+
+
+def own(pack_id: str, change=None) -> dict:
+    data = copy.deepcopy(SYNTHETIC.data)
+    data["id"] = pack_id
+    if change is not None:
+        change(data)
+    return data
+
+
+def put(path: str, value):
+    def change(data: dict) -> None:
+        *parents, last = path.split(".")
+        for key in parents:
+            data = data[int(key)] if isinstance(data, list) else data[key]
+        data[last] = value
+
+    return change
+
+
+WRONG_SHAPES = [
+    (put("black_dice", {"x": 1}), "pack.black_dice.x"),
+    (put("black_dice", {"2": 1, "3": 2}), "pack.black_dice.4"),
+    (put("neutral", [1]), "pack.neutral"),
+    (put("neutral", {"x": {}}), "pack.neutral.x"),
+    (put("travel.x", {"dice": 1}), "pack.travel.x"),
+    (put("caravan.steps", 5), "pack.caravan.steps"),
+    (put("caravan.steps", [1]), "pack.caravan.steps"),
+    (put("map.nodes", 5), "pack.map.nodes"),
+    (put("map.routes", 5), "pack.map.routes"),
+    (put("map.nodes.0.slots", 5), "pack.map.nodes[0].slots"),
+    (put("most_contracts_vp", ["a", "b"]), "pack.most_contracts_vp[0]"),
+    (put("title", 5), "pack.title"),
+    (put("layout", "x"), "pack.layout"),
+    (put("rounds", 10**30), "pack.rounds"),
+    (put("dice_per_player", 10**6), "pack.dice_per_player"),
+    (put("contract_pile", 10**20), "pack.contract_pile"),
+    (put("id", "x" * 129), "pack.id"),
+    (put("id", 'a"b\r\nX-Evil: 1'), "pack.id"),
+]
+
+
+@pytest.mark.parametrize(("change", "field"), WRONG_SHAPES, ids=[f for _, f in WRONG_SHAPES])
+def test_a_wrong_shape_is_refused_naming_its_field(client, admin, change, field):
+    before = client.get(MP2).json()
+    response = client.post(MP2, json=own("hostile", change), headers=admin)
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["code"] == "marco-polo-2.bad-content-pack" and body["field"] == field
+    assert client.get(MP2).json() == before
+
+
+def test_an_id_ending_in_a_huge_version_is_kept_as_its_own_lineage(client, admin):
+    response = client.post(MP2, json=own("x-v99999999999999999999"), headers=admin)
+    assert response.status_code == 201, response.text
+    assert (response.json()["lineage"], response.json()["version"]) == ("x-v99999999999999999999", 1)
+
+
+@pytest.mark.parametrize("pack_id", ["ours ✓ é", "a/b c", "groupe \"d'été\""])
+def test_an_id_of_any_letters_downloads_under_a_safe_file_name(client, admin, pack_id):
+    made = client.post(MP2, json=own(pack_id), headers=admin)
+    assert made.status_code == 201, made.text
+    download = client.get(f"{MP2}/{made.json()['hash']}", params={"download": 1})
+    assert download.status_code == 200 and json.loads(download.content)["id"] == pack_id
+    disposition = download.headers["content-disposition"]
+    assert disposition.isascii() and '"' not in disposition.split('filename="')[1].split('"', 1)[0]
+    assert unquote(disposition.split("filename*=UTF-8''")[1]) == f"{pack_id}.json"
