@@ -351,6 +351,11 @@ class PackLibrary:
             lineage = GROWN_LINEAGE if parent.source == "builtin" else parent.lineage
             new_id, version = self._next_id(title_id, lineage)
             data = title.derive_pack(parent.data, new_id, add, replace, remove)
+            if {**data, "id": parent.id} == parent.data and (name is None or name == parent.name):
+                raise InvalidOptions(
+                    f"the new version would hold just what {parent.id} holds: add, replace or remove a component",
+                    code="pack-unchanged", field="add",
+                )
             pack = title.load_pack(data)
             there = self.by_hash(title_id, pack.hash)
             if there is not None:  # only when it is the very same data, id included
@@ -396,7 +401,13 @@ class PackLibrary:
             named = [e for e in self.entries(title_id) if e.id == content.get("id")]
             if len(named) == 1:
                 return {**options, "content": named[0].ref}
-            return options  # unknown or ambiguous: the title's check names it
+            if not named and isinstance(content.get("id"), str):
+                # the rules registry may still know it (deleted here, or another store's in this process)
+                raise InvalidOptions(
+                    f"options.content: this store holds no {title_id} pack {content['id']!r}; upload it first",
+                    code=f"{title_id}.content-mismatch", field="options.content",
+                )
+            return options  # ambiguous or malformed: the title's check names it
         held = self.by_hash(title_id, str(content["hash"]))
         if held is None:
             raise InvalidOptions(

@@ -84,3 +84,52 @@ def test_an_id_of_any_letters_downloads_under_a_safe_file_name(client, admin, pa
     disposition = download.headers["content-disposition"]
     assert disposition.isascii() and '"' not in disposition.split('filename="')[1].split('"', 1)[0]
     assert unquote(disposition.split("filename*=UTF-8''")[1]) == f"{pack_id}.json"
+
+
+def contract(cid: str, **reward) -> dict:
+    return {"kind": "contract", "id": cid, "spec": {"cost": {"silk": 1}, "reward": reward or {"vp": 1}}}
+
+
+S1 = SYNTHETIC.data["contracts"][0]
+S1_SPEC = {k: v for k, v in S1.items() if k != "id"}
+CONTRADICTIONS = [
+    ({"add": [contract("ZZ"), contract("ZZ", vp=9)]}, "add[1].id"),
+    ({"remove": [{"kind": "contract", "id": S1["id"]}], "replace": [{"kind": "contract", "id": S1["id"], "spec": S1_SPEC}]},
+     "replace[0].id"),
+    ({"replace": [{"kind": "contract", "id": S1["id"], "spec": S1_SPEC},
+                  {"kind": "contract", "id": S1["id"], "spec": {**S1_SPEC, "reward": {"vp": 99}}}]}, "replace[1].id"),
+    ({"remove": [{"kind": "contract", "id": S1["id"]}] * 2}, "remove[1].id"),
+]
+
+
+@pytest.mark.parametrize(("body", "field"), CONTRADICTIONS, ids=[f for _, f in CONTRADICTIONS])
+def test_a_version_that_changes_one_component_twice_is_refused(client, admin, body, field):
+    before = client.get(MP2).json()
+    response = client.post(f"{MP2}/{SYNTHETIC.id}/versions", json=body, headers=admin)
+    assert response.status_code == 422, response.text
+    assert response.json()["field"] == field and "change it once" in response.json()["message"]
+    assert client.get(MP2).json() == before
+
+
+@pytest.mark.parametrize("body", [{}, {"replace": [{"kind": "contract", "id": S1["id"], "spec": S1_SPEC}]}])
+def test_a_version_that_changes_nothing_is_refused(client, admin, body):
+    before = client.get(MP2).json()
+    response = client.post(f"{MP2}/{SYNTHETIC.id}/versions", json=body, headers=admin)
+    assert response.status_code == 422 and response.json()["code"] == "pack-unchanged", response.text
+    assert client.get(MP2).json() == before
+    renamed = client.post(f"{MP2}/{SYNTHETIC.id}/versions", json={**body, "name": "Our copy"}, headers=admin)
+    assert renamed.status_code == 201 and renamed.json()["name"] == "Our copy"
+
+
+def test_a_game_cannot_pin_a_pack_deleted_from_the_store(client, admin):
+    """The rules registry of the process still holds a deleted pack; the store does not."""
+    made = client.post(MP2, json=own("gone"), headers=admin)
+    assert made.status_code == 201
+    assert client.delete(f"{MP2}/gone", headers=admin).status_code == 204
+    games = client.get("/games").json()
+    for content in ({"id": "gone"}, made.json() | {}):
+        ref = {"id": content["id"], **({"hash": content["hash"]} if "hash" in content else {})}
+        response = client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"content": ref}})
+        assert response.status_code == 422, response.text
+        assert response.json()["code"] == "marco-polo-2.content-mismatch" and response.json()["field"] == "options.content"
+    assert client.get("/games").json() == games
