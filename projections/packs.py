@@ -348,7 +348,10 @@ class PackLibrary:
         """A new version of ``parent`` (its lineage, the next version) with components changed."""
         title = self._title_for_writes(title_id)
         with self._lock:
-            lineage = GROWN_LINEAGE if parent.source == "builtin" else parent.lineage
+            # the group's own lineage grows from the title's default pack; another built-in pack's
+            # versions are a lineage of their own (not interleaved with the group's)
+            own = parent.source == "builtin" and parent.hash == title.content["hash"]
+            lineage = GROWN_LINEAGE if own else parent.lineage
             new_id, version = self._next_id(title_id, lineage)
             data = title.derive_pack(parent.data, new_id, add, replace, remove)
             if {**data, "id": parent.id} == parent.data and (name is None or name == parent.name):

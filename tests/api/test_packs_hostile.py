@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from rules.marco_polo_2.content import SYNTHETIC
+from rules.marco_polo_2.content import PUBLIC, SYNTHETIC
 
 MP2 = "/titles/marco-polo-2/packs"
 
@@ -133,3 +133,11 @@ def test_a_game_cannot_pin_a_pack_deleted_from_the_store(client, admin):
         assert response.status_code == 422, response.text
         assert response.json()["code"] == "marco-polo-2.content-mismatch" and response.json()["field"] == "options.content"
     assert client.get("/games").json() == games
+
+
+def test_versions_of_the_synthetic_pack_are_not_numbered_among_the_groups_own(client, admin):
+    synthetic = client.post(f"{MP2}/{SYNTHETIC.id}/versions", json={"add": [contract("ZZ")], "working": False}, headers=admin)
+    assert synthetic.status_code == 201, synthetic.text
+    assert (synthetic.json()["id"], synthetic.json()["lineage"]) == (f"{SYNTHETIC.id}-v2", SYNTHETIC.id)
+    ours = client.post(f"{MP2}/{PUBLIC.id}/versions", json={"add": [contract("ZZ")]}, headers=admin)
+    assert (ours.json()["id"], ours.json()["version"]) == ("ours-v1", 1)
