@@ -219,6 +219,8 @@ class PackLibrary:
         if content.get("hash"):
             return str(content["hash"])
         named = [e for e in self.entries(title_id) if e.id == content.get("id")]
+        if named and named[0].source == "builtin":  # a shipped pack's id is its own (as the rules read it)
+            return named[0].hash
         return named[0].hash if len(named) == 1 else None
 
     def games_pinned(self, title_id: str) -> dict[str, int]:
@@ -540,6 +542,12 @@ class PackLibrary:
         there = self.by_hash(title_id, pack.hash)
         if there is not None:
             return there
+        shipped = next((e for e in self._builtins(title_id).values() if e.id == pack.id), None)
+        if shipped is not None:  # games name a shipped pack by id alone: its id is never another's
+            raise PackRefused(
+                f"pack {pack.id!r} is the id of a pack shipped with {title_id} (hash {shipped.hash}), with other content",
+                code="pack-id-taken", field="pack.id", hash=shipped.hash,
+            )
         title.register_pack(pack)
         lineage, version = lineage_of(pack.id)
         return self._new_entry(title_id, pack.data, None, lineage, version, None, "import")

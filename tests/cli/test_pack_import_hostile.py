@@ -1,0 +1,43 @@
+"""An import file that carries a pack under the id of a pack shipped with the title: refused,
+and the store's games that name the shipped pack by id alone (as the golden games do) still fold."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from typer.testing import CliRunner
+
+from api.cli import app, layers
+from projections.packs import pack_hash
+from rules.marco_polo_2.content import SYNTHETIC
+
+runner = CliRunner()
+
+
+def test_a_pack_under_a_shipped_id_is_refused_and_games_by_that_id_still_fold(tmp_path):
+    db = str(tmp_path / "a.duckdb")
+    with layers(db) as lay:
+        game_id, _ = lay.recorder.create("marco-polo-2", ["Ana", "Bea"], {"content": {"id": SYNTHETIC.id}}, seed=1)
+    other = copy.deepcopy(SYNTHETIC.data)
+    other["rounds"] = 3
+    line = {"type": "tabletape.pack", "title": "marco-polo-2", "id": other["id"], "hash": pack_hash(other), "pack": other}
+    (tmp_path / "evil.jsonl").write_text(json.dumps(line) + "\n")
+    refused = runner.invoke(app, ["import", str(tmp_path / "evil.jsonl"), "--db", db])
+    assert refused.exit_code == 1 and "pack-id-taken" in refused.output, refused.output
+    with layers(db) as lay:
+        assert [e.source for e in lay.packs.entries("marco-polo-2") if e.id == SYNTHETIC.id] == ["builtin"]
+        assert lay.packs.games_pinned("marco-polo-2") == {SYNTHETIC.hash: 1}
+        assert lay.projector.state(game_id).state.pack == SYNTHETIC.hash
+
+
+def test_a_game_by_a_shipped_id_keeps_the_shipped_pack_when_the_process_knows_another(tmp_path):
+    """Another store's pack with the same id, loaded in the same process, changes nothing."""
+    from rules.marco_polo_2.content import load, register
+
+    other = copy.deepcopy(SYNTHETIC.data)
+    other["rounds"] = 2
+    register(load(other))
+    with layers(str(tmp_path / "b.duckdb")) as lay:
+        game_id, _ = lay.recorder.create("marco-polo-2", ["Ana", "Bea"], {"content": {"id": SYNTHETIC.id}}, seed=1)
+        assert lay.projector.state(game_id).state.pack == SYNTHETIC.hash
