@@ -41,3 +41,23 @@ def test_a_game_by_a_shipped_id_keeps_the_shipped_pack_when_the_process_knows_an
     with layers(str(tmp_path / "b.duckdb")) as lay:
         game_id, _ = lay.recorder.create("marco-polo-2", ["Ana", "Bea"], {"content": {"id": SYNTHETIC.id}}, seed=1)
         assert lay.projector.state(game_id).state.pack == SYNTHETIC.hash
+
+
+def test_a_broken_pack_table_in_a_parquet_export_is_refused_in_words(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_pack_cli import _game_on_a_grown_pack
+
+    db = str(tmp_path / "a.duckdb")
+    _game_on_a_grown_pack(db)
+    folder = tmp_path / "parquet"
+    assert runner.invoke(app, ["export", "--format", "parquet", "--out", str(folder), "--db", db]).exit_code == 0
+    for broken in (b"", b"PAR1 not a parquet file"):
+        (folder / "packs" / "packs.parquet").write_bytes(broken)
+        refused = runner.invoke(app, ["import", str(folder), "--db", str(tmp_path / "b.duckdb")])
+        assert refused.exit_code == 1 and isinstance(refused.exception, SystemExit), refused.exception
+        assert "import-refused" in refused.output and "not a pack table" in refused.output, refused.output
+    with layers(str(tmp_path / "b.duckdb")) as lay:
+        assert lay.log.game_ids() == []
