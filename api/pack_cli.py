@@ -150,6 +150,8 @@ def admin_token(db: str = Db) -> None:
     """Make a new admin token for the store (it writes the pack library over HTTP); the old one stops working."""
     from events.tokens import AdminToken
 
+    if db != ":memory:" and not Path(db).exists():  # a mistyped path would get a store of its own
+        fail(f"no store at {db}: `tabletape serve --db {db}` makes one (and prints its admin token)")
     with layers(db) as lay, reported():
         token = AdminToken(lay.log.con).issue()
     console().print(f"admin token: {token}")

@@ -61,3 +61,20 @@ def test_a_broken_pack_table_in_a_parquet_export_is_refused_in_words(tmp_path):
         assert "import-refused" in refused.output and "not a pack table" in refused.output, refused.output
     with layers(str(tmp_path / "b.duckdb")) as lay:
         assert lay.log.game_ids() == []
+
+
+def test_admin_token_refuses_a_mistyped_store_and_a_store_in_use(tmp_path):
+    import live_server
+
+    missing = tmp_path / "typo" / "store.duckdb"
+    refused = runner.invoke(app, ["admin-token", "--db", str(missing)])
+    assert refused.exit_code == 1 and "no store at" in refused.output and "admin token:" not in refused.output
+    assert not missing.exists()
+    db = tmp_path / "served.duckdb"
+    base, proc = live_server.start(db, output=tmp_path / "out.txt")
+    try:
+        for args in (["admin-token"], ["pack", "list"]):
+            busy = runner.invoke(app, [*args, "--db", str(db)])
+            assert busy.exit_code == 1 and "store-busy" in busy.output and "Traceback" not in busy.output, busy.output
+    finally:
+        live_server.stop(proc)
