@@ -46,3 +46,22 @@ def test_long_and_strange_pack_ids_fit_a_phone(phone, store):
     assert phone.evaluate("document.documentElement.scrollWidth") <= width
     assert small_targets(phone) == []
     assert phone.errors == []
+
+
+def test_a_bad_pack_file_is_refused_in_words_naming_the_field_once(phone, store):
+    import json
+
+    base, token = store
+    phone.goto(f"{base}/?page=packs")
+    phone.locator(".pk-pack").first.wait_for()
+    phone.evaluate("t => localStorage.setItem('tabletape.admin-token', t)", token)
+    bad = copy.deepcopy(SYNTHETIC.data)
+    bad["id"] = "mine"
+    bad["caravan"]["steps"] = 5
+    phone.set_input_files("input[type=file]", files=[{"name": "mine.json", "mimeType": "application/json", "buffer": json.dumps(bad).encode()}])
+    phone.get_by_role("button", name="Upload").click()
+    alert = phone.locator("[role=alert][data-code='marco-polo-2.bad-content-pack']")
+    alert.wait_for()
+    text = alert.locator("p").first.inner_text()
+    assert text.count("content pack") == 1 and "pack.caravan.steps: must be a list of three steps" in text, text
+    assert httpx.get(f"{base}/titles/marco-polo-2/packs/mine").status_code == 404
