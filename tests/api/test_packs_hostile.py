@@ -141,3 +141,14 @@ def test_versions_of_the_synthetic_pack_are_not_numbered_among_the_groups_own(cl
     assert (synthetic.json()["id"], synthetic.json()["lineage"]) == (f"{SYNTHETIC.id}-v2", SYNTHETIC.id)
     ours = client.post(f"{MP2}/{PUBLIC.id}/versions", json={"add": [contract("ZZ")]}, headers=admin)
     assert (ours.json()["id"], ours.json()["version"]) == ("ours-v1", 1)
+
+
+def test_a_place_at_500_0_is_the_place_at_500(client, admin):
+    """A browser writes 500.0 as 500: the pack has one hash whichever client sent it."""
+    as_float = own("drawn", put("map.nodes.0.x", 500.0))
+    as_int = own("drawn", put("map.nodes.0.x", 500))
+    first = client.post(MP2, json=as_float, headers=admin)
+    assert first.status_code == 201, first.text
+    again = client.post(MP2, json=as_int, headers=admin)
+    assert again.status_code == 200 and again.json()["hash"] == first.json()["hash"]
+    assert client.get(f"{MP2}/drawn").json()["pack"]["map"]["nodes"][0]["x"] == 500

@@ -113,6 +113,9 @@ def _node(s: dict, p: str) -> None:
     for k in ("x", "y"):  # where a page draws the node; the rules never read it
         if k in s:
             _number(s[k], f"{p}.{k}", 0, 1000)
+            if isinstance(s[k], float) and s[k].is_integer():
+                # 500.0 is 500 (a browser writes it so): the same place hashes the same from any client
+                s[k] = int(s[k])
     _str(_field(s, "kind", p), f"{p}.kind", ("city", "oasis", "start"))
     if s["kind"] == "city":
         _str(_field(s, "shield", p), f"{p}.shield")
