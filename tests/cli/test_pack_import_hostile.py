@@ -78,3 +78,22 @@ def test_admin_token_refuses_a_mistyped_store_and_a_store_in_use(tmp_path):
             assert busy.exit_code == 1 and "store-busy" in busy.output and "Traceback" not in busy.output, busy.output
     finally:
         live_server.stop(proc)
+
+
+def test_pack_files_that_cannot_be_read_are_refused_in_words(tmp_path):
+    db = str(tmp_path / "a.duckdb")
+    (tmp_path / "latin1.json").write_bytes(b"{\"id\": \"\xe9\"}")
+    (tmp_path / "changes.json").write_text('{"add": 5}')
+    cases = [
+        (["pack", "upload", str(tmp_path / "missing.json")], "cannot be read"),
+        (["pack", "upload", str(tmp_path)], "cannot be read"),
+        (["pack", "upload", str(tmp_path / "latin1.json")], "cannot be read"),
+        (["pack", "derive", SYNTHETIC.id, "--changes", str(tmp_path / "missing.json")], "cannot be read"),
+        (["pack", "derive", SYNTHETIC.id, "--changes", str(tmp_path / "latin1.json")], "cannot be read"),
+        (["pack", "derive", SYNTHETIC.id, "--changes", str(tmp_path / "changes.json")], "each a list"),
+        (["pack", "download", SYNTHETIC.id, "--out", str(tmp_path / "no" / "dir" / "x.json")], "cannot be written"),
+    ]
+    for args, words in cases:
+        result = runner.invoke(app, [*args, "--db", db])
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), (args, result.exception)
+        assert words in result.output, (args, result.output)
