@@ -52,10 +52,14 @@ def layers(db: str) -> Iterator[Layers]:
     from projections.projector import Projector
     from replay.recorder import Recorder
 
+    import duckdb
+
     try:
         log = DuckDBEventLog(db)
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(f"{exc.code}: {exc.message}")
+    except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
+        fail(f"store-busy: {db} is open in another process (a running `tabletape serve`?): stop it first ({exc})")
     try:
         packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
         projector = Projector(log)

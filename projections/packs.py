@@ -61,7 +61,8 @@ CREATE TABLE IF NOT EXISTS pack_grown (game_id VARCHAR PRIMARY KEY, hash VARCHAR
 SOURCES = ("builtin", "upload", "derived", "grown", "import")
 #: the lineage growth starts when a store has no working pack of its own
 GROWN_LINEAGE = "ours"
-_VERSIONED = re.compile(r"^(.+)-v(\d+)$")
+#: a version number is small (the store keeps it as a 32-bit integer)
+_VERSIONED = re.compile(r"^(.+)-v([1-9]\d{0,8})$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -218,6 +219,8 @@ class PackLibrary:
         if content.get("hash"):
             return str(content["hash"])
         named = [e for e in self.entries(title_id) if e.id == content.get("id")]
+        if named and named[0].source == "builtin":  # a shipped pack's id is its own (as the rules read it)
+            return named[0].hash
         return named[0].hash if len(named) == 1 else None
 
     def games_pinned(self, title_id: str) -> dict[str, int]:
@@ -347,9 +350,17 @@ class PackLibrary:
         """A new version of ``parent`` (its lineage, the next version) with components changed."""
         title = self._title_for_writes(title_id)
         with self._lock:
-            lineage = GROWN_LINEAGE if parent.source == "builtin" else parent.lineage
+            # the group's own lineage grows from the title's default pack; another built-in pack's
+            # versions are a lineage of their own (not interleaved with the group's)
+            own = parent.source == "builtin" and parent.hash == title.content["hash"]
+            lineage = GROWN_LINEAGE if own else parent.lineage
             new_id, version = self._next_id(title_id, lineage)
             data = title.derive_pack(parent.data, new_id, add, replace, remove)
+            if {**data, "id": parent.id} == parent.data and (name is None or name == parent.name):
+                raise InvalidOptions(
+                    f"the new version would hold just what {parent.id} holds: add, replace or remove a component",
+                    code="pack-unchanged", field="add",
+                )
             pack = title.load_pack(data)
             there = self.by_hash(title_id, pack.hash)
             if there is not None:  # only when it is the very same data, id included
@@ -395,7 +406,13 @@ class PackLibrary:
             named = [e for e in self.entries(title_id) if e.id == content.get("id")]
             if len(named) == 1:
                 return {**options, "content": named[0].ref}
-            return options  # unknown or ambiguous: the title's check names it
+            if not named and isinstance(content.get("id"), str):
+                # the rules registry may still know it (deleted here, or another store's in this process)
+                raise InvalidOptions(
+                    f"options.content: this store holds no {title_id} pack {content['id']!r}; upload it first",
+                    code=f"{title_id}.content-mismatch", field="options.content",
+                )
+            return options  # ambiguous or malformed: the title's check names it
         held = self.by_hash(title_id, str(content["hash"]))
         if held is None:
             raise InvalidOptions(
@@ -525,6 +542,12 @@ class PackLibrary:
         there = self.by_hash(title_id, pack.hash)
         if there is not None:
             return there
+        shipped = next((e for e in self._builtins(title_id).values() if e.id == pack.id), None)
+        if shipped is not None:  # games name a shipped pack by id alone: its id is never another's
+            raise PackRefused(
+                f"pack {pack.id!r} is the id of a pack shipped with {title_id} (hash {shipped.hash}), with other content",
+                code="pack-id-taken", field="pack.id", hash=shipped.hash,
+            )
         title.register_pack(pack)
         lineage, version = lineage_of(pack.id)
         return self._new_entry(title_id, pack.data, None, lineage, version, None, "import")

@@ -252,6 +252,8 @@ class MarcoPolo2:
             return load(data)
         except PackError as exc:
             raise InvalidOptions(f"bad content pack: {exc}", code=codes.BAD_PACK, field=exc.path) from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:  # a shape validation missed
+            raise InvalidOptions(f"bad content pack: {exc!r}"[:300], code=codes.BAD_PACK, field="pack") from None
 
     def register_pack(self, pack: Pack) -> Pack:
         """Make a pack selectable by ``options.content`` (kept by hash)."""

@@ -379,8 +379,10 @@ async function editPage(main, title, packId, hash, navigate) {
         if (typeof spec.x === 'number' && typeof spec.y === 'number') continue;
         const [x, y] = editor.positions[id];
         const entry = { kind: 'node', id, spec: { ...spec, x, y } };
-        const i = body.add.findIndex((a) => a.kind === 'node' && a.id === id);
-        if (i >= 0) body.add[i] = entry; else body.replace.push(entry);
+        // a place already added or changed is sent once, with where it is drawn
+        const op = ['add', 'replace'].find((o) => body[o].some((a) => a.kind === 'node' && a.id === id)) || 'replace';
+        const i = body[op].findIndex((a) => a.kind === 'node' && a.id === id);
+        if (i >= 0) body[op][i] = entry; else body.replace.push(entry);
       }
     }
     if (nameInput.value.trim() && nameInput.value.trim() !== info.name) body.name = nameInput.value.trim();
