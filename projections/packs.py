@@ -421,7 +421,7 @@ class PackLibrary:
             )
         return options if content.get("id") is not None else {**options, "content": held.ref}
 
-    def _growable(self, title_id: str, only: str | None = None) -> list[tuple[str, bool]]:
+    def _growable(self, title_id: str, only: str | None = None) -> list[tuple[str, bool, dict[str, Any]]]:
         """(game, ended) of the title's games whose descriptions may still grow a pack: those not
         grown from since their end (``only``: that game, even if it ended before, was taken back
         into play by an undo and has ended again)."""
@@ -435,7 +435,23 @@ class PackLibrary:
             params = [title_id]
         with self._lock:
             rows = self._con.execute(query, params).fetchall()
-        return [(gid, status == "ended") for gid, options, status in rows if json.loads(options).get("grow_pack", True) is not False]
+        return [
+            (gid, status == "ended", opts)
+            for gid, options, status in rows
+            if (opts := json.loads(options)).get("grow_pack", True) is not False
+        ]
+
+    def _feeds(self, title_id: str, options: dict[str, Any], lineage: str) -> bool:
+        """Whether a game's descriptions belong to the lineage growing: it is pinned to the public
+        pack or to a version of that lineage (a game on another group's pack, or on an invented
+        one, grows nothing of ours)."""
+        digest = self.pinned_hash(title_id, options)
+        entry = self.by_hash(title_id, digest) if digest else None
+        if entry is None:
+            return False
+        if entry.source == "builtin":
+            return not entry.data.get("invented")
+        return entry.lineage == lineage
 
     def plan_growth(self, title_id: str, only: str | None = None) -> Growth | None:
         """The version the title's games would grow now (``only``: one game), not yet stored."""
@@ -443,8 +459,19 @@ class PackLibrary:
         if not hasattr(title, "grow_pack"):
             return None
         with self._lock:
+            base = self.working(title_id)
+            if base is None or base.source == "builtin":
+                lineage = GROWN_LINEAGE
+                base = base or self.by_hash(title_id, title.content["hash"])
+            else:
+                lineage = base.lineage
+            assert base is not None
             states, games, ended = [], [], []
-            for gid, _ in self._growable(title_id, only):
+            for gid, was_over, options in self._growable(title_id, only):
+                if not self._feeds(title_id, options, lineage):
+                    if was_over:
+                        ended.append(gid)
+                    continue
                 try:
                     state, over = self._state_of(gid)
                 except TabletapeError:  # an altered or unreadable game grows nothing
@@ -456,13 +483,6 @@ class PackLibrary:
                     ended.append(gid)
             if not states:
                 return Growth(None, (), tuple(ended)) if ended else None
-            base = self.working(title_id)
-            if base is None or base.source == "builtin":
-                lineage = GROWN_LINEAGE
-                base = base or self.by_hash(title_id, title.content["hash"])
-            else:
-                lineage = base.lineage
-            assert base is not None
             new_id, version = self._next_id(title_id, lineage)
             data, added, conflicts = title.grow_pack(base.data, new_id, states)
             if data is None:
