@@ -31,6 +31,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.attack
 	$(BIN)/python -m benchmarks.storm
 	$(BIN)/python -m benchmarks.stats --small
+	$(BIN)/python -m benchmarks.growth
+	$(BIN)/python -m benchmarks.memory
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -66,10 +66,14 @@ def layers(db: str) -> Iterator[Layers]:
     from projections.projector import Projector
     from replay.recorder import Recorder
 
+    import duckdb
+
     try:
         log = DuckDBEventLog(db)
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(said(exc))
+    except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
+        fail(cli("store-busy", db=db, exc=exc))
     try:
         packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
         projector = Projector(log)

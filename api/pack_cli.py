@@ -37,6 +37,19 @@ def _component(text: str, with_spec: bool) -> dict[str, Any]:
     raise AssertionError
 
 
+def _json_file(path: str) -> Any:
+    """A JSON file's data ('-': standard input); a file that cannot be read or is not JSON fails in words."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{path}: cannot be read ({exc.strerror if isinstance(exc, OSError) and exc.strerror else exc})")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        fail(f"{path}: not JSON ({exc})")
+    raise AssertionError
+
+
 def _summary(lay: Any, entry: Any, pinned: dict[str, int]) -> dict[str, Any]:
     working = lay.packs.working(entry.title)
     return {
@@ -86,7 +99,10 @@ def download(pack_id: str = typer.Argument(..., help="the pack's id (or its hash
     if out == "-":
         sys.stdout.write(text)
         return
-    Path(out).write_text(text, encoding="utf-8")
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{out}: cannot be written ({exc.strerror or exc})")
     console(stderr=True).print(f"wrote {escape(entry.id)} ({entry.hash}) to {escape(out)}")
 
 
@@ -94,11 +110,7 @@ def download(pack_id: str = typer.Argument(..., help="the pack's id (or its hash
 def upload(path: str = typer.Argument(..., help="a pack file ('-': standard input)"), title: str = TITLE,
            working: bool = typer.Option(False, "--working", help="make it the title's working pack"), db: str = Db) -> None:
     """Add a pack file: validated (a bad field is named); the same content again is the pack already there."""
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        fail(f"{path}: not JSON ({exc})")
+    data = _json_file(path)
     with layers(db) as lay, reported():
         entry, added = lay.packs.upload(title, data, working=working)
     console().print(f"{'added' if added else 'already there:'} {escape(entry.id)} {entry.hash}" + (" (working)" if working else ""))
@@ -118,9 +130,9 @@ def derive(
     """A new version of a pack with components added, replaced or removed (``<lineage>-v<n>``)."""
     body: dict[str, list] = {"add": [], "replace": [], "remove": []}
     if changes is not None:
-        loaded = json.loads(Path(changes).read_text(encoding="utf-8"))
-        if not isinstance(loaded, dict) or set(loaded) - set(body):
-            fail(f"{changes}: the changes are an object with add, replace, remove")
+        loaded = _json_file(changes)
+        if not isinstance(loaded, dict) or set(loaded) - set(body) or not all(isinstance(v, list) for v in loaded.values()):
+            fail(f"{changes}: the changes are an object with add, replace, remove (each a list)")
         body = {k: list(loaded.get(k, [])) for k in body}
     body["add"] += [_component(c, True) for c in add]
     body["replace"] += [_component(c, True) for c in replace]
@@ -150,6 +162,8 @@ def admin_token(db: str = Db) -> None:
     """Make a new admin token for the store (it writes the pack library over HTTP); the old one stops working."""
     from events.tokens import AdminToken
 
+    if db != ":memory:" and not Path(db).exists():  # a mistyped path would get a store of its own
+        fail(f"no store at {db}: `tabletape serve --db {db}` makes one (and prints its admin token)")
     with layers(db) as lay, reported():
         token = AdminToken(lay.log.con).issue()
     console().print(f"admin token: {token}")

@@ -26,6 +26,7 @@ class EndpointsOut(BaseModel):
     dashboard: str
     player: str = Field(description="a template: {name} is the player's name, URL-encoded")
     title: str = Field(description="a template: {title} is a title id")
+    bgstats: str = Field(description="every finished game as a BG Stats export file, to download")
 
 
 class IndexTitle(BaseModel):

@@ -284,6 +284,7 @@ class DuckDBEventLog:
         *,
         clock: Callable[[], datetime] = utc_now,
         head_cache_size: int = 50_000,
+        head_cache_keys: int = 500_000,
         secret: bytes | None = None,
     ) -> None:
         self.con = connect(con) if isinstance(con, str) else con
@@ -301,6 +302,10 @@ class DuckDBEventLog:
         self._closing = False
         self._stats = {"appends": 0, "commits": 0, "events": 0}
         self._head_cache_size = head_cache_size
+        #: a head holds every idempotency key of its game (~250 bytes each), so the cache is
+        #: bounded by their number too (~125 MB), not only by games
+        self._head_cache_keys = head_cache_keys
+        self._cached_keys = 0
         self._appender: duckdb.Appender | None = None
         #: games whose chain failed a check, with the verdict (writes to them are refused)
         self._broken: dict[str, VerifyReport] = {}
@@ -973,15 +978,21 @@ class DuckDBEventLog:
             if current is not None and current.seq >= head.seq:
                 self._heads.move_to_end(game_id)
                 return current
+            self._cached_keys += len(head.keys) - (len(current.keys) if current is not None else 0)
             self._heads[game_id] = head
             self._heads.move_to_end(game_id)
-            if len(self._heads) > self._head_cache_size:
-                self._heads.popitem(last=False)
+            while len(self._heads) > 1 and (
+                len(self._heads) > self._head_cache_size or self._cached_keys > self._head_cache_keys
+            ):
+                _, evicted = self._heads.popitem(last=False)
+                self._cached_keys -= len(evicted.keys)
             return head
 
     def _forget_head(self, game_id: str) -> None:
         with self._heads_lock:
-            self._heads.pop(game_id, None)
+            forgotten = self._heads.pop(game_id, None)
+            if forgotten is not None:
+                self._cached_keys -= len(forgotten.keys)
 
     def _stored_bodies(self, game_id: str, first: int, last: int) -> list[bytes]:
         rows = self.reader().execute(

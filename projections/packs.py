@@ -61,7 +61,8 @@ CREATE TABLE IF NOT EXISTS pack_grown (game_id VARCHAR PRIMARY KEY, hash VARCHAR
 SOURCES = ("builtin", "upload", "derived", "grown", "import")
 #: the lineage growth starts when a store has no working pack of its own
 GROWN_LINEAGE = "ours"
-_VERSIONED = re.compile(r"^(.+)-v(\d+)$")
+#: a version number is small (the store keeps it as a 32-bit integer)
+_VERSIONED = re.compile(r"^(.+)-v([1-9]\d{0,8})$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -218,6 +219,8 @@ class PackLibrary:
         if content.get("hash"):
             return str(content["hash"])
         named = [e for e in self.entries(title_id) if e.id == content.get("id")]
+        if named and named[0].source == "builtin":  # a shipped pack's id is its own (as the rules read it)
+            return named[0].hash
         return named[0].hash if len(named) == 1 else None
 
     def games_pinned(self, title_id: str) -> dict[str, int]:
@@ -346,9 +349,17 @@ class PackLibrary:
         """A new version of ``parent`` (its lineage, the next version) with components changed."""
         title = self._title_for_writes(title_id)
         with self._lock:
-            lineage = GROWN_LINEAGE if parent.source == "builtin" else parent.lineage
+            # the group's own lineage grows from the title's default pack; another built-in pack's
+            # versions are a lineage of their own (not interleaved with the group's)
+            own = parent.source == "builtin" and parent.hash == title.content["hash"]
+            lineage = GROWN_LINEAGE if own else parent.lineage
             new_id, version = self._next_id(title_id, lineage)
             data = title.derive_pack(parent.data, new_id, add, replace, remove)
+            if {**data, "id": parent.id} == parent.data and (name is None or name == parent.name):
+                raise InvalidOptions(
+                    "the new version would hold just what {parent_id} holds: add, replace or remove a component", params=dict(parent_id=parent.id),
+                    code="pack-unchanged", field="add",
+                )
             pack = title.load_pack(data)
             there = self.by_hash(title_id, pack.hash)
             if there is not None:  # only when it is the very same data, id included
@@ -394,7 +405,13 @@ class PackLibrary:
             named = [e for e in self.entries(title_id) if e.id == content.get("id")]
             if len(named) == 1:
                 return {**options, "content": named[0].ref}
-            return options  # unknown or ambiguous: the title's check names it
+            if not named and isinstance(content.get("id"), str):
+                # the rules registry may still know it (deleted here, or another store's in this process)
+                raise InvalidOptions(
+                    "options.content: this store holds no {title_id} pack {id!r}; upload it first", params=dict(title_id=title_id, id=content['id']),
+                    code=f"{title_id}.content-mismatch", field="options.content",
+                )
+            return options  # ambiguous or malformed: the title's check names it
         held = self.by_hash(title_id, str(content["hash"]))
         if held is None:
             raise InvalidOptions(
@@ -403,7 +420,7 @@ class PackLibrary:
             )
         return options if content.get("id") is not None else {**options, "content": held.ref}
 
-    def _growable(self, title_id: str, only: str | None = None) -> list[tuple[str, bool]]:
+    def _growable(self, title_id: str, only: str | None = None) -> list[tuple[str, bool, dict[str, Any]]]:
         """(game, ended) of the title's games whose descriptions may still grow a pack: those not
         grown from since their end (``only``: that game, even if it ended before, was taken back
         into play by an undo and has ended again)."""
@@ -417,7 +434,23 @@ class PackLibrary:
             params = [title_id]
         with self._lock:
             rows = self._con.execute(query, params).fetchall()
-        return [(gid, status == "ended") for gid, options, status in rows if json.loads(options).get("grow_pack", True) is not False]
+        return [
+            (gid, status == "ended", opts)
+            for gid, options, status in rows
+            if (opts := json.loads(options)).get("grow_pack", True) is not False
+        ]
+
+    def _feeds(self, title_id: str, options: dict[str, Any], lineage: str) -> bool:
+        """Whether a game's descriptions belong to the lineage growing: it is pinned to the public
+        pack or to a version of that lineage (a game on another group's pack, or on an invented
+        one, grows nothing of ours)."""
+        digest = self.pinned_hash(title_id, options)
+        entry = self.by_hash(title_id, digest) if digest else None
+        if entry is None:
+            return False
+        if entry.source == "builtin":
+            return not entry.data.get("invented")
+        return entry.lineage == lineage
 
     def plan_growth(self, title_id: str, only: str | None = None) -> Growth | None:
         """The version the title's games would grow now (``only``: one game), not yet stored."""
@@ -425,8 +458,19 @@ class PackLibrary:
         if not hasattr(title, "grow_pack"):
             return None
         with self._lock:
+            base = self.working(title_id)
+            if base is None or base.source == "builtin":
+                lineage = GROWN_LINEAGE
+                base = base or self.by_hash(title_id, title.content["hash"])
+            else:
+                lineage = base.lineage
+            assert base is not None
             states, games, ended = [], [], []
-            for gid, _ in self._growable(title_id, only):
+            for gid, was_over, options in self._growable(title_id, only):
+                if not self._feeds(title_id, options, lineage):
+                    if was_over:
+                        ended.append(gid)
+                    continue
                 try:
                     state, over = self._state_of(gid)
                 except TabletapeError:  # an altered or unreadable game grows nothing
@@ -438,13 +482,6 @@ class PackLibrary:
                     ended.append(gid)
             if not states:
                 return Growth(None, (), tuple(ended)) if ended else None
-            base = self.working(title_id)
-            if base is None or base.source == "builtin":
-                lineage = GROWN_LINEAGE
-                base = base or self.by_hash(title_id, title.content["hash"])
-            else:
-                lineage = base.lineage
-            assert base is not None
             new_id, version = self._next_id(title_id, lineage)
             data, added, conflicts = title.grow_pack(base.data, new_id, states)
             if data is None:
@@ -524,6 +561,12 @@ class PackLibrary:
         there = self.by_hash(title_id, pack.hash)
         if there is not None:
             return there
+        shipped = next((e for e in self._builtins(title_id).values() if e.id == pack.id), None)
+        if shipped is not None:  # games name a shipped pack by id alone: its id is never another's
+            raise PackRefused(
+                "pack {pack_id!r} is the id of a pack shipped with {title_id} (hash {hash}), with other content", params=dict(pack_id=pack.id, title_id=title_id, hash=shipped.hash),
+                code="pack-id-taken", field="pack.id", hash=shipped.hash,
+            )
         title.register_pack(pack)
         lineage, version = lineage_of(pack.id)
         return self._new_entry(title_id, pack.data, None, lineage, version, None, "import")

@@ -4,8 +4,10 @@ delete, and the component forms of the page. Writes need the store's admin token
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Depends, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
@@ -148,6 +150,15 @@ def info(svc: Services, entry: Entry, pinned: dict[str, int] | None = None) -> P
     )
 
 
+def attachment(pack_id: str) -> str:
+    """``Content-Disposition`` naming the file ``<id>.json``: an ASCII name for every client (an id
+    may hold slashes, quotes, any letter) and the id itself as RFC 6266's ``filename*``."""
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "_", pack_id).strip("._") or "pack"
+    if plain == pack_id:
+        return f'attachment; filename="{plain}.json"'
+    return f"attachment; filename=\"{plain}.json\"; filename*=UTF-8''{quote(pack_id, safe='')}.json"
+
+
 HashQuery = Annotated[str | None, Query(pattern="^[0-9a-f]{64}$", description="the pack's hash, when its id is ambiguous")]
 
 
@@ -176,8 +187,7 @@ def get_pack(
     entry = svc.packs.get(title, pack_id, hash)
     if download:
         body = json.dumps(entry.data, ensure_ascii=False, indent=1, sort_keys=True)
-        disposition = f'attachment; filename="{entry.id}.json"'
-        return Response(body, media_type="application/json", headers={"Content-Disposition": disposition})
+        return Response(body, media_type="application/json", headers={"Content-Disposition": attachment(entry.id)})
     return PackOut(**info(svc, entry).model_dump(), pack=entry.data)
 
 

@@ -7,7 +7,6 @@ the statistics tables up to date, so an answer never lags the log.
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query

@@ -14,9 +14,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from events.errors import StatsQueryRefused
-from events.log import naive_utc
 from projections.stats import model, models
-from projections.stats.questions import Filters, Questions, Selection, option_text, selection
+from projections.stats.questions import Filters, Questions, Selection, narrowed, selection
 from rules import titles
 
 if TYPE_CHECKING:
@@ -62,25 +61,7 @@ def game_selection(f: Filters) -> Selection:
     sel = Selection(["{a}.status = 'ended'"])
     if not f.include_forks:
         sel.clauses.append("{a}.parent_id IS NULL")
-    if f.title is not None:
-        sel.clauses.append("{a}.title = ?")
-        sel.params.append(f.title)
-    if f.player is not None:
-        sel.clauses.append("{a}.game_id IN (SELECT game_id FROM results WHERE lower(player) = lower(?))")
-        sel.params.append(f.player)
-    if f.date_from is not None:
-        sel.clauses.append("{a}.created_at >= ?")
-        sel.params.append(naive_utc(f.date_from))
-    if f.date_to is not None:
-        sel.clauses.append("{a}.created_at < ?")
-        sel.params.append(naive_utc(f.date_to))
-    if f.options:
-        matches = []
-        for key, value in f.options:
-            matches.append("json_extract_string(options, ?) = ?")
-            sel.params.extend(["$." + json.dumps(key), option_text(value)])
-        sel.clauses.append("{a}.game_id IN (SELECT game_id FROM game_facts WHERE " + " AND ".join(matches) + ")")
-    return sel
+    return narrowed(sel, f, "results")
 
 
 def _with(f: Filters, **changes: Any) -> Filters:
@@ -141,6 +122,7 @@ class Pages:
                 "dashboard": "/stats/dashboard",
                 "player": "/stats/player?name={name}",
                 "title": "/stats/titles/{title}",
+                "bgstats": "/export/bgstats",
             },
             "games": sum(r["games"] for r in by_title),
             "titles": [

@@ -119,10 +119,10 @@ def read_packs(folder: str | Path) -> list[tuple[str, str, dict]]:
     path = Path(folder) / "packs" / "packs.parquet"
     if not path.exists():
         return []
-    table = pq.read_table(path)
     try:
+        table = pq.read_table(path)
         return [(t, h, json.loads(p)) for t, h, p in zip(*(table.column(c).to_pylist() for c in ("title", "hash", "pack")))]
-    except (KeyError, ValueError) as exc:
+    except (KeyError, ValueError, TypeError, OSError, pa.ArrowException) as exc:
         raise ParquetImportRefused("{path}: not a pack table ({exc})", params=dict(path=path, exc=exc)) from exc
 
 

@@ -61,11 +61,17 @@ def selection(f: Filters, games_with_player: bool = True) -> Selection:
     sel = Selection()
     if not f.include_forks:
         sel.clauses.append("NOT {a}.forked")
+    return narrowed(sel, f, "seat_results" if games_with_player else None)
+
+
+def narrowed(sel: Selection, f: Filters, players: str | None) -> Selection:
+    """``sel`` narrowed by the filters' title, player (looked up in the table ``players``; None:
+    not by player), dates and options."""
     if f.title is not None:
         sel.clauses.append("{a}.title = ?")
         sel.params.append(f.title)
-    if f.player is not None and games_with_player:
-        sel.clauses.append("{a}.game_id IN (SELECT game_id FROM seat_results WHERE lower(player) = lower(?))")
+    if f.player is not None and players is not None:
+        sel.clauses.append(f"{{a}}.game_id IN (SELECT game_id FROM {players} WHERE lower(player) = lower(?))")
         sel.params.append(f.player)
     if f.date_from is not None:
         sel.clauses.append("{a}.created_at >= ?")

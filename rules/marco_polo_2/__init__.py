@@ -27,6 +27,7 @@ from rules.marco_polo_2.codes import CODES
 from rules.marco_polo_2.content import BUILTIN, CONTENT_REF, PACK_HASH, PACK_ID, Pack, PackError, load, register
 from rules.marco_polo_2.content import library as _library
 from rules.marco_polo_2.content.forms import pack_forms as _pack_forms
+from rules.marco_polo_2.content.schema import SECTIONS
 from rules.marco_polo_2.decide import characters_available
 from rules.marco_polo_2.decide import decide as _decide
 from rules.marco_polo_2.decide import evolve as _evolve
@@ -124,6 +125,14 @@ def roll_count(state: MP2State) -> list[int]:
 
 #: described component kinds that are public map facts, and where the pack's map keeps them
 _MAP_KINDS = {"node": "nodes", "route": "routes"}
+#: the pack section that lists each kind of card or tile
+_SECTION_OF = {kind: section for section, kind in SECTIONS.items()}
+
+
+def _add_new(items: list, item: dict) -> None:
+    """Adds ``item`` unless the list holds its id already (the pack's own stands)."""
+    if all(x.get("id") != item["id"] for x in items):
+        items.append(item)
 
 
 class MarcoPolo2:
@@ -197,21 +206,36 @@ class MarcoPolo2:
         return ContractRevealed(city=arg, contract=outcome[0])
 
     def table_content(self, state: MP2State | None = None) -> dict[str, Any] | None:
-        """The pack a game pins plus the map places and routes its log has described (public
-        table facts; described cards and goals stay out). No state: None, the title has no one pack."""
+        """The pack a game pins plus the components its log has described: map places and routes
+        into the map, cards, tiles, books, seals and special cities into their sections (so the page
+        draws them as printed). Goal cards are secret: they join only once the game is over. No
+        state: None, the title has no one pack."""
         if state is None:
             return None
         data = pack_of(state).data
-        described = [d for d in state.described if d[0] in _MAP_KINDS]
-        if not described or not isinstance(data.get("map"), dict):
+        described = [d for d in state.described if d[0] != "goal" or state.phase == OVER]
+        if not described:
             return data
-        game_map = {k: list(v) for k, v in data["map"].items()}
-        known = {kind: {item.get("id") for item in game_map.get(key, [])} for kind, key in _MAP_KINDS.items()}
+        out = {**data}
+        game_map = {k: list(v) for k, v in data.get("map", {}).items()}
         for kind, cid, spec in described:
             item = msgspec.json.decode(spec)
-            if isinstance(item, dict) and cid not in known[kind]:
-                game_map.setdefault(_MAP_KINDS[kind], []).append({"id": cid, **item})
-        return {**data, "map": game_map}
+            if not isinstance(item, dict):
+                continue
+            if kind in _MAP_KINDS:
+                _add_new(game_map.setdefault(_MAP_KINDS[kind], []), {"id": cid, **item})
+            elif kind in _SECTION_OF:
+                out[_SECTION_OF[kind]] = list(out.get(_SECTION_OF[kind], []))
+                _add_new(out[_SECTION_OF[kind]], {"id": cid, **item})
+            elif kind == "book" and cid.isdigit() and 1 <= int(cid) <= len(data["books"]):
+                books = out["books"] = [dict(b) for b in out["books"]]
+                books[int(cid) - 1].setdefault("fixed", item.get("fixed"))
+            elif kind in ("seal", "special"):
+                key = kind + "s"
+                out[key] = {**out.get(key, {})}
+                out[key].setdefault(cid, item)
+        out["map"] = game_map
+        return out
 
     def pack_forms(self) -> dict[str, Any]:
         """The form schema of every component kind (``content/forms.py``): the page's pack editor."""
@@ -228,6 +252,8 @@ class MarcoPolo2:
             return load(data)
         except PackError as exc:
             raise InvalidOptions("bad content pack: {exc}", params=dict(exc=exc), code=codes.BAD_PACK, field=exc.path) from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:  # a shape validation missed
+            raise InvalidOptions("bad content pack: {exc}", params=dict(exc=repr(exc)[:281]), code=codes.BAD_PACK, field="pack") from None
 
     def register_pack(self, pack: Pack) -> Pack:
         """Make a pack selectable by ``options.content`` (kept by hash)."""

@@ -11,7 +11,7 @@ from typing import Any, Final, Literal
 import msgspec
 
 from rules.marco_polo_2 import codes
-from rules.marco_polo_2.content import PACKS, PUBLIC, Pack, PackError, with_id
+from rules.marco_polo_2.content import BUILTIN, PACKS, PUBLIC, Pack, PackError, with_id
 
 #: phases
 SETUP: Final = "setup"  # waiting for the table's layout (SetupDealt)
@@ -175,6 +175,9 @@ def _pack_for(opts: Options) -> Pack:
             codes.bad_options(codes.CONTENT_MISMATCH, "the game is pinned to {ref}, but hash {pack_hash} is pack {pack_id!r}", ref=ref, pack_hash=pack_hash, pack_id=pack.id)
         return pack
     named = with_id(str(pack_id or ""))
+    shipped = [p for p in named if p in BUILTIN]
+    if shipped:  # a shipped pack's id is its own: a game that names it by id alone keeps it
+        return shipped[0]
     if len(named) != 1:
         known = ", ".join(sorted({p.id for p in PACKS.values()}))
         why = "unknown" if not named else f"{len(named)} packs have the id; name its hash too"

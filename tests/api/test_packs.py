@@ -199,6 +199,18 @@ def test_a_game_that_opts_out_grows_nothing(client, svc):
     assert listing(client)["working"] is None
 
 
+def test_a_game_on_another_groups_pack_grows_nothing_of_ours(client, svc, admin):
+    """Only games on the public pack or on a version of the growing lineage feed it: what a game on
+    a pack uploaded from another group describes stays out of ours."""
+    theirs = client.post(MP2, json=own("their-copy", PUBLIC.data), headers=admin)
+    assert theirs.status_code == 201, theirs.text
+    game = new_game(client, {**OPTIONS, "content": {"id": "their-copy", "hash": theirs.json()["hash"]}})
+    record(svc, game["game_id"], SETUP)
+    new_game(client)
+    assert listing(client)["working"] is None
+    assert "ours-v1" not in {p["id"] for p in listing(client)["packs"]}
+
+
 def test_a_description_that_contradicts_the_working_pack_is_left_out_and_listed(client, svc, admin):
     cheap = {**T1, "spec": {**T1["spec"], "reward": {"vp": 9}}}
     client.post(f"{MP2}/{PUBLIC.id}/versions", json={"add": [cheap]}, headers=admin)

@@ -264,3 +264,18 @@ def test_game_ids_sort_by_creation_time():
     ids = [new_game_id(now_ms=t) for t in (1, 2, 1000, 2**40)]
     assert ids == sorted(ids)
     assert all(len(i) == 26 for i in ids)
+
+
+def test_heads_past_the_key_budget_are_evicted_and_their_keys_still_replay(tmp_path):
+    """The heads cache is bounded by idempotency keys too; an evicted game's keys come back from the log."""
+    log = DuckDBEventLog(str(tmp_path / "k.duckdb"), head_cache_keys=4)
+    first, second = new_game_id(), new_game_id()
+    for gid in (first, second):
+        log.append(gid, [CREATED], expected_seq=0, idempotency_key=f"{gid}:1")
+        log.append(gid, [Undone(to_seq=1)], expected_seq=1, idempotency_key=f"{gid}:2")
+        log.append(gid, [Redone()], expected_seq=2, idempotency_key=f"{gid}:3")
+    assert log.cached_seq(first) is None and log.cached_seq(second) == 3
+    again = log.append(first, [Undone(to_seq=1)], expected_seq=1, idempotency_key=f"{first}:2")
+    assert again.replayed and (again.first_seq, again.last_seq) == (2, 2)
+    assert log.last_seq(first) == 3
+    log.close()

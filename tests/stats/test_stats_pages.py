@@ -25,6 +25,7 @@ def test_the_index_names_the_endpoints_the_titles_with_games_and_the_players(cli
         "dashboard": "/stats/dashboard",
         "player": "/stats/player?name={name}",
         "title": "/stats/titles/{title}",
+        "bgstats": "/export/bgstats",
     }
     assert [(t["title"], t["games"]) for t in index["titles"]] == [("lost-cities", LC_GAMES), ("marco-polo", MP_GAMES)]
     assert index["titles"][0]["name"] == "Lost Cities"

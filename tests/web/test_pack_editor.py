@@ -74,6 +74,9 @@ def place(page, tool: str, fx: float, fy: float, name: str, shield: str | None =
     form.locator("[data-field=name] input").fill(name)
     if shield:
         form.locator("[data-field=shield] input").fill(shield)
+    if name == "Samarkand":
+        assert small_targets(page, "#pk-sheet") == []
+        shot(page, "pack-editor-00-place-form")
     form.locator("button[type=submit]").click()
     page.wait_for_selector("#pk-sheet", state="hidden")
 
@@ -106,6 +109,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     public.get_by_role("link", name=re.compile("^Open")).click()
     phone.wait_for_selector("#pk-map svg.me-map")
     assert phone.locator("#pk-map [data-node]").count() == 1  # Beijing, all the public pack knows
+    beijing = phone.locator("#pk-map [data-node=BEI]").evaluate("e => [e.dataset.x, e.dataset.y]")
 
     place(phone, "city", 0.2, 0.2, "Samarkand", "lion")
     place(phone, "oasis", 0.5, 0.6, "Green well")
@@ -114,6 +118,8 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     route(phone, "SAM", "GRE", {"coins": 2})
     route(phone, "GRE", "KAS", {"camels": 1, "jade": 1}, guild="farmer")
     assert phone.locator("#pk-map [data-route]").count() == 2
+    # Beijing was drawn by the layout; it stays where it was as places and routes come
+    assert phone.locator("#pk-map [data-node=BEI]").evaluate("e => [e.dataset.x, e.dataset.y]") == beijing
 
     # a contract through its form, shown as a card in its section
     phone.locator("details[data-kind=contract] > summary").click()
@@ -123,12 +129,29 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     form.locator("[data-field=reward] [data-add=vp]").click()
     form.locator("button[type=submit]").click()
     assert phone.locator("details[data-kind=contract] .pk-card[data-id=K01] [data-face=contract]").count() == 1
-    assert phone.locator("[data-action=save]").inner_text() == "Save 6 changes"
+    # a guild seal: its guild picked by the button, not typed
+    phone.locator("details[data-kind=seal] > summary").click()
+    phone.locator("[data-add-kind=seal][data-add-id=farmer]").click()
+    form = phone.locator("#pk-sheet form[data-kind=seal]")
+    assert form.locator(".pf-heading").inner_text() == "Guild seal: Farmers"
+    for _ in range(2):
+        form.locator("[data-field=improve] [data-add=coins]").click()
+    form.locator("[data-field=bonus] [data-add=camels]").click()
+    form.locator("button[type=submit]").click()
+    assert phone.locator("details[data-kind=seal] .pk-card[data-id=farmer] [data-guild=farmer]").count() == 1
+    assert phone.locator("[data-add-kind=seal][data-add-id=farmer]").count() == 0
+    assert phone.locator("[data-action=save]").inner_text() == "Save 8 changes"
+    phone.reload()  # a phone reloads the page: nothing entered is lost
+    phone.locator(".pk-restored", has_text="8 changes not saved yet").wait_for()
+    assert phone.locator("#pk-map [data-node]").count() == 4
+    assert phone.locator("[data-action=save]").inner_text() == "Save 8 changes"
     assert small_targets(phone, "main") == []
     assert axe_violations(phone) == []
     shot(phone, "pack-editor-01-drawn")
 
     phone.locator("[data-action=save]").click()
+    phone.locator("#pk-admin-token").wait_for()
+    assert axe_violations(phone) == []
     phone.fill("#pk-admin-token", our_token)
     phone.get_by_role("button", name="Use it").click()
     phone.wait_for_function("() => /Saved as version/.test(document.querySelector('.pk-status')?.textContent || '')")
@@ -139,6 +162,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     with httpx.Client(base_url=ours, timeout=10) as http:
         listing = http.get(f"/titles/{TITLE}/packs").json()
         assert listing["working"] == {"id": new_id, "hash": new_hash}
+        assert next(p for p in listing["packs"] if p["hash"] == new_hash)["name"] == "Our own pack"
         data = http.get(f"/titles/{TITLE}/packs/{new_id}", params={"hash": new_hash}).json()["pack"]
     nodes = {n["id"]: n for n in data["map"]["nodes"]}
     assert set(nodes) == {"BEI", "SAM", "GRE", "KAS"}
@@ -149,6 +173,7 @@ def test_a_map_drawn_by_dragging_saved_used_by_a_new_game_and_shared(tall_phone,
     routes = {"-".join(sorted(r["ends"])): r for r in data["map"]["routes"]}
     assert set(routes) == {"GRE-SAM", "GRE-KAS"}
     assert (routes["GRE-SAM"].get("coins"), routes["GRE-KAS"].get("camels"), routes["GRE-KAS"].get("jade"), routes["GRE-KAS"].get("guild")) == (2, 1, 1, "farmer")
+    assert data["seals"] == {"farmer": {"improve": {"coins": 2}, "bonus": {"camels": 1}}}
     assert canonical_hash(data) == new_hash
 
     # a new game is pinned to it and draws its map
@@ -205,4 +230,78 @@ def test_the_diff_against_the_parent_shows_what_changed(tall_phone, stores):
     assert body.locator("[data-added]").evaluate_all("els => els.map(e => e.dataset.added)") == ["contract:K99"]
     face = body.locator("[data-added='contract:K99'] [data-face=contract]")
     assert face.locator("[data-part=reward] [data-res=contract_pile]").get_attribute("data-n") == "1"
+    assert axe_violations(phone) == []
+
+    # on the list: new games switched to it and back, then it is deleted (no game uses it)
+    def working() -> dict:
+        return httpx.get(f"{ours}/titles/{TITLE}/packs", timeout=10).json()["working"]
+
+    before = working()
+    assert before != {"id": made["id"], "hash": made["hash"]}
+    phone.goto(f"{ours}/?page=packs")
+    phone.locator(f".pk-pack[data-hash='{made['hash']}'] [data-action=use]").click()
+    phone.fill("#pk-admin-token", our_token)
+    phone.get_by_role("button", name="Use it").click()
+    phone.locator(f".pk-pack[data-hash='{made['hash']}'] [data-working]").wait_for()
+    assert working() == {"id": made["id"], "hash": made["hash"]}
+    phone.locator(f".pk-pack[data-hash='{before['hash']}'] [data-action=use]").click()
+    phone.locator(f".pk-pack[data-hash='{before['hash']}'] [data-working]").wait_for()
+    assert working() == before
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.locator(f".pk-pack[data-hash='{made['hash']}'] [data-action=delete]").click()
+    phone.locator(".pk-status", has_text="Deleted").wait_for()
+    assert phone.locator(f".pk-pack[data-hash='{made['hash']}']").count() == 0
+    assert small_targets(phone, "main") == []
+    shot(phone, "pack-editor-04-list")
+
+
+def test_a_bad_pack_file_is_refused_in_words_naming_the_field(tall_phone, stores, tmp_path):
+    phone = tall_phone
+    (ours, our_token), _ = stores
+    data = httpx.get(f"{ours}/titles/{TITLE}/packs/marco-polo-2-synthetic-test-1", timeout=10).json()["pack"]
+    data["id"] = "broken-1"
+    data["map"]["routes"][3]["coins"] = -1
+    bad = tmp_path / "broken.json"
+    bad.write_text(json.dumps(data))
+    not_json = tmp_path / "notes.json"
+    not_json.write_text("Samarkand: 2 coins to Kashgar")
+
+    phone.goto(f"{ours}/#/packs")  # the packs page by its fragment too
+    phone.locator("#pk-upload").set_input_files(str(not_json))
+    phone.get_by_role("button", name="Upload").click()
+    phone.locator(".pk-status", has_text="is not a pack file").wait_for()
+
+    phone.locator("#pk-upload").set_input_files(str(bad))
+    phone.get_by_role("button", name="Upload").click()
+    phone.fill("#pk-admin-token", "not-the-token")  # a wrong token: asked again, saying why
+    phone.get_by_role("button", name="Use it").click()
+    phone.locator(".pk-dialog", has_text="This store does not know that token.").wait_for()
+    assert phone.evaluate("() => localStorage.getItem('tabletape.admin-token')") is None
+    phone.fill("#pk-admin-token", our_token)
+    phone.get_by_role("button", name="Use it").click()
+    refusal = phone.locator(".pk-status [role=alert]")
+    refusal.wait_for()
+    assert "map.routes[3].coins" in refusal.inner_text()
+    assert refusal.inner_text().startswith("Not added.")
+    ids = [p["id"] for p in httpx.get(f"{ours}/titles/{TITLE}/packs", timeout=10).json()["packs"]]
+    assert "broken-1" not in ids
+    assert axe_violations(phone) == []
+
+
+def test_marco_polo_s_built_in_pack_is_listed_read_only(tall_phone, stores):
+    phone = tall_phone
+    (ours, _token), _ = stores
+    phone.goto(f"{ours}/?page=packs")
+    phone.locator(".pk-titles").get_by_role("link", name="The Voyages of Marco Polo").click()
+    pack = phone.locator(".pk-pack").first
+    pack.wait_for()
+    assert phone.locator(".pk-pack").count() == 1
+    pack.get_by_role("link", name=re.compile("^Open")).click()
+    phone.get_by_text("read only").wait_for()
+    assert phone.locator("#pk-map").count() == 0  # nothing to edit
+    with phone.expect_download() as download:
+        phone.get_by_role("link", name="Download").click()
+    data = json.loads(open(download.value.path()).read())
+    assert canonical_hash(data) == phone.locator("[data-pack-hash]").get_attribute("data-pack-hash")
+    assert small_targets(phone, "main") == []
     assert axe_violations(phone) == []

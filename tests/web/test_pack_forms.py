@@ -153,6 +153,7 @@ def test_places_dragged_onto_the_map_moved_and_joined_by_routes(tall_phone, serv
     at = lambda fx, fy: (box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)  # noqa: E731
 
     drag(phone, centre(phone.locator("[data-tool=city]")), at(0.2, 0.3))  # dragged from its button
+    phone.wait_for_function("() => window.map.nodes.length === 1")
     phone.locator("[data-tool=oasis]").click()
     phone.mouse.click(*at(0.5, 0.7))  # tapped onto the map
     phone.locator("[data-tool=city]").click()
@@ -166,6 +167,14 @@ def test_places_dragged_onto_the_map_moved_and_joined_by_routes(tall_phone, serv
     p3 = phone.evaluate("() => window.map.nodes[2]")
     assert abs(p3["y"] - 500) < 15 and abs(p3["x"] - 800) < 15, p3
     assert phone.locator("[data-node=P3]").get_attribute("data-y") == str(p3["y"])
+
+    # from the keyboard: a place focused and moved with the arrows (it keeps the focus as it is redrawn)
+    x0 = phone.evaluate("() => window.map.nodes[0].x")
+    phone.locator("[data-node=P1]").focus()
+    for _ in range(3):
+        phone.keyboard.press("ArrowRight")
+    assert phone.evaluate("() => window.map.nodes[0].x") == x0 + 30
+    assert phone.evaluate("() => document.activeElement.dataset.node") == "P1"
 
     phone.locator("[data-tool=route]").click()
     drag(phone, centre(phone.locator("[data-node=P1] .me-hit")), centre(phone.locator("[data-node=P2] .me-hit")))
@@ -217,3 +226,38 @@ def test_every_kind_opened_and_saved_unchanged_keeps_its_data(tall_phone, server
     for (kind, cid, spec), (_kind, _cid, face, got) in zip(picks, back, strict=True):
         assert face == kind
         assert got == spec, (kind, cid)
+
+
+def touch_drag(page, frm: tuple[float, float], to: tuple[float, float]) -> None:
+    """A finger's drag (touch events through the DevTools protocol: pointerType "touch")."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": frm[0], "y": frm[1]}]})
+    for i in range(1, 11):
+        x, y = frm[0] + (to[0] - frm[0]) * i / 10, frm[1] + (to[1] - frm[1]) * i / 10
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_finger_puts_down_moves_and_joins_places(tall_phone, server):
+    phone = tall_phone
+    open_harness(phone, server)
+    phone.evaluate("() => window.mountMap()")
+    box = phone.locator("#harness svg.me-map").bounding_box()
+    at = lambda fx, fy: (box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)  # noqa: E731
+
+    touch_drag(phone, centre(phone.locator("[data-tool=city]")), at(0.25, 0.25))
+    phone.wait_for_function("() => window.map.nodes.length === 1")
+    touch_drag(phone, centre(phone.locator("[data-tool=oasis]")), at(0.7, 0.7))
+    phone.wait_for_function("() => window.map.nodes.length === 2")
+    nodes = phone.evaluate("() => window.map.nodes")
+    assert [n["kind"] for n in nodes] == ["city", "oasis"]
+    assert abs(nodes[0]["x"] - 250) < 20 and abs(nodes[0]["y"] - 250) < 20, nodes[0]
+    phone.locator("[data-tool=move]").tap()
+    touch_drag(phone, centre(phone.locator("[data-node=P2] .me-hit")), at(0.7, 0.4))
+    p2 = phone.evaluate("() => window.map.nodes[1]")
+    assert abs(p2["y"] - 400) < 20 and abs(p2["x"] - 700) < 20, p2
+    phone.locator("[data-tool=route]").tap()
+    touch_drag(phone, centre(phone.locator("[data-node=P1] .me-hit")), centre(phone.locator("[data-node=P2] .me-hit")))
+    assert phone.evaluate("() => window.map.routes.map(r => r.ends)") == [["P1", "P2"]]
+    assert phone.evaluate("() => window.scrollY") == 0  # the finger moved the places, not the page

@@ -5,6 +5,7 @@ focusable marks, never break a table cell inside a word, and pass axe-core."""
 
 from __future__ import annotations
 
+import json
 from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import parse_qs, urlparse
 
@@ -102,6 +103,23 @@ BROKEN_WORDS = """() => {
 }"""
 
 
+OUTSIDE_ITS_CHART = """() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('.sv-chart svg')) {
+    const b = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width && (r.left < b.left - 1 || r.right > b.right + 1)) out.push(t.textContent);
+    }
+  }
+  return out;
+}"""
+
+
+#: the rows of the points-by-source bars whose segments are not in the legend's order
+OUT_OF_LEGEND_ORDER = """() => { const rows = {}; for (const m of document.querySelectorAll('[data-section=sources] .sv-stacked .sv-mark')) { const [who, rest] = m.getAttribute('aria-label').split(', '); (rows[who] = rows[who] || []).push(rest.split(':')[0]); } const legend = [...document.querySelectorAll('[data-section=sources] .sv-legend li')].map(l => l.textContent); return Object.entries(rows).filter(([k, v]) => v.join() !== legend.filter(x => v.includes(x)).join()).map(([k]) => k); }"""
+
+
 def open_stats(page, base: str, query: str = "") -> None:
     page.goto(f"{base}/?page=stats{query}")
     page.wait_for_selector(".stats-page[data-ready=true]")
@@ -139,6 +157,7 @@ def check_page(page, name: str) -> None:
     """What every statistics view must be: no word broken in a cell, charts with marks a keyboard
     reaches and that name their value, no blocking axe finding."""
     assert page.evaluate(BROKEN_WORDS) == []
+    assert page.evaluate(OUTSIDE_ITS_CHART) == []  # a long name on a phone goes above its bar, not off the chart
     marks = page.locator(".sv-chart svg .sv-mark")
     assert marks.count() > 0
     assert page.evaluate(
@@ -263,6 +282,7 @@ def test_every_name_opens_the_players_page_and_it_shows_the_api_answer(screen, s
 
 TITLE_TABLES = {
     "seats": ("seats", lambda r: f"{r['players']}:{r['seat']}"),
+    "first_player": ("first-player", lambda r: str(r["players"])),
     "characters": ("characters", lambda r: "null" if r["character"] is None else r["character"]),
     "sources": ("sources", lambda r: r["source"]),
     "wagers": ("wagers", lambda r: str(r["wagers"])),
@@ -279,12 +299,15 @@ def test_each_title_page_shows_the_api_answer(screen, stats_server, api, title):
     screen.wait_for_selector(".stats-page[data-ready=true]")
     t = api.get(f"/stats/titles/{title}").json()
     assert screen.locator("h1").inner_text() == t["name"]
+    assert screen.locator(".st-filter-box[open]").count() == 0  # the page's own title is no filter to show
     shown = screen.evaluate(SHOWN)
     expected = {table: (t[field], key) for field, (table, key) in TITLE_TABLES.items() if t.get(field)}
     if t.get("beijing"):
         expected["beijing"] = (t["beijing"]["by_slot"], lambda r: str(r["slot"]).replace("None", "null"))
     if t.get("contracts"):
         expected["contracts"] = (t["contracts"]["by_count"], lambda r: str(r["contracts"]))
+    (board,) = [x["leaderboard"] for x in api.get("/stats/dashboard", params={"title": title}).json()["titles"]]
+    expected["title-players"] = (board, lambda r: r["player"])
     compared = check_tables(shown, expected)
     compared += check_figures(shown, "title", t) + check_figures(shown, "scores", t["scores"]["summary"])
     if t.get("bonus"):
@@ -292,12 +315,59 @@ def test_each_title_page_shows_the_api_answer(screen, stats_server, api, title):
     assert compared > 30
     few = screen.locator("[data-table=seats] .st-few, [data-table=characters] .st-few").count()
     assert few == sum(r["few"] for r in t["seats"] + (t.get("characters") or []))
-    expected_sections = {"lost-cities": {"wagers", "bonus", "colours", "rounds"}, "marco-polo": {"characters", "beijing", "contracts"},
+    expected_sections = {"lost-cities": {"players", "wagers", "bonus", "colours", "rounds"}, "marco-polo": {"characters", "beijing", "contracts"},
                          "marco-polo-2": {"characters", "contracts"}}[title]
     sections = {s.get_attribute("data-section") for s in screen.locator("[data-section]").all()}
     assert expected_sections <= sections
     assert not ({"wagers", "characters", "beijing", "contracts"} - expected_sections) & sections  # nothing "not available"
+    assert screen.evaluate(OUT_OF_LEGEND_ORDER) == []  # a source at the same place in every bar
     words = screen.locator("main").inner_text()
     for api_word in ("Rows", "Per side round", "Bin width", "win_rate", "avg_score", "per_match", "Not available"):
         assert api_word not in words
     check_page(screen, f"title-{title}-{screen.viewport_size['width']}")
+
+
+def test_a_rate_on_few_games_is_marked_on_the_players_page_too(tall_phone, stats_server, api):
+    page = tall_phone
+    p = api.get("/stats/player", params={"name": "Carl", "title": "marco-polo"}).json()
+    assert 0 < p["games"] < 10
+    open_stats(page, stats_server, "&view=player&name=Carl&title=marco-polo")
+    shown = page.evaluate(SHOWN)
+    assert check_figures(shown, "player", {**p, **p["streaks"]}) >= 7
+    assert page.locator("[data-figure=win_rate] .st-few").inner_text() == "few games"
+    assert page.locator("[data-figure=longest_losses] .v").inner_text() == str(p["streaks"]["longest_losses"])
+
+
+def test_a_title_without_games_is_said_in_words_with_the_titles_that_have_some(tall_phone, stats_server):
+    page = tall_phone
+    open_stats(page, stats_server, "&view=title&title=chess")
+    words = page.locator("#stats-empty").inner_text()
+    assert words.startswith("No finished game of “chess”") and "lost-cities" not in words and "titles:" not in words
+    page.get_by_role("link", name="Lost Cities").click()
+    page.wait_for_selector("[data-section=wagers]")
+    assert axe_violations(page) == []
+
+
+def test_an_address_typed_by_hand_shows_what_it_can_and_says_in_words_what_it_left_out(wide, stats_server, api):
+    page = wide
+    open_stats(page, stats_server, "&date_from=yesterday&option=nonsense&title=lost-cities")
+    assert page.locator("#stats-unread").inner_text() == (
+        "Left out of this view, as the address does not say it in a way it can be read: From “yesterday”, Option “nonsense”.")
+    d = api.get("/stats/dashboard", params={"title": "lost-cities"}).json()
+    assert check_figures(page.evaluate(SHOWN), "dashboard", {**d, "titles": len(d["titles"])}) == 3
+    assert "Value error" not in page.locator("main").inner_text()
+    open_stats(page, stats_server, "&view=player")
+    names = [a.inner_text() for a in page.locator("[data-list=players] a").all()]
+    assert names == [p["name"] for p in api.get("/stats").json()["players"]]
+    page.locator("[data-list=players] a").first.click()
+    page.wait_for_function("name => document.querySelector('h1') && document.querySelector('h1').textContent === name", arg=names[0])
+
+
+def test_the_dashboard_hands_every_finished_game_to_bg_stats(wide, stats_server, api):
+    open_stats(wide, stats_server)
+    with wide.expect_download() as download:
+        wide.get_by_role("link", name="download every finished game as a BG Stats file").click()
+    document = json.loads(download.value.path().read_text())
+    assert download.value.suggested_filename == "BGStatsExport.json"
+    assert len(document["plays"]) == api.get("/stats/dashboard").json()["games"]
+    assert {g["bggId"] for g in document["games"]} == {50, 171623, 283948}

@@ -397,6 +397,8 @@ def test_every_page_passes_axe(browser, server, http, viewport):
             ("games", "/", f"[data-game='{lc}']"),
             ("new game", "/?page=new", "#n-title"),
             ("statistics", "/?page=stats", "#stats-none, .stats-page[data-ready=true]"),
+            ("content packs", "/?page=packs", ".pk-pack"),
+            ("a content pack", "/?page=packs&title=marco-polo-2&pack=marco-polo-2-synthetic-test-1", "#pk-map svg"),
             ("a point of a game", f"/?game={mp}&at=2", "#drawing[data-seq]"),
         ):
             page.goto(f"{server}{url}")

@@ -46,6 +46,8 @@ function wire(svg, tip, box) {
   const hide = () => { tip.hidden = true; for (const m of svg.querySelectorAll('.sv-mark.on')) m.classList.remove('on'); };
   for (const mark of svg.querySelectorAll('.sv-mark')) {
     mark.addEventListener('pointerenter', () => show(mark));
+    // a pointer already resting where a mark is drawn enters nothing: its first move shows the mark
+    mark.addEventListener('pointermove', () => { if (!mark.classList.contains('on')) show(mark); });
     mark.addEventListener('pointerleave', hide);
     mark.addEventListener('focus', () => show(mark));
     mark.addEventListener('blur', hide);
@@ -64,6 +66,19 @@ function text(x, y, words, attrs = {}) {
 // Roughly how wide a text is at the chart's size (no layout needed to draw).
 const widthOf = (words) => String(words).length * FONT * 0.58;
 
+// Room for the row names left of the bars; where the longest would take more than ``share`` of
+// the width (a long title on a phone), every name goes on its own line above its bar instead.
+const ABOVE = FONT + 4;
+function labelRoom(rows, width, share) {
+  const wanted = Math.max(...rows.map((r) => widthOf(r.label)), 40) + 8;
+  return wanted <= width * share ? { labelW: wanted, above: 0 } : { labelW: 4, above: ABOVE };
+}
+
+function rowLabel(words, labelW, top, above) {
+  return above ? text(labelW + 4, top + FONT, words, { class: 'sv-label' })
+    : text(labelW - 6, top + LINE * 0.7, words, { 'text-anchor': 'end', class: 'sv-label' });
+}
+
 function scale(lo, hi, x0, x1) {
   const span = hi - lo || 1;
   return (v) => x0 + ((v - lo) / span) * (x1 - x0);
@@ -73,20 +88,23 @@ function scale(lo, hi, x0, x1) {
 // ``domain`` fixes the axis (e.g. [0, 1] for rates); ``compareLabel`` names the comparison mark.
 export function bars(label, rows, { domain, caption, colour = PALETTE[0], legend } = {}) {
   return figure(label, (width) => {
-    const labelW = Math.min(width * 0.42, Math.max(...rows.map((r) => widthOf(r.label)), 40) + 8);
+    const { labelW, above } = labelRoom(rows, width, 0.42);
+    const row = LINE + 6 + above;
     const valueW = Math.min(width * 0.3, Math.max(...rows.map((r) => widthOf(r.display)), 30) + 8);
     const values = rows.flatMap((r) => [r.value, r.low, r.high, r.compare]).filter((v) => v !== null && v !== undefined);
     const [lo, hi] = domain || [Math.min(0, ...values), Math.max(0, ...values)];
     const x = scale(lo, hi, labelW, width - valueW);
-    const height = rows.length * (LINE + 6) + 8;
+    const height = rows.length * row + 8;
     const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-bars' });
     const axis = x(Math.max(lo, Math.min(hi, 0)));
     svg.append(s('line', { x1: axis, x2: axis, y1: 0, y2: height, class: 'sv-axis' }));
     rows.forEach((r, i) => {
-      const y = 4 + i * (LINE + 6);
+      const top = 4 + i * row; const y = top + above;
       const zero = x(Math.max(lo, Math.min(hi, 0))); const end = x(r.value);
       const parts = [
-        text(labelW - 6, y + LINE * 0.7, r.label, { 'text-anchor': 'end', class: 'sv-label' }),
+        // the whole row answers a finger, its name as well as its bar
+        s('rect', { x: 0, y: top, width, height: row - 2, fill: 'transparent', class: 'sv-hit' }),
+        rowLabel(r.label, labelW, top, above),
         s('rect', { x: Math.min(zero, end), y: y + 2, width: Math.max(1, Math.abs(end - zero)), height: LINE - 4, rx: 3, fill: r.colour || colour, class: r.note ? 'sv-bar few' : 'sv-bar' }),
       ];
       if (r.low !== undefined && r.low !== null) {
@@ -112,16 +130,17 @@ export function stacked(label, rows, keys, { caption, format = String } = {}) {
   const nameOf = Object.fromEntries(keys.map((k) => [k.key, k.name]));
   const legend = h('ul', { class: 'sv-legend' }, keys.map((k) => h('li', {}, h('span', { class: 'sv-swatch', style: `background:${colourOf[k.key]}` }), k.name)));
   return figure(label, (width) => {
-    const labelW = Math.min(width * 0.4, Math.max(...rows.map((r) => widthOf(r.label)), 40) + 8);
+    const { labelW, above } = labelRoom(rows, width, 0.4);
+    const row = LINE + 8 + above;
     const neg = Math.min(0, ...rows.map((r) => r.parts.reduce((a, p) => a + Math.min(0, p.value), 0)));
     const pos = Math.max(0, ...rows.map((r) => r.parts.reduce((a, p) => a + Math.max(0, p.value), 0)));
     const x = scale(neg, pos, labelW, width - 8);
-    const height = rows.length * (LINE + 8) + 8;
+    const height = rows.length * row + 8;
     const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-stacked' });
     svg.append(s('line', { x1: x(0), x2: x(0), y1: 0, y2: height, class: 'sv-axis' }));
     rows.forEach((r, i) => {
-      const y = 4 + i * (LINE + 8);
-      svg.append(text(labelW - 6, y + LINE * 0.7, r.label, { 'text-anchor': 'end', class: 'sv-label' }));
+      const top = 4 + i * row; const y = top + above;
+      svg.append(rowLabel(r.label, labelW, top, above));
       let right = 0; let left = 0;
       for (const p of r.parts) {
         if (!p.value) continue;

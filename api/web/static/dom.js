@@ -63,6 +63,8 @@ export function plainError(err, { stepOf = null } = {}) {
   if (text && !/[.!?]$/.test(text)) text += '.';
   const rule = body.rule || (code.includes('.') ? code : null);
   const ruleName = rule ? humanize(rule) : null;
+  // a message that starts by naming its rule ("bad content pack: ...") is not told it twice
+  if (ruleName && text.toLowerCase().startsWith(`${ruleName.toLowerCase()}: `)) text = text.slice(ruleName.length + 2);
   return { text, code, rule, ruleName, quotes };
 }
 

@@ -11,9 +11,10 @@ const HIT = 72; // a place's touch radius in map units: >= 44 px across on a 375
 const TOOLS = [
   ['city', 'Add a city', 'Tap the map where the city lies, or drag this button there.'],
   ['oasis', 'Add an oasis', 'Tap the map where the oasis lies, or drag this button there.'],
-  ['move', 'Move places', 'Drag a place to move it; tap it to change what it is.'],
+  ['move', 'Move places', 'Drag a place to move it (or focus it and use the arrow keys); tap it to change what it is.'],
   ['route', 'Draw a route', 'Drag from one place to another (or tap one, then the other).'],
 ];
+const GUILDS = { farmer: 'Farmers', spicer: 'Spice traders', tailor: 'Tailors', jeweler: 'Jewelers' };
 const clamp = (v) => Math.max(0, Math.min(SIZE, Math.round(v)));
 
 /** Where each node is drawn: its own x/y, else the game map's layout stretched to the square. */
@@ -37,7 +38,7 @@ function costText(r) {
   if (r.coins) parts.push(`${r.coins} coin${r.coins === 1 ? '' : 's'}`);
   if (r.camels) parts.push(`${r.camels} camel${r.camels === 1 ? '' : 's'}`);
   if (r.jade) parts.push(`${r.jade} jade`);
-  if (r.guild) parts.push(r.guild);
+  if (r.guild) parts.push(`${GUILDS[r.guild] || r.guild} only`);
   return parts.join(' · ');
 }
 
@@ -52,11 +53,16 @@ function svgPoint(svg, ev) {
  * Draws the map into ``container`` and, when ``editable``, takes drags and taps:
  * ``onAddNode({x, y, kind})`` a new place, ``onMoveNode(id, {x, y})`` a place dragged,
  * ``onPickNodes([a])`` a place tapped, ``onPickNodes([a, b])`` a route drawn from a to b,
- * ``onPickRoute(id)`` a route tapped. Returns ``{svg, setMode(mode)}``; call again to redraw.
+ * ``onPickRoute(id)`` a route tapped. ``tools`` limits what is offered (e.g. ``['route']`` to
+ * draw one route at a table). Returns ``{svg, setMode(mode), positions}``; call again to redraw.
  */
-export function mapEditor(container, { nodes = [], routes = [], editable = true, onAddNode, onMoveNode, onPickNodes, onPickRoute, mode = null, key = 'pack-map', label = 'The map' } = {}) {
+export function mapEditor(container, { nodes = [], routes = [], editable = true, onAddNode, onMoveNode, onPickNodes, onPickRoute, mode = null, tools: only = null, key = 'pack-map', label = 'The map' } = {}) {
+  // a place moved with the keys is drawn again: the keyboard stays on it
+  const focused = document.activeElement && container.contains(document.activeElement) && document.activeElement.dataset ? document.activeElement.dataset.node : null;
   clear(container);
+  const offered = TOOLS.filter(([m]) => !only || only.includes(m));
   let current = mode || container.dataset.mode || 'move';
+  if (!offered.some(([m]) => m === current)) current = offered.length ? offered[0][0] : 'move';
   container.dataset.mode = current;
   const pos = positions(nodes, routes);
   const byId = Object.fromEntries(nodes.map((n) => [n.id, n]));
@@ -122,8 +128,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     hint.textContent = id ? `From ${(byId[id] || {}).name || id}: now tap or drag to the other end.` : (TOOLS.find((t) => t[0] === current) || [])[2] || '';
   };
   // the place under a point, by distance (whatever the page lays over the map there)
-  const nodeAt = (ev) => {
-    const [px, py] = svgPoint(svg, ev);
+  const nodeAt = ([px, py]) => {
     let best = null; let bestD = HIT;
     for (const [id, [x, y]] of Object.entries(pos)) { const d = Math.hypot(px - x, py - y); if (d <= bestD) { best = id; bestD = d; } }
     return best;
@@ -132,51 +137,61 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
   if (editable) {
     for (const n of nodes) {
       const g = groups[n.id];
-      let drag = null;
+      let drag = null; // {id: pointer, node, start, from, moved, last}
       g.addEventListener('pointerdown', (ev) => {
         if (ev.button !== 0 && ev.pointerType === 'mouse') return;
         ev.stopPropagation(); // the map does not pan under a place
         ev.preventDefault();
         g.setPointerCapture(ev.pointerId);
-        drag = { id: ev.pointerId, start: svgPoint(svg, ev), from: [...pos[n.id]], moved: false };
-        if (current === 'move') g.classList.add('me-dragging');
+        const start = svgPoint(svg, ev);
+        // touch areas overlap where places are close: the finger takes the nearest place
+        const node = nodeAt(start) || n.id;
+        drag = { id: ev.pointerId, node, start, from: [...pos[node]], moved: false };
+        if (current === 'move') groups[node].classList.add('me-dragging');
       });
       g.addEventListener('pointermove', (ev) => {
         if (!drag || drag.id !== ev.pointerId) return;
         const [px, py] = svgPoint(svg, ev);
+        const id = drag.node;
+        drag.last = [px, py];
         if (!drag.moved && Math.hypot(px - drag.start[0], py - drag.start[1]) < 12) return;
         drag.moved = true;
         if (current === 'route') {
-          const [x, y] = pos[n.id];
+          const [x, y] = pos[id];
           rubber.setAttribute('x1', x); rubber.setAttribute('y1', y); rubber.setAttribute('x2', px); rubber.setAttribute('y2', py);
           rubber.setAttribute('visibility', 'visible');
           return;
         }
         if (current !== 'move') return;
-        pos[n.id] = [clamp(drag.from[0] + px - drag.start[0]), clamp(drag.from[1] + py - drag.start[1])];
-        g.setAttribute('transform', `translate(${pos[n.id][0]},${pos[n.id][1]})`);
-        follow(n.id);
+        pos[id] = [clamp(drag.from[0] + px - drag.start[0]), clamp(drag.from[1] + py - drag.start[1])];
+        groups[id].setAttribute('transform', `translate(${pos[id][0]},${pos[id][1]})`);
+        follow(id);
       });
       const end = (ev, cancelled) => {
         if (!drag || drag.id !== ev.pointerId) return;
         const d = drag; drag = null;
-        g.classList.remove('me-dragging');
+        const id = d.node;
+        groups[id].classList.remove('me-dragging');
         rubber.setAttribute('visibility', 'hidden');
-        if (cancelled) return;
+        if (cancelled) {
+          if (d.moved && current === 'move') { pos[id] = d.from; groups[id].setAttribute('transform', `translate(${d.from[0]},${d.from[1]})`); follow(id); }
+          return;
+        }
         if (current === 'route') {
-          const other = d.moved ? nodeAt(ev) : null;
-          if (other && other !== n.id) { setPicked(null); if (onPickNodes) onPickNodes([n.id, other]); return; }
+          // where the finger last was (a touch's pointerup may carry no position of its own)
+          const other = d.moved ? nodeAt(d.last || svgPoint(svg, ev)) : null;
+          if (other && other !== id) { setPicked(null); if (onPickNodes) onPickNodes([id, other]); return; }
           if (d.moved) return;
-          if (picked && picked !== n.id) { const a = picked; setPicked(null); if (onPickNodes) onPickNodes([a, n.id]); return; }
-          setPicked(picked === n.id ? null : n.id);
+          if (picked && picked !== id) { const a = picked; setPicked(null); if (onPickNodes) onPickNodes([a, id]); return; }
+          setPicked(picked === id ? null : id);
           return;
         }
         if (current === 'move' && d.moved) {
-          g.dataset.x = pos[n.id][0]; g.dataset.y = pos[n.id][1];
-          if (onMoveNode) onMoveNode(n.id, { x: pos[n.id][0], y: pos[n.id][1] });
+          groups[id].dataset.x = pos[id][0]; groups[id].dataset.y = pos[id][1];
+          if (onMoveNode) onMoveNode(id, { x: pos[id][0], y: pos[id][1] });
           return;
         }
-        if (!d.moved && onPickNodes) onPickNodes([n.id]);
+        if (!d.moved && onPickNodes) onPickNodes([id]);
       };
       g.addEventListener('pointerup', (ev) => end(ev, false));
       g.addEventListener('pointercancel', (ev) => end(ev, true));
@@ -208,9 +223,23 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
 
   const wrap = h('div', { class: 'mp-map-wrap me-map-wrap', role: 'region', 'aria-label': `${label} (zoom with the buttons or a pinch; drag the open map to pan)` }, svg);
   const tools = editable ? h('div', { class: 'me-tools', role: 'group', 'aria-label': 'What a tap or drag on the map does' },
-    TOOLS.map(([m, text]) => {
+    offered.map(([m, text]) => {
       const b = h('button', { type: 'button', class: 'me-tool', 'data-tool': m, 'aria-pressed': String(m === current) }, text);
-      b.addEventListener('click', () => { if (b.dataset.dragged) { delete b.dataset.dragged; return; } setMode(m); });
+      // a tap picks the tool on the finger's lift: a click may come late, or not at all, right after a drag
+      let down = null;
+      b.addEventListener('pointerdown', (ev) => { down = [ev.pointerId, ev.clientX, ev.clientY]; });
+      b.addEventListener('pointerup', (ev) => {
+        if (!down || down[0] !== ev.pointerId) return;
+        const tap = Math.hypot(ev.clientX - down[1], ev.clientY - down[2]) < 10 && !b.dataset.dragged;
+        down = null;
+        if (tap) { setMode(m); b.dataset.tapped = '1'; setTimeout(() => delete b.dataset.tapped, 800); }
+      });
+      b.addEventListener('click', (ev) => {
+        if (b.dataset.dragged || b.dataset.tapped) { delete b.dataset.dragged; delete b.dataset.tapped; return; }
+        setMode(m);
+        // from the keyboard (no pointer): the place is put in the middle, to be moved with the arrows
+        if (ev.detail === 0 && (m === 'city' || m === 'oasis') && onAddNode) onAddNode({ x: SIZE / 2, y: SIZE / 2, kind: m });
+      });
       if (m === 'city' || m === 'oasis') dragToMap(b, m);
       return b;
     })) : null;
@@ -227,6 +256,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     button.addEventListener('pointerdown', (ev) => { delete button.dataset.dragged; d = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, ghost: null }; button.setPointerCapture(ev.pointerId); });
     button.addEventListener('pointermove', (ev) => {
       if (!d || d.id !== ev.pointerId) return;
+      d.last = { clientX: ev.clientX, clientY: ev.clientY };
       if (!d.ghost && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < 10) return;
       if (!d.ghost) { d.ghost = h('div', { class: `me-ghost me-ghost-${kind}`, 'aria-hidden': 'true' }); document.body.append(d.ghost); }
       d.ghost.style.cssText = `position:fixed;left:${ev.clientX - 18}px;top:${ev.clientY - 18}px;width:36px;height:36px;border-radius:${kind === 'oasis' ? '4px' : '50%'};background:${kind === 'oasis' ? '#7fb069' : '#fffaf0'};border:3px solid #5a3e12;pointer-events:none;z-index:50;${kind === 'oasis' ? 'transform:rotate(45deg);' : ''}`;
@@ -238,10 +268,12 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
       was.ghost.remove();
       button.dataset.dragged = '1'; // the click that may end the drag is not a tap on the tool
       if (cancelled) return;
+      const at = was.last || ev;
       const r = svg.getBoundingClientRect();
-      if (ev.clientX < r.left || ev.clientX > r.right || ev.clientY < r.top || ev.clientY > r.bottom) return;
-      const [x, y] = svgPoint(svg, ev);
-      if (onAddNode) onAddNode({ x: clamp(x), y: clamp(y), kind });
+      if (at.clientX < r.left || at.clientX > r.right || at.clientY < r.top || at.clientY > r.bottom) return;
+      const [x, y] = svgPoint(svg, at);
+      // after the pointer's events are done: the caller may redraw this button away
+      if (onAddNode) setTimeout(() => onAddNode({ x: clamp(x), y: clamp(y), kind }), 0);
     };
     button.addEventListener('pointerup', (ev) => done(ev, false));
     button.addEventListener('pointercancel', (ev) => done(ev, true));
@@ -250,5 +282,6 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
   container.append(h('div', { class: 'me-wrap', 'data-editable': String(!!editable) }, tools, editable ? hint : null, wrap));
   zoomable(wrap, svg, key);
   setPicked(null);
+  if (focused && groups[focused]) groups[focused].focus();
   return { svg, setMode, positions: pos };
 }

@@ -306,7 +306,8 @@ function listInput(f, value, onChange, labelText, ctx) {
       if (item.type === 'object') input = objectInput(item.fields, v, () => onChange(value), ctx, `${itemLabel}: `);
       else input = control({ ...item, name: f.name, label: itemLabel, required: true }, v, set, itemLabel, ctx, id);
       box.append(h('div', { class: 'pf-item', 'data-item': i },
-        h('div', { class: 'pf-item-head' }, h(item.type === 'object' || item.type === 'bundle' ? 'span' : 'label', item.type === 'object' || item.type === 'bundle' ? { class: 'pf-item-label' } : { for: id, class: 'pf-item-label' }, fixed || item.type !== 'text' ? `${i + 1}.` : `${i + 1}.`),
+        h('div', { class: 'pf-item-head' }, h(item.type === 'text' ? 'label' : 'span', item.type === 'text' ? { for: id, class: 'pf-item-label' } : { class: 'pf-item-label' },
+          h('span', { class: 'visually-hidden' }, `${labelText} `), `${i + 1}.`),
           fixed || value.length <= (f.min || 0) ? null : h('button', { type: 'button', class: 'pf-remove', 'aria-label': `Remove ${itemLabel}`, onclick: () => { value.splice(i, 1); draw(); onChange(value); } }, 'Remove')),
         input));
     });
@@ -364,6 +365,12 @@ function objectInput(fields, value, changed, ctx, prefix = '') {
   return box;
 }
 
+// a seal's guild, a book's place, a special city by name; other ids as they are
+function idWords(schema, id) {
+  const c = schema.id && schema.id.type === 'choice' ? schema.id.choices.find((x) => String(x.value) === String(id)) : null;
+  return c ? c.label : id;
+}
+
 function routeId(ends) { const [a, b] = ends || []; return a && b ? (a <= b ? `${a}-${b}` : `${b}-${a}`) : ''; }
 
 /**
@@ -411,7 +418,7 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
   }
   const fields = objectInput(schema.fields, value, redraw, context);
   const form = h('form', { class: 'pf-form', 'data-kind': kind, novalidate: true },
-    h('h3', { class: 'pf-heading' }, id ? `${schema.label} ${id}` : `New ${schema.label.toLowerCase()}`),
+    h('h3', { class: 'pf-heading' }, id ? `${schema.label}: ${idWords(schema, id)}` : `New ${schema.label.toLowerCase()}`),
     h('p', { class: 'pf-help' }, schema.help),
     preview, suggestId ? null : idRow, fields, suggestId ? idRow : null, message, extra,
     h('div', { class: 'pf-actions' },

@@ -7,7 +7,7 @@ const SUBGROUP_OVER = 24;
 export function renderPicker(container, moves, { onPick, mod = {}, view = null, content = null, label = 'Legal moves' } = {}) {
   clear(container);
   // a title may drop choices no table uses (Lost Cities: the named cards of an unseen draw)
-  if (mod.choices) moves = mod.choices(moves, view);
+  if (mod.choices) moves = mod.choices(moves, view, content);
   if (!moves.length) return false;
   const groupOf = (m) => (mod.groupOf ? mod.groupOf(m) : null) || m.move.type;
   const groupLabel = (k, list) => (mod.groupLabel ? mod.groupLabel(k, list, view) : null) || humanize(k);

@@ -126,10 +126,15 @@ def derive(
     out = copy.deepcopy(data)
     out["id"] = new_id
     known = _index(data)
+    #: (kind, id) -> where it was first named: one version changes a component once
+    named: dict[tuple[str, str], str] = {}
     for name, items, must_exist in (("remove", remove, True), ("replace", replace, True), ("add", add, False)):
         for i, item in enumerate(items):
             path = f"{name}[{i}]"
             kind, cid, spec = _component(item, path, with_spec=name != "remove")
+            if (kind, cid) in named:
+                raise PackError(f"{path}.id", f"{kind} {cid!r} is already changed by {named[(kind, cid)]}: change it once")
+            named[(kind, cid)] = path
             there = (kind, cid) in known
             if must_exist and not there:
                 raise PackError(f"{path}.id", f"{kind} {cid!r} is not in pack {data['id']!r}")

@@ -43,11 +43,40 @@ def _field(d: dict, key: str, path: str) -> Any:
     return d[key]
 
 
-def _int(v: Any, path: str, lo: int = 0, hi: int | None = None) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
-        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise PackError(path, f"must be an integer {rng}, not {v!r}")
+#: the largest number a pack may hold (as a move's numbers: the log and DuckDB keep them exactly)
+MAX_NUMBER = 1_000_000
+#: the longest id a pack or component may have (as the API's component ids)
+MAX_ID = 128
+
+
+def _int(v: Any, path: str, lo: int = 0, hi: int = MAX_NUMBER) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise PackError(path, f"must be an integer {lo}..{hi}, not {v!r}")
     return v
+
+
+def _list(v: Any, path: str, what: str, length: int | None = None) -> list:
+    if not isinstance(v, list | tuple) or (length is not None and len(v) != length):
+        raise PackError(path, f"must be a list of {what}, not {v!r}"[:300])
+    return list(v)
+
+
+def _id(v: Any, path: str) -> str:
+    """A pack's or component's id: a short string of printable characters (a download names
+    its file by it, a page prints it)."""
+    _str(v, path)
+    if len(v) > MAX_ID or not v.isprintable():
+        raise PackError(path, f"must be at most {MAX_ID} printable characters, not {v[:40]!r}")
+    return v
+
+
+def _counts_by_players(v: Any, path: str) -> dict:
+    """``{"2": ..., "3": ..., "4": ...}``: one entry for each player count."""
+    d = _need(v, path)
+    _only(d, ("2", "3", "4"), path)
+    for n in ("2", "3", "4"):
+        _field(d, n, path)
+    return d
 
 
 def _str(v: Any, path: str, choices: tuple[str, ...] | None = None) -> str:
@@ -84,12 +113,15 @@ def _node(s: dict, p: str) -> None:
     for k in ("x", "y"):  # where a page draws the node; the rules never read it
         if k in s:
             _number(s[k], f"{p}.{k}", 0, 1000)
+            if isinstance(s[k], float) and s[k].is_integer():
+                # 500.0 is 500 (a browser writes it so): the same place hashes the same from any client
+                s[k] = int(s[k])
     _str(_field(s, "kind", p), f"{p}.kind", ("city", "oasis", "start"))
     if s["kind"] == "city":
         _str(_field(s, "shield", p), f"{p}.shield")
     if s.get("special") is not None:
         _str(s["special"], f"{p}.special", SPECIAL_CITIES)
-    for i, slot in enumerate(s.get("slots", ())):
+    for i, slot in enumerate(_list(s.get("slots", []), f"{p}.slots", "slots")):
         _str(slot, f"{p}.slots[{i}]", ("bonus", "outpost", "contracts", "card"))
 
 
@@ -261,7 +293,7 @@ def _unique(items: list, path: str, kind: str) -> None:
     for i, item in enumerate(items):
         p = f"{path}[{i}]"
         _need(item, p)
-        cid = _str(_field(item, "id", p), f"{p}.id")
+        cid = _id(_field(item, "id", p), f"{p}.id")
         if cid in seen:
             raise PackError(f"{p}.id", f"{cid!r} appears twice")
         seen.add(cid)
@@ -272,9 +304,14 @@ def validate_pack(data: Any) -> dict:
     """Checks every field of a pack; returns it unchanged. Raises ``PackError`` naming the first bad field."""
     d = _need(data, "pack")
     _only(d, TOP, "pack")
-    _str(_field(d, "id", "pack"), "pack.id")
-    _int(_field(d, "rounds", "pack"), "pack.rounds", 1)
-    _int(_field(d, "dice_per_player", "pack"), "pack.dice_per_player", 1)
+    _id(_field(d, "id", "pack"), "pack.id")
+    for key in ("title", "note"):
+        if d.get(key) is not None:
+            _str(d[key], f"pack.{key}")
+    if d.get("layout") is not None:
+        _need(d["layout"], "pack.layout")
+    _int(_field(d, "rounds", "pack"), "pack.rounds", 1, 100)
+    _int(_field(d, "dice_per_player", "pack"), "pack.dice_per_player", 1, 20)
     bundle(_field(d, "start", "pack"), "pack.start")
     _int(_field(d, "posts", "pack"), "pack.posts", 1)
     for k, v in _need(_field(d, "post_vp", "pack"), "pack.post_vp").items():
@@ -287,6 +324,7 @@ def validate_pack(data: Any) -> dict:
     for i, v in enumerate(shield):
         _int(v, f"pack.shield_vp[{i}]")
     travel = _need(_field(d, "travel", "pack"), "pack.travel")
+    _only(travel, ("1", "2", "3"), "pack.travel")
     for row in ("1", "2", "3"):
         t = _need(_field(travel, row, "pack.travel"), f"pack.travel.{row}")
         _int(_field(t, "dice", f"pack.travel.{row}"), f"pack.travel.{row}.dice", 1)
@@ -325,17 +363,28 @@ def validate_pack(data: Any) -> dict:
     bc = _need(_field(d, "bonus_costs", "pack"), "pack.bonus_costs")
     for k in ("reroll", "adjust", "black"):
         _int(_field(bc, k, "pack.bonus_costs"), f"pack.bonus_costs.{k}")
-    for k, v in _need(_field(d, "black_dice", "pack"), "pack.black_dice").items():
-        _int(v, f"pack.black_dice.{k}")
+    for k, v in _counts_by_players(_field(d, "black_dice", "pack"), "pack.black_dice").items():
+        _int(v, f"pack.black_dice.{k}", 0, 100)
+    for k, rules in _need(d.get("neutral", {}), "pack.neutral").items():
+        p = f"pack.neutral.{k}"
+        if k not in ("2", "3", "4"):
+            raise PackError(p, "must be a player count: 2, 3 or 4")
+        _only(_need(rules, p), ("khan", "special"), p)
+        for i, v in enumerate(_list(rules.get("khan", []), f"{p}.khan", "die values")):
+            _int(v, f"{p}.khan[{i}]", 1, 6)
+        if rules.get("special") is not None:
+            _int(rules["special"], f"{p}.special", 1, 6)
     mc = _field(d, "most_contracts_vp", "pack")
     if not isinstance(mc, list) or len(mc) != 2:
         raise PackError("pack.most_contracts_vp", "must give first and second place VP")
+    for i, v in enumerate(mc):
+        _int(v, f"pack.most_contracts_vp[{i}]")
     _int(_field(d, "goods_per_vp", "pack"), "pack.goods_per_vp", 1)
     _int(_field(d, "coins_per_vp", "pack"), "pack.coins_per_vp", 1)
     car = _need(_field(d, "caravan", "pack"), "pack.caravan")
     bundle(_field(car, "sell_vp", "pack.caravan"), "pack.caravan.sell_vp", GOODS)
     bundle(_field(car, "end_vp", "pack.caravan"), "pack.caravan.end_vp", GOODS)
-    for i, v in enumerate(_field(car, "steps", "pack.caravan")):
+    for i, v in enumerate(_list(_field(car, "steps", "pack.caravan"), "pack.caravan.steps", "three steps", 3)):
         _int(v, f"pack.caravan.steps[{i}]", 1)
     for key in ("characters", "caravan_characters"):
         chars = _field(d, key, "pack")
@@ -346,11 +395,11 @@ def validate_pack(data: Any) -> dict:
     _int(_field(d, "contract_pile", "pack"), "pack.contract_pile")
     start = _str(_field(d, "start_city", "pack"), "pack.start_city")
     m = _need(_field(d, "map", "pack"), "pack.map")
-    _unique(_field(m, "nodes", "pack.map"), "pack.map.nodes", "node")
+    _unique(_list(_field(m, "nodes", "pack.map"), "pack.map.nodes", "nodes"), "pack.map.nodes", "node")
     node_ids = {n["id"] for n in m["nodes"]}
     if start not in node_ids:
         raise PackError("pack.start_city", f"{start!r} is not a node of pack.map.nodes")
-    for i, r in enumerate(_field(m, "routes", "pack.map")):
+    for i, r in enumerate(_list(_field(m, "routes", "pack.map"), "pack.map.routes", "routes")):
         p = f"pack.map.routes[{i}]"
         validate_component("route", r, p)
         for j, e in enumerate(r["ends"]):

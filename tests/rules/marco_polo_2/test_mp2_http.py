@@ -56,6 +56,24 @@ def test_a_table_game_describes_components_in_structured_moves(client):
     assert "contract:T1" in frames[-1]["described"]
 
 
+def test_an_undescribed_component_is_refused_naming_its_kind_and_id(client):
+    """The page asks the table for exactly the component the move lacks: the refusal names it in
+    the body, and the same move carrying its description goes in; the game's content then lists it."""
+    gid, auth = create(client, {**PUB, "characters": "chosen"})
+    setup = {"type": "marco-polo-2.setup-dealt", "characters": ["dewu", "abha"], "starting_contracts": ["K01", None]}
+    response = client.post(f"/games/{gid}/moves", headers=auth, json={"move": setup, "expected_seq": 1})
+    assert response.status_code == 422
+    body = response.json()
+    assert (body["code"], body["kind"], body["id"]) == ("marco-polo-2.undescribed-component", "contract", "K01")
+    assert client.get(f"/games/{gid}").json()["last_seq"] == 1  # nothing changed
+    spec = {"cost": {"pepper": 1}, "reward": {"vp": 3}, "starting": True}
+    again = {**setup, "describe": [{"kind": body["kind"], "id": body["id"], "spec": spec}]}
+    response = client.post(f"/games/{gid}/moves", headers=auth, json={"move": again, "expected_seq": 1})
+    assert response.status_code == 201, response.text
+    content = client.get(f"/games/{gid}/content").json()
+    assert {"id": "K01", **spec} in content["contracts"]
+
+
 # --- issue 14: the three clauses the engine got wrong, through the API ------------------------------
 
 LAID = ("bonuses=C1:CB1,C5:CB2,BAG:CB3,BAL:CB4,HOR:CB5 outposts=C2:OT1,C3:OT2,C4:OT3,C6:OT4 "

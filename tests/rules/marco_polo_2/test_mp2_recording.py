@@ -185,6 +185,21 @@ def opened():
     return _OPENED[0]
 
 
+def test_the_table_content_holds_what_the_log_described_but_goal_cards():
+    """The page draws a described contract, city card, tile and book as printed: the game's content
+    lists them beside the pack's; a goal card described before the end stays out."""
+    state = do(opening(), "@0 travel 2 dice=3,3 path=KAS" + described(*KASHGAR))
+    content = T.table_content(state)
+    ids = {section: [x["id"] for x in content.get(section, [])] for section in ("contracts", "city_cards", "city_bonuses", "offers")}
+    assert ids == {"contracts": ["T1", "T2", "R01", "R02"], "city_cards": ["Q1", "A11", "A12"], "city_bonuses": ["M1"],
+                   "offers": ["O11", "O12", "O13", "O21", "O22", "O23"]}
+    assert content["books"][0]["fixed"] == [{"pepper": 1}, {"coins": 3}]
+    assert [n["id"] for n in content["map"]["nodes"]] == ["BEI", "KAS"] and content["map"]["routes"][0]["coins"] == 3
+    assert PUBLIC.data.get("contracts") is None and "fixed" not in PUBLIC.data["books"][0]  # the pack is untouched
+    secret = do(T.setup(NAMES[:2], {**PUB, "characters": "chosen"}), SETUP, "@0 keep G9" + described(d("goal", "G9", guilds={"farmer": 3}, shields=["bow"])))
+    assert "goals" not in T.table_content(secret)
+
+
 def test_snapshots_stored_under_the_old_rules_are_not_reused(log):
     """The rules changed in version 2 (issue 14: Isabella Donati, paths, Donata Badoer's pieces): a
     snapshot folded by the old rules is never read back, the game is folded again."""

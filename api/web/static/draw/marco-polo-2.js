@@ -4,10 +4,13 @@
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
 import { zoomable } from '../mapzoom.js';
+import { characterName, defaultSpot, faceFor, specOf } from '../faces/mp2-table.js';
 
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
   ['gold', 'Gold', 'gold'], ['jade', 'Jade', 'jade'], ['vp', 'Victory points', 'VP']];
 const W = 1000; const H = 560;
+// what the table is doing, past the turns of a round
+const PHASE_WORDS = { picks: 'characters and goal cards', round: 'the round\'s tiles', roll: 'the roll', reveal: 'goal cards shown', over: 'game over' };
 
 function die(value, seat, kind) {
   const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
@@ -18,6 +21,9 @@ function die(value, seat, kind) {
 // where each node sits: the pack's own x/y if it has them, else columns by distance from the start
 export function layout(nodes, routes, start) {
   const pos = {};
+  // places drawn at the table carry x/y, the pack's Beijing may not: it takes its spot beside them
+  const has = (n) => typeof n.x === 'number' && typeof n.y === 'number';
+  if (nodes.some(has) && !nodes.every(has)) nodes = nodes.map((n, i) => (has(n) ? n : { ...n, ...defaultSpot(n, i) }));
   if (nodes.length && nodes.every((n) => typeof n.x === 'number' && typeof n.y === 'number')) {
     const xs = nodes.map((n) => n.x); const ys = nodes.map((n) => n.y);
     const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
@@ -143,7 +149,7 @@ export function draw(container, view, ctx) {
   clear(container);
   container.dataset.drawing = 'marco-polo-2';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
-    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
+    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', PHASE_WORDS[view.phase] ? ` · ${PHASE_WORDS[view.phase]}` : ''),
     mapWrap(map(view, ctx.content), 'marco-polo-2'),
     h('div', { class: 'mp-lower' }, board(view), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p))))));
 }
@@ -155,4 +161,122 @@ export function score(view) {
 // the map fits the width; zoom and pan reach every place on it
 function mapWrap(svg, key) {
   return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
+}
+
+// ---- the picker: kinds and moves in the table's words, the components they name as pictures ------
+const GROUPS = {
+  'character-picked': 'Pick a character', 'goal-kept': 'Keep a goal card', 'income-taken': 'Round-start income',
+  travelled: 'Travel', 'book-used': 'A book', 'khans-favor-taken': 'The Khan\'s favour', 'contracts-taken': 'Contracts',
+  'guild-taken': 'A guild seal', 'special-city-used': 'A special city', 'city-card-used': 'A city card',
+  'contract-completed': 'Complete a contract', 'seal-improved': 'Improve a seal', 'money-bag-taken': 'The money bag',
+  'die-rerolled': 'Reroll a die', 'die-adjusted': 'Turn a die', 'black-die-bought': 'A black die', 'goods-traded': 'Trade goods',
+  'outpost-tile-used': 'An outpost tile', 'caravan-started': 'Start a caravan', 'caravan-conquered': 'A caravan arrives',
+  'turn-ended': 'End the turn',
+};
+const ROW_WORD = { 1: 'lower row', 2: 'middle row', 3: 'upper row' };
+const kindOf = (m) => String(m.move.type).split('.').pop();
+const dieText = (t) => (String(t)[0] === 'b' ? `black ${String(t).slice(1)}` : String(t)[0] === 'p' ? 'a piece' : String(t));
+const placeName = (content, id) => {
+  const n = ((content && content.map && content.map.nodes) || []).find((x) => x.id === id);
+  return (n && n.name) || id;
+};
+
+// the content the picker shows now: its narrowing chips name places by their names
+let shownContent = null;
+const GUILD_WORDS = { farmer: 'Farmers', spicer: 'Spice traders', tailor: 'Tailors', jeweler: 'Jewelers' };
+
+/** A chip narrowing a kind of move by the notation's next word, in words (never a code). */
+export function subgroupLabel(group, key) {
+  const k = String(group).split('.').pop();
+  if (k === 'travelled') return humanize(ROW_WORD[key] || key);
+  if (k === 'book-used') return `Book ${key}`;
+  if (k === 'guild-taken' || k === 'seal-improved') return GUILD_WORDS[key] || key;
+  if (k === 'special-city-used') return humanize(key);
+  if (k === 'city-card-used') return /^area\d$/.test(key) ? `Action-board card ${key.slice(4)}` : placeName(shownContent, key);
+  if (/^(b?\d|p[A-Z])$/.test(key)) return `Die ${dieText(key)}`;
+  return null;
+}
+
+export function groupLabel(k) {
+  return GROUPS[String(k).split('.').pop()] || null;
+}
+
+function faces(content, pairs) {
+  const out = pairs.map(([kind, id]) => {
+    const spec = specOf(content, kind, id);
+    return spec ? faceFor(kind, id, spec) : null;
+  }).filter(Boolean);
+  return out.length ? h('span', { class: 'mp2-move-faces' }, out) : null;
+}
+
+/** A move as the table says it, with the cards and tiles it names drawn small. */
+export function moveLabel(m, view, content) {
+  const mv = m.move || {};
+  const k = kindOf(m);
+  const die = mv.die !== undefined ? `die ${dieText(mv.die)}` : mv.dice ? dice(mv) : '';
+  let words = null;
+  let shown = [];
+  if (k === 'character-picked') words = characterName(mv.character);
+  else if (k === 'goal-kept') { words = mv.goal ? 'Keep' : 'A goal card (not seen)'; shown = mv.goal ? [['goal', mv.goal]] : []; }
+  else if (k === 'income-taken') words = `${mv.coins} coins, ${mv.camels} camels${mv.double ? `, twice ${mv.double}` : ''}${mv.pair ? `, the pair of ${mv.pair}s` : ''}`;
+  else if (k === 'travelled') {
+    words = `${humanize(ROW_WORD[mv.row] || '')}, ${die}: to ${(mv.path || []).map((x) => placeName(content, x)).join(' → ')}`;
+    shown = (mv.take || []).map((x) => ['contract', x]);
+  } else if (k === 'book-used') words = `Book ${mv.book}, ${die}: ${mv.option <= 2 ? `free option ${mv.option}` : `offer tile, ${mv.option - 2} jade`}`;
+  else if (k === 'khans-favor-taken') words = `${die}: 4 coins + 2 camels`;
+  else if (k === 'contracts-taken') { words = `${die}: 4 coins${mv.contracts && mv.contracts.length ? ', take' : ''}`; shown = (mv.contracts || []).map((x) => ['contract', x]); }
+  else if (k === 'guild-taken') words = `${dice(mv)}: the ${mv.guild}s' seal`;
+  else if (k === 'special-city-used') words = `${humanize(mv.city)}, ${die}`;
+  else if (k === 'city-card-used') {
+    const card = String(mv.city).startsWith('area') ? (view && view.area_cards || [])[Number(String(mv.city).slice(4)) - 1] : ((view && view.cards) || []).find((p) => p[0] === mv.city)?.[1];
+    words = `${String(mv.city).startsWith('area') ? `Action-board card ${String(mv.city).slice(4)}` : placeName(content, mv.city)}, ${die}${mv.times > 1 ? `, ${mv.times} times` : ''}`;
+    if (card) shown = [['city_card', card]];
+  } else if (k === 'contract-completed') { words = 'Complete'; shown = [['contract', mv.contract]]; }
+  else if (k === 'seal-improved') words = `The ${mv.guild}s' seal`;
+  else if (k === 'money-bag-taken') words = `${die}: ${{ coins: '3 coins', camels: '2 camels', jade: '1 jade' }[mv.take] || mv.take}`;
+  else if (k === 'die-rerolled') words = `Reroll the ${dieText(mv.die)}`;
+  else if (k === 'die-adjusted') words = `The ${dieText(mv.die)} ${mv.delta > 0 ? 'up' : 'down'} to ${Number(String(mv.die).replace(/\D/g, '')) + mv.delta}`;
+  else if (k === 'black-die-bought') words = mv.value ? `Take the black ${mv.value}` : 'Buy a black die';
+  else if (k === 'outpost-tile-used') { words = 'Use'; shown = [['outpost', mv.tile]]; }
+  else if (k === 'turn-ended') words = 'End the turn';
+  if (words === null) return null;
+  const pics = faces(content, shown);
+  if (!pics) return shown.length ? `${words} ${shown.map(([, x]) => x).join(', ')}` : words;
+  return h('span', { class: 'mp2-move', 'aria-label': `${words} ${shown.map(([, x]) => x).join(' ')}`.trim() }, h('span', {}, words), pics);
+}
+const dice = (mv) => `${(mv.dice || []).length === 1 ? 'die' : 'dice'} ${(mv.dice || []).map(dieText).join(' + ')}`;
+
+/**
+ * The picker's moves, plus those the pack cannot list yet because no one has described what they
+ * use: a book's free options, improving a guild seal. Picking one asks the table for the component
+ * (its form), then the move goes again carrying it.
+ */
+export function choices(moves, view, content) {
+  shownContent = content;
+  if (!view || view.phase !== 'play' || !content || (view.pending || []).length) return moves;
+  const seat = view.to_move;
+  const p = (view.seats || [])[seat];
+  if (!p || !moves.some((m) => m.move.seat === seat)) return moves;
+  const extra = [];
+  const mainOpen = moves.some((m) => ['khans-favor-taken', 'money-bag-taken', 'contracts-taken'].includes(kindOf(m)));
+  (content.books || []).forEach((b, i) => {
+    if (b.fixed || !mainOpen) return;
+    for (const die of [...new Set([...p.dice.map(String), ...p.black.map((v) => `b${v}`)])]) {
+      if (Number(die.replace(/\D/g, '')) < (b.min_die || 1)) continue; // a taken space costs coins: the rules say if it is affordable
+      for (const option of [1, 2]) {
+        extra.push({ notation: `@${seat} book ${i + 1} die=${die} option=${option}`, move: { type: 'marco-polo-2.book-used', describe: [], book: i + 1, die, option, caravans: [], seat } });
+      }
+    }
+  });
+  const seals = content.seals || {};
+  for (const g of p.seals) {
+    if (!seals[g] && !p.improved.includes(g)) extra.push({ notation: `@${seat} improve ${g}`, move: { type: 'marco-polo-2.seal-improved', describe: [], guild: g, seat } });
+  }
+  if (!extra.length) return moves;
+  const out = [...moves];
+  for (const m of extra) {
+    const at = out.findIndex((x) => kindOf(x) === kindOf(m));
+    out.splice(at < 0 ? out.length - (kindOf(out[out.length - 1] || { move: {} }) === 'turn-ended' ? 1 : 0) : at, 0, m);
+  }
+  return out;
 }

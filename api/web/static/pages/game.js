@@ -319,7 +319,7 @@ export async function show(main, q, { navigate }) {
       const li = h('li', { 'data-index': i, 'data-seq': f.seq, 'data-type': f.type },
         h('button', { type: 'button', class: 'link step-no', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
         ' ', dot, h('span', { class: 'said' }, textOf(f)), g.mod.timelineFace ? g.mod.timelineFace(move, f, g.content, i ? g.frames[i - 1].view : null) : null,
-        move ? [' ', h('code', { class: 'notation', 'data-move': move, title: stripSeat(move) }, stripSeat(move))] : null,
+        move ? [' ', h('code', { class: 'notation', 'data-move': move, title: shortMove(move) }, shortMove(move))] : null,
         f.amended_by ? h('span', { class: 'muted small' }, ' (corrected)') : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
           ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': `Correct step ${i}`, onclick: () => openAmend(i) }, 'Correct')
@@ -469,9 +469,19 @@ export async function show(main, q, { navigate }) {
     if (outbox.pending().length) { g.showError && g.showError({ code: 'move-not-sent', message: 'wait until the move not sent yet is in' }); return false; }
     g.busy = true;
     g.showError && g.showError(null);
-    const sent = { ...body, expected_seq: g.info.last_seq, actor: 'web', ...(what === 'moves' ? { idempotency_key: newKey() } : {}) };
+    let sent = { ...body, expected_seq: g.info.last_seq, actor: 'web', ...(what === 'moves' ? { idempotency_key: newKey() } : {}) };
     try {
-      await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: sent });
+      for (;;) {
+        try {
+          await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: sent });
+          break;
+        } catch (e) {
+          const again = what === 'moves' ? await describedAgain(e, sent, queued.move) : null;
+          if (!again) throw e;
+          sent = again;
+          queued = { ...queued, move: again.move };
+        }
+      }
       await reload({ toEnd: true, appended: what === 'moves' });
       return true;
     } catch (e) {
@@ -484,6 +494,22 @@ export async function show(main, q, { navigate }) {
     } finally {
       g.busy = false;
     }
+  }
+
+  // A move refused for a component the game's pack lacks: the title asks the table for it (its
+  // form, never JSON) and the same move goes again carrying it; null when not asked or closed.
+  async function describedAgain(e, sent, move) {
+    const missing = e.body || {};
+    if (!/\.undescribed(-component)?$/.test(e.code || '') || !missing.kind || !missing.id || !g.facts.askComponent) return null;
+    const base = sent.move || move;
+    if (!base) return null;
+    const got = await g.facts.askComponent({ kind: missing.kind, id: missing.id, why: 'The move needs it', content: g.content });
+    if (!got) {
+      const what = (g.facts.componentName && g.facts.componentName(missing.kind)) || missing.kind;
+      throw Object.assign(new Error(`the move needs ${what} (${missing.id}) that this game's pack does not hold yet: describe it to record the move`), { code: e.code, body: e.body });
+    }
+    const describe = [...(base.describe || []), { kind: missing.kind, id: missing.id, spec: got.spec }];
+    return { ...sent, notation: undefined, move: { ...base, describe }, idempotency_key: newKey() };
   }
 
   async function forkHere() {
@@ -596,6 +622,13 @@ export async function show(main, q, { navigate }) {
       clearTimeout(g.namesTimer);
     },
   };
+}
+
+// a move as the timeline writes it: what was described is shown by the step, not as its data
+function shortMove(move) {
+  const text = stripSeat(move);
+  const at = text.indexOf(' describe=');
+  return at < 0 ? text : `${text.slice(0, at)} (with what it described)`;
 }
 
 // a queued move the server turned down, in the table's words

@@ -3,7 +3,7 @@
 // from the title's form schema and shown as the card; saved as a new version with the store's
 // admin token (asked for once, kept in this browser); downloaded, uploaded, compared with its parent.
 import { api, ApiError } from '../api.js';
-import { h, clear, errorBox } from '../dom.js';
+import { h, clear, errorBox, humanize } from '../dom.js';
 import { cardFace, componentForm } from '../packforms.js';
 import { mapEditor } from '../mapedit.js';
 
@@ -12,7 +12,7 @@ const draftKey = (title, hash) => `tabletape.pack-draft.${title}.${hash}`;
 //: the kinds a pack editor shows below the map, in the order of the rulebook's setup
 const SECTIONS = ['contract', 'city_card', 'special', 'offer', 'book', 'seal', 'city_bonus', 'outpost', 'goal', 'route_tile'];
 const PLURAL = {
-  contract: 'Contracts', city_card: 'City cards', special: 'Special cities', offer: 'Book offer tiles', book: 'Books (free options)',
+  contract: 'Contracts', city_card: 'City cards', special: 'Special cities', offer: 'Book offer tiles', book: 'Books and their free options',
   seal: 'Guild seals', city_bonus: 'City bonus markers', outpost: 'Outpost tiles', goal: 'Goal cards', route_tile: 'Caravan route tiles',
   node: 'Places', route: 'Routes',
 };
@@ -20,7 +20,9 @@ const SOURCE = { builtin: 'comes with tabletape', upload: 'uploaded', derived: '
 const PREFIX = { contract: 'K', city_card: 'CC', city_bonus: 'CB', outpost: 'OT', goal: 'G', offer: 'B', route_tile: 'RT' };
 
 const packUrl = (title, id, hash) => `/?page=packs&title=${encodeURIComponent(title)}&pack=${encodeURIComponent(id)}${hash ? `&hash=${hash}` : ''}`;
-const downloadUrl = (title, id, hash) => `/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(id)}?download=1${hash ? `&hash=${hash}` : ''}`;
+// a pack in the API's paths by its hash where known: ids may hold a slash (Marco Polo's) or be shared
+const packPath = (title, id, hash) => `/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(hash || id)}`;
+const downloadUrl = (title, id, hash) => `${packPath(title, id, hash)}?download=1`;
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const total = (components) => Object.values(components || {}).reduce((a, n) => a + n, 0);
 
@@ -96,14 +98,23 @@ const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'obj
 const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 
 // ---- the list of packs ----------------------------------------------------------------------------
+// which pack a button is for, for a screen reader (the card it sits in shows it)
+const which = (p) => h('span', { class: 'visually-hidden' }, `: ${p.name || p.id}, version ${p.version}`);
 async function listPage(main, title, navigate) {
   const titles = await api('/titles').catch(() => []);
   const name = (titles.find((t) => t.id === title) || {}).name || title;
   const list = h('div', { class: 'pk-packs', 'aria-live': 'polite' });
   const status = h('p', { class: 'pk-status', role: 'status' });
+  const others = h('nav', { class: 'pk-titles', 'aria-label': 'Packs of other games' });
   main.append(h('h1', {}, 'Content packs'),
     h('p', {}, `${name}: the map, cards and tiles of your copy of the game. A new game uses the pack marked “for new games”; every game keeps the one it started with.`),
-    list, uploadForm(title, status, () => load()), status);
+    others, list, uploadForm(title, status, () => load()), status);
+  // the other games with packs in this store
+  Promise.all(titles.filter((t) => t.id !== title).map((t) => api(`/titles/${encodeURIComponent(t.id)}/packs`).then(() => t, () => null)))
+    .then((found) => {
+      const with_ = found.filter(Boolean);
+      if (with_.length) others.append(h('span', {}, 'Other games: ', with_.map((t, i) => [i ? ' · ' : null, h('a', { href: `/?page=packs&title=${encodeURIComponent(t.id)}` }, t.name)])));
+    });
 
   async function load() {
     let data;
@@ -114,8 +125,30 @@ async function listPage(main, title, navigate) {
         p.games ? `used by ${plural(p.games, 'game')}` : 'no game uses it yet', p.complete ? 'complete' : null].filter(Boolean).join(' · ')),
       p.working ? h('p', {}, h('span', { class: 'badge', 'data-working': 'true' }, 'for new games')) : null,
       h('p', { class: 'pk-links' },
-        h('a', { class: 'button', href: packUrl(title, p.id, p.hash), 'aria-label': `Open ${p.name || p.id}` }, 'Open'), ' ',
-        h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json`, 'aria-label': `Download ${p.name || p.id}` }, 'Download'))))));
+        h('a', { class: 'button', href: packUrl(title, p.id, p.hash) }, 'Open', which(p)),
+        h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json` }, 'Download', which(p)),
+        p.working ? null : h('button', { type: 'button', 'data-action': 'use', onclick: () => use(p) }, 'Use for new games', which(p)),
+        p.working || p.games || p.source === 'builtin' ? null
+          : h('button', { type: 'button', class: 'danger', 'data-action': 'delete', onclick: () => remove(p) }, 'Delete', which(p)))))));
+  }
+  // the same content uploaded again is the pack already there: ``working`` makes new games use it
+  async function use(p) {
+    clear(status);
+    try {
+      const full = await api(packPath(title, p.id, p.hash));
+      await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: full.pack, params: { working: 'true' } });
+      await load();
+      status.textContent = `New games now use “${p.name || p.id}” (version ${p.version}).`;
+    } catch (err) { status.append(errorBox(err, { lead: 'Not changed.' })); }
+  }
+  async function remove(p) {
+    if (!window.confirm(`Delete “${p.name || p.id}” (version ${p.version}) from this store? No game uses it.`)) return;
+    clear(status);
+    try {
+      await asAdmin(packPath(title, p.id, p.hash), { method: 'DELETE' });
+      await load();
+      status.textContent = `Deleted “${p.name || p.id}”.`;
+    } catch (err) { status.append(errorBox(err, { lead: 'Not deleted.' })); }
   }
   await load();
   return {};
@@ -139,8 +172,8 @@ function uploadForm(title, status, done) {
     try { data = JSON.parse(await f.text()); } catch { status.append(h('span', { class: 'pf-problem' }, `“${f.name}” is not a pack file (it is not JSON).`)); return; }
     try {
       const info = await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: data, params: { working: working.checked ? 'true' : undefined } });
+      await done();
       status.append(h('span', { 'data-uploaded': info.id, 'data-hash': info.hash }, `Added “${info.name || info.id}” (${plural(total(info.components), 'component')}).`));
-      done();
     } catch (err) {
       status.append(errorBox(err, { lead: 'Not added.' }));
     }
@@ -152,9 +185,10 @@ function uploadForm(title, status, done) {
 async function editPage(main, title, packId, hash, navigate) {
   const enc = encodeURIComponent;
   const [info, forms] = await Promise.all([
-    api(`/titles/${enc(title)}/packs/${enc(packId)}`, { params: { hash: hash || undefined } }),
-    api(`/titles/${enc(title)}/pack-forms`),
+    api(packPath(title, packId, hash)),
+    api(`/titles/${enc(title)}/pack-forms`).catch((err) => (err.status === 404 ? null : Promise.reject(err))),
   ]);
+  if (!forms) return readOnly(main, title, info);
   const base = componentsOf(info.pack, forms);
   const key = draftKey(title, info.hash);
   let changes = new Map(); // `${kind}:${id}` -> {op: add|replace|remove, kind, id, spec}
@@ -167,7 +201,18 @@ async function editPage(main, title, packId, hash, navigate) {
     for (const c of changes.values()) if (c.kind === kind) { if (c.op === 'remove') out.delete(c.id); else out.set(c.id, c.spec); }
     return out;
   };
+  // the first change to a map drawn by the layout pins every place where it is seen, so that
+  // nothing moves under the hand as places and routes come (and a game draws it so)
+  const pinUnplaced = () => {
+    if (!editor) return;
+    for (const [nid, spec] of now('node')) {
+      if (typeof spec.x === 'number' && typeof spec.y === 'number') continue;
+      const [x, y] = editor.positions[nid] || [500, 500];
+      changes.set(`node:${nid}`, { op: base.node.has(nid) ? 'replace' : 'add', kind: 'node', id: nid, spec: { ...spec, x, y } });
+    }
+  };
   const change = (kind, id, spec) => {
+    if (kind === 'node' || kind === 'route') pinUnplaced();
     const k = `${kind}:${id}`;
     if (spec === null) {
       if (base[kind].has(id)) changes.set(k, { op: 'remove', kind, id }); else changes.delete(k);
@@ -184,7 +229,8 @@ async function editPage(main, title, packId, hash, navigate) {
   const sectionsBox = h('div', { class: 'pk-sections' });
   const saveBtn = h('button', { type: 'button', class: 'primary', 'data-action': 'save', onclick: () => save() }, 'Save as a new version');
   const diffBtn = info.parent ? h('button', { type: 'button', 'data-action': 'diff', onclick: () => showDiff() }, 'What changed') : null;
-  const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.name || '', autocomplete: 'off' });
+  // a built-in pack's versions are the group's own: they get a name of their own
+  const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.source === 'builtin' ? 'Our own pack' : info.name || '', autocomplete: 'off' });
   const sheet = h('dialog', { class: 'pk-sheet', id: 'pk-sheet', 'aria-labelledby': 'pk-sheet-h' });
   document.body.append(sheet);
   let editor = null;
@@ -195,8 +241,9 @@ async function editPage(main, title, packId, hash, navigate) {
     h('h1', { class: 'pk-title' }, info.name || info.id),
     restored ? h('div', { class: 'pk-restored', role: 'status' }, h('p', {}, `${plural(restored, 'change')} not saved yet, kept from before.`),
       h('button', { type: 'button', onclick: () => { changes = new Map(); keep(); render(); document.querySelector('.pk-restored')?.remove(); } }, 'Forget them')) : null,
-    h('section', { class: 'pk-section pk-map-section', 'aria-label': 'The map' }, mapBox, routesBox),
-    status, sectionsBox,
+    h('div', { class: 'pk-layout' },
+      h('section', { class: 'pk-section pk-map-section', 'aria-label': 'The map' }, mapBox, routesBox),
+      h('div', { class: 'pk-side' }, status, sectionsBox)),
     h('section', { class: 'pk-about', 'aria-labelledby': 'pk-about-h' }, h('h2', { id: 'pk-about-h' }, 'About this pack'),
       h('p', { class: 'pk-meta' }, [`version ${info.version}`, SOURCE[info.source] || info.source, info.games ? `used by ${plural(info.games, 'game')} (they keep this version)` : 'no game uses it yet',
         info.working ? 'for new games' : null].filter(Boolean).join(' · ')),
@@ -247,7 +294,8 @@ async function editPage(main, title, packId, hash, navigate) {
       submitLabel: isNew ? `Add this ${form.label.toLowerCase()}` : 'Keep these changes',
       onSubmit: (spec, cid) => {
         const theId = kind === 'route' ? routeId(spec.ends) : cid;
-        if (kind === 'route' && isNew && now('route').has(theId)) { status.textContent = `There is a route between those places already: it is changed instead.`; }
+        // a route moved to other ends is another route: the old one goes
+        if (kind === 'route' && !isNew && id && theId !== id) change('route', id, null);
         change(kind, theId, spec);
         sheet.close();
         status.textContent = `${form.label} ${theId}: ${isNew ? 'added' : 'changed'}. Save as a new version to keep it.`;
@@ -279,8 +327,8 @@ async function editPage(main, title, packId, hash, navigate) {
       onPickRoute: (rid) => openForm('route', rid, now('route').get(rid)),
     });
     const routes = routesNow();
-    clear(routesBox).append(h('details', { class: 'pk-kind', 'data-kind': 'route' },
-      h('summary', {}, `Routes (${routes.length})`),
+    clear(routesBox).append(unsaved('node') ? h('p', { class: 'small pk-places-unsaved' }, `Places not saved yet: ${unsaved('node')}.`) : '', h('details', { class: 'pk-kind', 'data-kind': 'route' },
+      h('summary', {}, `Routes (${routes.length})`, unsaved('route') ? h('span', { class: 'badge' }, unsaved('route')) : null),
       cardsOf('route', now('route'))));
     // the cards and tiles
     clear(sectionsBox);
@@ -289,10 +337,10 @@ async function editPage(main, title, packId, hash, navigate) {
       const form = forms.kinds[kind];
       const choiceIds = (form.id || {}).type === 'choice' ? form.id.choices : null;
       const missing = choiceIds ? choiceIds.filter((c) => !items.has(c.value)) : [];
-      const changed = [...changes.values()].filter((c) => c.kind === kind).length;
+      const changed = unsaved(kind);
       sectionsBox.append(h('details', { class: 'pk-kind pk-section', 'data-kind': kind, open: openKinds.has(kind) },
         h('summary', { onclick: (ev) => { const d = ev.currentTarget.parentElement; setTimeout(() => (d.open ? openKinds.add(kind) : openKinds.delete(kind)), 0); } },
-          `${PLURAL[kind]} (${items.size}${choiceIds ? ` of ${choiceIds.length}` : ''})`, changed ? h('span', { class: 'badge' }, `${changed} changed`) : null),
+          `${PLURAL[kind]} (${items.size}${choiceIds ? ` of ${choiceIds.length}` : ''})`, changed ? h('span', { class: 'badge' }, changed) : null),
         h('p', { class: 'pf-help' }, form.help),
         cardsOf(kind, items),
         choiceIds
@@ -301,6 +349,13 @@ async function editPage(main, title, packId, hash, navigate) {
     }
   }
   const openKinds = new Set();
+
+  // what is not saved yet of a kind, in words: "1 new, 2 changed"
+  function unsaved(kind) {
+    const ops = [...changes.values()].filter((c) => c.kind === kind).map((c) => c.op);
+    const n = (op) => ops.filter((o) => o === op).length;
+    return [[n('add'), 'new'], [n('replace'), 'changed'], [n('remove'), 'removed']].filter(([k]) => k).map(([k, w]) => `${k} ${w}`).join(', ');
+  }
 
   function cardsOf(kind, items) {
     if (!items.size) return h('p', { class: 'muted small' }, 'None yet.');
@@ -324,14 +379,16 @@ async function editPage(main, title, packId, hash, navigate) {
         if (typeof spec.x === 'number' && typeof spec.y === 'number') continue;
         const [x, y] = editor.positions[id];
         const entry = { kind: 'node', id, spec: { ...spec, x, y } };
-        const i = body.add.findIndex((a) => a.kind === 'node' && a.id === id);
-        if (i >= 0) body.add[i] = entry; else body.replace.push(entry);
+        // a place already added or changed is sent once, with where it is drawn
+        const op = ['add', 'replace'].find((o) => body[o].some((a) => a.kind === 'node' && a.id === id)) || 'replace';
+        const i = body[op].findIndex((a) => a.kind === 'node' && a.id === id);
+        if (i >= 0) body[op][i] = entry; else body.replace.push(entry);
       }
     }
     if (nameInput.value.trim() && nameInput.value.trim() !== info.name) body.name = nameInput.value.trim();
     clear(status).append('Saving…');
     try {
-      const made = await asAdmin(`/titles/${enc(title)}/packs/${enc(info.id)}/versions`, { method: 'POST', body, params: { hash: info.hash } });
+      const made = await asAdmin(`${packPath(title, info.id, info.hash)}/versions`, { method: 'POST', body });
       changes = new Map(); keep();
       sheet.remove();
       sessionStorage.setItem('tabletape.pack-saved', `Saved as version ${made.version} (${made.name || made.id})${made.working ? ': new games use it' : ''}.`);
@@ -344,7 +401,7 @@ async function editPage(main, title, packId, hash, navigate) {
   async function showDiff() {
     clear(status);
     let d;
-    try { d = await api(`/titles/${enc(title)}/packs/${enc(info.parent.id)}/diff/${enc(info.id)}`); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
+    try { d = await api(`${packPath(title, info.parent.id, info.parent.hash)}/diff/${enc(info.hash)}`); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
     clear(sheet);
     const group = (label, items, draw) => (items.length ? [h('h3', {}, `${label} (${items.length})`), h('ul', { class: 'pk-cards pk-diff' }, items.map(draw))] : []);
     sheet.append(h('h2', { id: 'pk-sheet-h' }, `What changed since version ${info.version - 1}`),
@@ -361,6 +418,19 @@ async function editPage(main, title, packId, hash, navigate) {
   const saved = sessionStorage.getItem('tabletape.pack-saved');
   if (saved) { sessionStorage.removeItem('tabletape.pack-saved'); status.textContent = saved; }
   return { leave() { sheet.remove(); } };
+}
+
+// a title whose packs have no forms (Marco Polo's one built-in pack): what it holds, to download
+function readOnly(main, title, info) {
+  main.append(
+    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${encodeURIComponent(title)}` }, '← All packs')),
+    h('h1', { class: 'pk-title' }, info.name || info.id),
+    h('p', {}, 'This pack comes with tabletape and is read only: there is nothing to enter for this game.'),
+    h('ul', { class: 'pk-holds' }, Object.entries(info.components || {}).map(([kind, n]) => h('li', {}, `${humanize(kind)}: ${n}`))),
+    h('p', {}, h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, 'Download')),
+    h('details', { class: 'pk-details' }, h('summary', {}, 'Fingerprint'),
+      h('p', { class: 'small' }, 'Pack ', h('code', { 'data-pack-id': info.id }, info.id), ', fingerprint ', h('code', { 'data-pack-hash': info.hash }, info.hash))));
+  return {};
 }
 
 export async function show(main, q, { navigate }) {

@@ -47,9 +47,20 @@ const gamesWord = (n) => `${INT.format(n)} ${n === 1 ? 'game' : 'games'}`;
 
 // -- the address ---------------------------------------------------------------------------------
 
-function filtersOf(q) {
+// A filter the API could not read (an address typed by hand) is left out, and said so, rather than
+// refusing the whole view.
+const FILTER_WORDS = { date_from: 'From', date_to: 'Before', option: 'Option' };
+const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const readable = (k, v) => ((k !== 'date_from' && k !== 'date_to') || (ISO.test(v) && !Number.isNaN(Date.parse(v)))) && (k !== 'option' || /^[^=]+=./.test(v));
+
+function filtersOf(q, left = []) {
   const out = new URLSearchParams();
-  for (const k of FILTERS) for (const v of q.getAll(k)) if (v !== '') out.append(k, v);
+  for (const k of FILTERS) {
+    for (const v of q.getAll(k)) {
+      if (v === '') continue;
+      if (readable(k, v)) out.append(k, v); else left.push(`${FILTER_WORDS[k]} “${v}”`);
+    }
+  }
   return out;
 }
 
@@ -85,14 +96,15 @@ function figures(id, items) {
 
 // A table: cols [{key, label, fmt, link?, few?}] over rows; each row named by ``key(row)``.
 function table(id, caption, rows, cols, key) {
-  const head = h('tr', {}, cols.map((c) => h('th', { scope: 'col', class: c.fmt && c.fmt !== 'text' ? 'num' : null }, c.label)));
+  const head = h('tr', {}, cols.map((c) => h('th', { scope: 'col', class: c.fmt && c.fmt !== 'text' ? 'num' : null }, c.label.replace(/ %/g, '\u00a0%'))));
   const body = rows.map((r) => h('tr', { 'data-row': key(r) }, cols.map((c, i) => {
     const value = c.value ? c.value(r) : r[c.key];
     const shown = c.fmt === 'interval' ? interval(r) : c.show ? c.show(r) : fmt(value, c.fmt);
     const inner = c.link ? h('a', { href: c.link(r) }, h('span', { class: 'v' }, shown)) : h('span', { class: 'v' }, shown);
     const few = c.few && c.few(r) ? h('span', { class: 'st-few', title: `fewer than ${FEW} games` }, 'few games') : null;
     const cell = i === 0 ? 'th' : 'td';
-    return h(cell, { ...(i === 0 ? { scope: 'row' } : {}), 'data-col': c.key, 'data-fmt': c.fmt, class: c.fmt && c.fmt !== 'text' ? 'num' : null }, inner, few);
+    const kind = c.fmt && c.fmt !== 'text' ? 'num' : String(shown).length > 14 ? 'st-long' : null;
+    return h(cell, { ...(i === 0 ? { scope: 'row' } : {}), 'data-col': c.key, 'data-fmt': c.fmt, class: kind }, inner, few);
   })));
   return h('div', { class: 'table-wrap st-table', tabindex: 0, role: 'region', 'aria-label': caption },
     h('table', { 'data-table': id }, h('caption', { class: 'visually-hidden' }, caption), h('thead', {}, head), h('tbody', {}, body)));
@@ -130,7 +142,7 @@ const rateBars = (label, rows, name, n = 'games') => bars(label, rows.map((r) =>
   label: name(r), value: r.win_rate, low: r.low, high: r.high, note: r[n] < FEW ? 'few games' : null,
   display: `${PCT.format(r.win_rate)} · ${INT.format(r[n])}`,
   aria: `${name(r)}: ${PCT.format(r.win_rate)} wins of ${gamesWord(r[n])}${r.low !== undefined ? `, 95% interval ${interval(r)}` : ''}${r[n] < FEW ? ' (few games)' : ''}`,
-})), { domain: [0, 1] });
+})), { domain: [0, 1], caption: `Win % · games${rows.some((r) => r.low !== undefined) ? '; the thin line: its 95% range' : ''}${rows.some((r) => r[n] < FEW) ? '; paler: fewer than 10 games' : ''}` });
 
 // -- the filters --------------------------------------------------------------------------------
 
@@ -177,7 +189,9 @@ function filterForm(index, filters, view, extra, navigate) {
     if (forks.checked) next.set('include_forks', 'true');
     navigate(href(view, extra, next));
   });
-  return h('details', { class: 'st-filter-box', open: filters.toString() ? true : null }, h('summary', {}, 'Filters'), form);
+  // open when a filter narrows this view (a title page's own title is no filter the reader chose)
+  const narrowed = [...filters.keys()].some((k) => !(view === 'title' && k === 'title'));
+  return h('details', { class: 'st-filter-box', open: narrowed ? true : null }, h('summary', {}, 'Filters'), form);
 }
 
 function crumbs(items) {
@@ -197,7 +211,8 @@ export async function show(main, q, { navigate } = {}) {
     return {};
   }
   const view = ['player', 'title'].includes(q.get('view')) ? q.get('view') : 'dashboard';
-  const filters = filtersOf(q);
+  const unread = [];
+  const filters = filtersOf(q, unread);
   const out = h('div', { id: 'stats-out' });
   const root = h('div', { class: 'stats-page', 'data-view': view }, out);
   main.append(root);
@@ -207,20 +222,39 @@ export async function show(main, q, { navigate } = {}) {
   }
   try {
     if (view === 'player') {
-      const name = q.get('name') || '';
-      out.append(crumbs([['Group', href('dashboard', {}, filters, ['player'])], [name]]), filterForm(index, filters, view, { name }, go));
-      await playerPage(out, index, name, filters);
+      const name = (q.get('name') || '').trim();
+      out.append(crumbs([['Group', href('dashboard', {}, filters, ['player'])], [name || 'Players']]));
+      if (name) {
+        out.append(filterForm(index, filters, view, { name }, go));
+        await playerPage(out, index, name, filters);
+      } else {
+        out.prepend(h('h1', {}, 'Players'));
+        out.append(h('ul', { class: 'st-players', 'data-list': 'players' }, index.players.map((p) => h('li', {},
+          h('a', { class: 'st-more', href: playerLink(filters)(p.name) }, p.name), ' ', h('span', { class: 'muted' }, gamesWord(p.games))))));
+      }
     } else if (view === 'title') {
       const title = filters.get('title') || '';
       const known = index.titles.find((t) => t.title === title);
-      out.append(crumbs([['Group', href('dashboard', {}, filters, ['title', 'option'])], [known ? known.name : title]]), filterForm(index, filters, view, {}, go));
-      await titlePage(out, index, title, filters);
+      out.append(crumbs([['Group', href('dashboard', {}, filters, ['title', 'option'])], [known ? known.name : title]]));
+      if (known) {
+        out.append(filterForm(index, filters, view, {}, go));
+        await titlePage(out, index, title, filters);
+      } else {
+        out.prepend(h('h1', {}, 'Statistics'));
+        out.append(h('p', { class: 'notice', id: 'stats-empty' }, `No finished game of “${title}” is recorded here. Titles with games: `,
+          index.titles.map((t, i) => [i ? ', ' : '', h('a', { href: titleLink(filters)(t.title) }, t.name)]), '.'));
+      }
     } else {
       out.append(filterForm(index, filters, view, {}, go));
       await dashboard(out, index, filters);
     }
   } catch (err) {
     out.append(h('p', { class: 'error', role: 'alert' }, `These statistics could not be shown: ${err.message}`));
+  }
+  if (unread.length) {
+    const said = h('p', { class: 'notice', id: 'stats-unread' }, `Left out of this view, as the address does not say it in a way it can be read: ${unread.join(', ')}.`);
+    const box = out.querySelector('.st-filter-box');
+    if (box) box.after(said); else out.append(said);
   }
   root.dataset.ready = 'true';
   return {};
@@ -271,6 +305,11 @@ async function dashboard(out, index, filters) {
       boardTable(id, t.leaderboard, filters),
       h('p', {}, h('a', { class: 'st-more', href: titleLink(filters)(t.title) }, `More about ${t.name}`))));
   }
+  if (index.endpoints.bgstats) {
+    out.append(h('p', { class: 'small st-bgstats' }, 'Keep these games in BG Stats too: ',
+      h('a', { href: index.endpoints.bgstats, download: 'BGStatsExport.json' }, 'download every finished game as a BG Stats file'),
+      ' (its import reads it; the filters above do not narrow it).'));
+  }
 }
 
 // -- a player's page ----------------------------------------------------------------------------
@@ -283,10 +322,12 @@ async function playerPage(out, index, name, filters) {
   out.append(figures('player', [
     { key: 'games', label: 'Games', value: p.games, fmt: 'int' },
     { key: 'wins', label: 'Wins', value: p.wins, fmt: 'int' },
-    { key: 'win_rate', label: 'Win %', value: p.win_rate, fmt: 'pct' },
+    { key: 'win_rate', label: 'Win %', value: p.win_rate, fmt: 'pct', after: p.games && p.games < FEW ? h('span', { class: 'st-few' }, 'few games') : null },
     { key: 'titles_played', label: 'Titles played', value: p.titles_played, fmt: 'int' },
-    { key: 'h_index', label: 'H-index (titles played at least that often)', value: p.h_index, fmt: 'int' },
+    { key: 'h_index', label: 'H-index of plays', value: p.h_index, fmt: 'int',
+      after: p.h_index ? h('span', { class: 'st-figure-note' }, `${INT.format(p.h_index)} ${p.h_index === 1 ? 'title' : 'titles'} played ${p.h_index === 1 ? 'once or more' : `${INT.format(p.h_index)} times or more`}`) : null },
     { key: 'longest_wins', label: 'Longest winning streak', value: p.streaks.longest_wins, fmt: 'int' },
+    { key: 'longest_losses', label: 'Longest run without a win', value: p.streaks.longest_losses, fmt: 'int' },
     { key: 'current', label: 'Now', value: current ? `${current.length} ${current.won ? (current.length === 1 ? 'win' : 'wins') : (current.length === 1 ? 'game' : 'games')} ${current.won ? 'in a row' : 'without a win'}` : null, fmt: 'text' },
   ]));
   if (!p.games) {
@@ -314,7 +355,8 @@ async function playerPage(out, index, name, filters) {
     out.append(section('rivals', 'Rivals',
       bars(`Share of games ${p.player} ranked above each rival`, p.rivals.map((r) => ({ label: r.opponent, value: r.wins / Math.max(1, r.wins + r.losses + r.ties),
         display: `${INT.format(r.wins)}–${INT.format(r.losses)}${r.ties ? `–${INT.format(r.ties)}` : ''}`,
-        aria: `${p.player} against ${r.opponent}: ${INT.format(r.wins)} won, ${INT.format(r.losses)} lost, ${INT.format(r.ties)} tied` })), { domain: [0, 1] }),
+        aria: `${p.player} against ${r.opponent}: ${INT.format(r.wins)} won, ${INT.format(r.losses)} lost, ${INT.format(r.ties)} tied` })),
+      { domain: [0, 1], caption: `Games ${p.player} finished ahead – behind${p.rivals.some((r) => r.ties) ? ' – level' : ''}` }),
       table('rivals', 'Head to head', p.rivals, [
         { key: 'opponent', label: 'Rival', fmt: 'text', link: (r) => playerLink(filters)(r.opponent) },
         { key: 'games', label: 'Games', fmt: 'int' },
@@ -368,7 +410,9 @@ async function playerPage(out, index, name, filters) {
 // -- a title's page -----------------------------------------------------------------------------
 
 async function titlePage(out, index, title, filters) {
-  const t = await api(index.endpoints.title.replace('{title}', encodeURIComponent(title)) + apiParams(filters, ['title']));
+  // the title's own leaderboard is the dashboard's answer for this title alone
+  const [t, d] = await Promise.all([api(index.endpoints.title.replace('{title}', encodeURIComponent(title)) + apiParams(filters, ['title'])),
+    api(index.endpoints.dashboard + apiParams(filters))]);
   out.prepend(h('h1', {}, t.name));
   out.append(figures('title', [
     { key: 'games', label: 'Games', value: t.games, fmt: 'int' },
@@ -381,7 +425,9 @@ async function titlePage(out, index, title, filters) {
     return;
   }
   out.append(h('p', { class: 'small muted st-note' }, `Each rate shows how many games it rests on and its 95% range (Wilson); “few games” marks a rate on fewer than ${FEW}.`));
-  const seatLabel = (r) => `${r.players} players, ${seatName(r.seat).toLowerCase()}`;
+  const board = (d.titles.find((x) => x.title === title) || { leaderboard: [] }).leaderboard;
+  if (board.length) out.append(section('players', `Who wins at ${t.name}`, boardTable('title-players', board, filters)));
+  const seatLabel = (r) => `${r.players}\u00a0players, ${seatName(r.seat).toLowerCase().replace(' ', '\u00a0')}`;
   out.append(section('seats', 'Win % by seat',
     rateBars('Win % by seat', t.seats, seatLabel),
     table('seats', 'Win % by seat', t.seats, [
@@ -390,7 +436,13 @@ async function titlePage(out, index, title, filters) {
       { key: 'wins', label: 'Wins', fmt: 'int' },
       { key: 'win_rate', label: 'Win %', fmt: 'pct', few: (r) => r.few },
       { key: 'interval', label: '95% range', fmt: 'interval' },
-    ], (r) => `${r.players}:${r.seat}`)));
+    ], (r) => `${r.players}:${r.seat}`),
+    (t.first_player || []).length ? table('first-player', 'Who started', t.first_player, [
+      { key: 'players', label: 'Table', fmt: 'text', show: (r) => `${r.players}\u00a0players` },
+      { key: 'games', label: 'Games', fmt: 'int' },
+      { key: 'win_rate', label: 'Win % of who started', fmt: 'pct', few: (r) => r.games < FEW },
+      { key: 'others_win_rate', label: 'Win % of each other seat', fmt: 'pct' },
+    ], (r) => String(r.players)) : null));
   out.append(section('scores', 'Final scores',
     figures('scores', [
       { key: 'median', label: 'Median', value: t.scores.summary.median, fmt: 'num1' },
@@ -418,7 +470,9 @@ async function titlePage(out, index, title, filters) {
       { label: 'Winners', parts: t.sources.map((s) => ({ key: s.source, value: s.winners_avg_points || 0 })) },
     ];
     for (const c of t.characters || []) {
-      rows.push({ label: characterName(c.character), parts: (t.character_sources || []).filter((x) => x.character === c.character).map((x) => ({ key: x.source, value: x.avg_points })) });
+      const mine = Object.fromEntries((t.character_sources || []).filter((x) => x.character === c.character).map((x) => [x.source, x.avg_points]));
+      // in the legend's order, so a source sits at the same place in every bar
+      rows.push({ label: characterName(c.character), parts: t.sources.map((x) => ({ key: x.source, value: mine[x.source] || 0 })) });
     }
     out.append(section('sources', 'Points by source',
       stacked(`Average points by source in ${t.name}`, rows, keys, { format: (v) => `${NUM1.format(v)} points` }),
@@ -447,7 +501,8 @@ async function titlePage(out, index, title, filters) {
     const c = t.contracts;
     out.append(section('contracts', 'Contracts completed and final rank',
       bars('Average rank by contracts completed (1 is first)', c.by_count.map((r) => ({ label: `${INT.format(r.contracts)} contracts`, value: r.avg_rank,
-        display: `${NUM1.format(r.avg_rank)} · ${INT.format(r.seats)}`, aria: `${INT.format(r.contracts)} contracts: average rank ${NUM1.format(r.avg_rank)} over ${gamesWord(r.seats)}` }))),
+        display: `${NUM1.format(r.avg_rank)} · ${INT.format(r.seats)}`, aria: `${INT.format(r.contracts)} contracts: average rank ${NUM1.format(r.avg_rank)} over ${gamesWord(r.seats)}` })),
+      { caption: 'Average final rank (1 is first; a shorter bar is better) · games' }),
       c.correlation === null ? null : h('p', { class: 'small' }, c.correlation < 0 ? 'The more contracts completed, the better the rank' : 'More contracts did not bring a better rank',
         ` (correlation ${NUM1.format(c.correlation)}).`),
       table('contracts', 'Contracts and rank', c.by_count, [
