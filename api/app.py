@@ -15,6 +15,7 @@ from api.edge import BodyLimits
 from api.fast_lane import MovesLane
 from api.models import HealthOut
 from api.routes import bgstats, games, packs, record, replay, tokens, web
+from api.routes import i18n as i18n_routes
 from api.routes import stats as stats_routes
 from api.services import Services
 from api.settings import Settings
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stats_routes.router)
     app.include_router(packs.router)
     app.include_router(bgstats.router)
+    app.include_router(i18n_routes.router)
     web.install(app)  # the web page: GET / and /static
     openapi.install(app, settings.body_limits)
     return app

@@ -67,7 +67,7 @@ def require_write(
     svc.projector.history(game_id)  # raises UnknownGame: a 404 comes before any token question
     token = _token(creds)
     if token is None:
-        raise TokenMissing(f"{what} needs the game's write token: Authorization: Bearer <token>", game_id=game_id)
+        raise TokenMissing("{what} needs the game's write token: Authorization: Bearer <token>", params=dict(what=what), game_id=game_id)
     if not svc.tokens.check_write(game_id, token):
         raise TokenWrong("this token is not the write token of this game", game_id=game_id)
 
@@ -87,7 +87,7 @@ def require_ended_or_write(
 def require_ended(game_id: str, game: GameState, what: str, code: str) -> None:
     if not ended(game):
         raise NotYetVisible(
-            f"{what} is open to everyone once the game has ended, and to no one before", code=code, game_id=game_id
+            "{what} is open to everyone once the game has ended, and to no one before", params=dict(what=what), code=code, game_id=game_id
         )
 
 
@@ -111,18 +111,18 @@ def perspective(
     players = len(game.players)
     if not 0 <= seat < players:
         raise MalformedRequest(
-            f"seat {seat} is not a seat of this game (0..{players - 1})", code="unknown-seat", seat=seat
+            "seat {seat} is not a seat of this game (0..{players_minus})", params=dict(seat=seat, players_minus=players - 1), code="unknown-seat", seat=seat
         )
     if not over:
         token = _token(creds)
         if token is None:
             raise TokenMissing(
-                f"seat {seat}'s view needs that seat's token: Authorization: Bearer <token>",
+                "seat {seat}'s view needs that seat's token: Authorization: Bearer <token>", params=dict(seat=seat),
                 game_id=game_id,
                 seat=seat,
             )
         if not svc.tokens.check_seat(game_id, seat, token):
-            raise TokenWrong(f"this token does not open seat {seat} of this game", game_id=game_id, seat=seat)
+            raise TokenWrong("this token does not open seat {seat} of this game", params=dict(seat=seat), game_id=game_id, seat=seat)
     return Perspective(seat=seat, all_moves=over)
 
 

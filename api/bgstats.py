@@ -265,12 +265,12 @@ def read_document(text: str | bytes) -> dict[str, Any]:
     try:
         document = json.loads(text)
     except ValueError as exc:
-        raise ImportRefused(f"not a BG Stats export: the file is not JSON ({exc})", code="bgstats-malformed") from None
+        raise ImportRefused("not a BG Stats export: the file is not JSON ({exc})", params=dict(exc=exc), code="bgstats-malformed") from None
     if not isinstance(document, dict) or not isinstance(document.get("plays"), list):
         raise ImportRefused("not a BG Stats export: no list of plays at the top level", code="bgstats-malformed")
     for key in ("games", "players"):
         if not isinstance(document.get(key, []), list):
-            raise ImportRefused(f"not a BG Stats export: {key} is not a list", code="bgstats-malformed")
+            raise ImportRefused("not a BG Stats export: {key} is not a list", params=dict(key=key), code="bgstats-malformed")
     return document
 
 

@@ -19,6 +19,20 @@ from rich.table import Table
 
 app = typer.Typer(help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True)
 
+
+@app.callback()
+def speak(
+    lang: Optional[str] = typer.Option(
+        None, "--lang", help="language of messages and errors: en, es or ja (default: LC_ALL, LC_MESSAGES, LANG)"
+    ),
+) -> None:
+    """tabletape: record board games move by move, replay and query them."""
+    from api import i18n
+
+    if lang is not None and lang not in i18n.LANGS:
+        fail(i18n.text("cli", "bad-lang", i18n.locale_lang(os.environ), langs=", ".join(i18n.LANGS), lang=lang))
+    i18n.cli_lang = lang or i18n.locale_lang(os.environ)
+
 DB_HELP = "DuckDB database file"
 DEFAULT_DB = "data/tabletape.duckdb"
 Db = typer.Option(DEFAULT_DB, "--db", help=DB_HELP)
@@ -57,9 +71,9 @@ def layers(db: str) -> Iterator[Layers]:
     try:
         log = DuckDBEventLog(db)
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
-        fail(f"{exc.code}: {exc.message}")
+        fail(said(exc))
     except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
-        fail(f"store-busy: {db} is open in another process (a running `tabletape serve`?): stop it first ({exc})")
+        fail(cli("store-busy", db=db, exc=exc))
     try:
         packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
         projector = Projector(log)
@@ -68,6 +82,13 @@ def layers(db: str) -> Iterator[Layers]:
         yield Layers(log, projector, recorder, TokenStore(log.con), packs)
     finally:
         log.close()
+
+
+def said(exc: Any) -> str:
+    """A domain error as the CLI shows it: its code and its message in the CLI's language."""
+    from api import i18n
+
+    return i18n.cli("error", code=exc.code, message=i18n.message(exc, i18n.cli_lang))
 
 
 def fail(message: str) -> None:
@@ -83,7 +104,14 @@ def reported() -> Iterator[None]:
     try:
         yield
     except TabletapeError as exc:
-        fail(f"{exc.code}: {exc.message}")
+        fail(said(exc))
+
+
+def cli(key: str, /, **params: Any) -> str:
+    """One of the CLI's own messages (``api/i18n``'s ``cli`` section) in its language."""
+    from api import i18n
+
+    return i18n.cli(key, **params)
 
 
 def shown(text: str) -> str:
@@ -170,12 +198,13 @@ def new(
         except BaseException:
             lay.tokens.revoke(game_id)
             raise
-        out.print(f"game {game_id}")
+        out.print(cli("game-created", game_id=game_id))
         if isinstance(options.get("content"), dict):
-            out.print(f"content pack: {escape(str(options['content'].get('id')))} ({options['content'].get('hash')})")
-        out.print(f"write token: {issued.write}")
+            pack = options["content"]
+            out.print(cli("content-pack", pack_id=escape(str(pack.get("id"))), hash=pack.get("hash")))
+        out.print(cli("write-token", token=issued.write))
         for seat, (player, token) in enumerate(zip(players, issued.seats)):
-            out.print(f"seat {seat} ({escape(player)}) token: {token}")
+            out.print(cli("seat-token", seat=seat, player=escape(player), token=token))
 
 
 @app.command()
@@ -209,9 +238,9 @@ def tokens(game_id: str = typer.Argument(..., help="the game"), db: str = Db) ->
     with layers(db) as lay, reported():
         game = lay.projector.state(game_id)
         issued = lay.tokens.issue(game_id, len(game.players))
-        out.print(f"write token: {issued.write}")
+        out.print(cli("write-token", token=issued.write))
         for seat, (player, token) in enumerate(zip(game.players, issued.seats)):
-            out.print(f"seat {seat} ({escape(player)}) token: {token}")
+            out.print(cli("seat-token", seat=seat, player=escape(player), token=token))
 
 
 # -- recording and replay ------------------------------------------------------------------------
@@ -309,9 +338,9 @@ def export_games(
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         with open(out, "w", encoding="utf-8") as handle:
             count = sum(1 for line in lines if handle.write(line + "\n"))
-    console(stderr=True).print(f"exported {count} events of {len(ids)} games to {escape(out)}")
+    console(stderr=True).print(cli("exported", count=count, games=len(ids), out=escape(out)))
     if left_out:
-        console(stderr=True).print(f"left out {len(left_out)} games in progress (exported once they have ended)")
+        console(stderr=True).print(cli("left-out", count=len(left_out)))
 
 
 @app.command("import")
@@ -328,7 +357,7 @@ def import_games(
     if format == "bgstats":
         return import_bgstats(db, path)
     if format != "jsonl":
-        fail(f"--format is jsonl or bgstats, not {format!r}")
+        fail(cli("bad-format", format=format))
     if path != "-" and Path(path).is_dir():
         from api.stats_cli import import_parquet
 
@@ -341,8 +370,10 @@ def import_games(
             with open(path, encoding="utf-8") as handle:
                 packs_read, games_read = jsonl.read_export(handle)
         count = jsonl.import_games(lay.log, lay.projector, games_read, packs_read, lay.packs)
-    carried = f" and {len(packs_read)} content packs" if packs_read else ""
-    console().print(f"imported {count} events of {len(games_read)} games{carried}; hash chains verified")
+    if packs_read:
+        console().print(cli("imported-with-packs", count=count, games=len(games_read), packs=len(packs_read)))
+    else:
+        console().print(cli("imported", count=count, games=len(games_read)))
 
 
 def export_bgstats(db: str, out: str, game_ids: Optional[list[str]]) -> None:
@@ -361,7 +392,7 @@ def export_bgstats(db: str, out: str, game_ids: Optional[list[str]]) -> None:
         return
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(text + "\n", encoding="utf-8")
-    console(stderr=True).print(f"exported {len(document['plays'])} plays to {escape(out)} (BG Stats JSON)")
+    console(stderr=True).print(cli("bgstats-exported", count=len(document["plays"]), out=escape(out)))
 
 
 def import_bgstats(db: str, path: str) -> None:
@@ -369,17 +400,16 @@ def import_bgstats(db: str, path: str) -> None:
     from api import bgstats
 
     if path != "-" and not Path(path).is_file():
-        fail(f"bgstats import: no file {path!r}")
+        fail(cli("bgstats-no-file", path=path))
     text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     out = console()
     with layers(db) as lay, reported():
         report = bgstats.import_document(lay.log, lay.projector, bgstats.read_document(text))
     out.print(
-        f"imported {len(report.imported)} plays as score-only games (no moves); "
-        f"{len(report.already)} already imported; {len(report.skipped)} skipped"
+        cli("bgstats-imported", imported=len(report.imported), already=len(report.already), skipped=len(report.skipped))
     )
     for play, reason in report.skipped:
-        out.print(f"skipped {shown(play)}: {shown(reason)}")
+        out.print(cli("bgstats-skipped", play=shown(play), reason=shown(reason)))
 
 
 @app.command()
@@ -398,23 +428,20 @@ def verify(
     bad = 0
     with layers(db) as lay, reported():
         if lay.log.anchored_on_open:
-            typer.echo(
-                f"anchored {lay.log.anchored_on_open} games that had no keyed anchor yet "
-                "(the first start with anchors); their events so far are vouched for by their heads only"
-            )
+            typer.echo(cli("verify-anchored", count=lay.log.anchored_on_open))
         ids = [game_id] if game_id else sorted({*lay.log.game_ids(), *lay.log.anchored_game_ids()})
         for gid in ids:
             report = lay.log.verify(gid)
             if not report.ok:
                 bad += 1
-                typer.echo(f"{gid}: ALTERED at seq {report.first_bad_seq}: {report.reason}")
+                typer.echo(cli("verify-altered", game_id=gid, seq=report.first_bad_seq, reason=report.reason))
                 continue
             differs = refold_differs(lay.log.read_bodies(gid)) if rules else None
             if differs is not None:
                 bad += 1
-                typer.echo(f"{gid}: RESULT DIFFERS under today's rules: {differs.reason}")
+                typer.echo(cli("verify-differs", game_id=gid, reason=differs.reason))
                 continue
-            typer.echo(f"{gid}: ok ({report.events} events)")
+            typer.echo(cli("verify-ok", game_id=gid, events=report.events))
     raise typer.Exit(1 if bad else 0)
 
 

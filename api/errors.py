@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api import i18n
 from events.errors import TabletapeError
 
 log = logging.getLogger("tabletape.api")
@@ -62,6 +63,9 @@ class MalformedRequest(TabletapeError):
     status = 422
 
 
+#: the longest text parameter a refusal's body repeats in ``params``
+PARAM_TEXT_LIMIT = 200
+
 _HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 406: "not-acceptable", 415: "unsupported-media-type"}
 
 
@@ -83,9 +87,24 @@ def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
     return [_jsonable({k: e[k] for k in keep if k in e}) for e in exc.errors()]
 
 
-def refused(exc: TabletapeError) -> JSONResponse:
-    """A domain or edge error as its status and ``{code, message, ...}``."""
-    return JSONResponse(status_code=exc.status, content=_jsonable(exc.to_dict()))
+def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResponse:
+    """A domain or edge error as its status and ``{code, message, params, ...}``, the message in the
+    language ``Accept-Language`` asks for; ``rulebook`` holds the rulebook's words it quotes, if any
+    (``rule`` is taken: a history edit's refusal names the broken rule's code there)."""
+    lang = i18n.negotiate(accept_language)
+    # a long text parameter (an engine's error line, a notation's help) is in the message already,
+    # and kept out of ``params`` so that a refusal's body stays as small as its message
+    params = {
+        k: {"code": v.code, "message": i18n.message(v, lang)} if isinstance(v, TabletapeError) else v
+        for k, v in exc.params.items()
+        if not (isinstance(v, str) and len(v) > PARAM_TEXT_LIMIT)
+    }
+    content = {**exc.to_dict(), "message": i18n.message(exc, lang), "params": params}
+    quoted = i18n.rule(exc)
+    if quoted is not None:
+        content["rulebook"] = quoted
+    headers = {"Content-Language": lang, "Vary": "Accept-Language"}
+    return JSONResponse(status_code=exc.status, content=_jsonable(content), headers=headers)
 
 
 def malformed(exc: RequestValidationError) -> JSONResponse:
@@ -104,7 +123,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TabletapeError)
     async def tabletape_error(request: Request, exc: TabletapeError) -> JSONResponse:
-        return refused(exc)
+        return refused(exc, request.headers.get("accept-language"))
 
     @app.exception_handler(RequestValidationError)
     async def malformed_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -113,12 +132,14 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 400:  # FastAPI's "error parsing the body": bytes that are not JSON
-            message = f"the body is not valid JSON: {exc.detail}"
+            lang = i18n.negotiate(request.headers.get("accept-language"))
+            message = i18n.text("edge", "malformed-body/not-json", lang, detail=exc.detail)
             return JSONResponse(status_code=422, content={"code": "malformed-body", "message": message, "errors": []})
         code = _HTTP_CODES.get(exc.status_code, f"http-{exc.status_code}")
         message = exc.detail if isinstance(exc.detail, str) else code
         if exc.status_code == 404 and message == "Not Found":
-            message = f"no route {request.method} {request.url.path}"
+            lang = i18n.negotiate(request.headers.get("accept-language"))
+            message = i18n.text("edge", "not-found/no-route", lang, method=request.method, path=request.url.path)
         return JSONResponse(
             status_code=exc.status_code, content={"code": code, "message": message}, headers=exc.headers
         )

@@ -100,7 +100,7 @@ class MovesLane:
                 return
             response = await append_move(services, game_id, raw, _header(scope, b"idempotency-key"))
         except TabletapeError as exc:
-            response = refused(exc)
+            response = refused(exc, _header(scope, b"accept-language"))
         except RequestValidationError as exc:
             response = malformed(exc)
         await response(scope, receive, send)
@@ -110,6 +110,6 @@ class MovesLane:
             try:
                 await _may_write(scope["app"].state.services, *write, _header(scope, b"authorization"))
             except TabletapeError as exc:
-                await refused(exc)(scope, receive, send)
+                await refused(exc, _header(scope, b"accept-language"))(scope, receive, send)
                 return
         await self.app(scope, receive, send)

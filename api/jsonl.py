@@ -77,7 +77,7 @@ def export_lines(
     ended, in_progress = ended_games(projector, game_ids)
     if in_progress:
         raise NotYetVisible(
-            f"game {in_progress[0]} is in progress: its log is exported once it has ended, and by no one before",
+            "game {in_progress_0} is in progress: its log is exported once it has ended, and by no one before", params=dict(in_progress_0=in_progress[0]),
             code="export-before-end",
             game_ids=in_progress,
         )
@@ -98,15 +98,15 @@ def _parse(number: int, line: str) -> tuple[str, int, Event]:
         record = json.loads(line)
         game_id, seq, body = record["game_id"], record["seq"], record["body"]
     except (ValueError, KeyError, TypeError) as exc:
-        raise ImportRefused(f"line {number}: not an exported event ({exc})", line=number) from exc
+        raise ImportRefused("line {number}: not an exported event ({exc})", params=dict(number=number, exc=exc), line=number) from exc
     if not isinstance(game_id, str) or not game_id or not isinstance(seq, int):
-        raise ImportRefused(f"line {number}: game_id must be text and seq a whole number", line=number)
+        raise ImportRefused("line {number}: game_id must be text and seq a whole number", params=dict(number=number), line=number)
     try:
         event = codec.from_builtins(body)
     except MalformedEvent as exc:
-        raise ImportRefused(f"line {number}: {exc.message}", line=number) from exc
+        raise ImportRefused("line {number}: {message_}", params=dict(number=number, message_=exc), line=number) from exc
     if "type" in record and record["type"] != codec.tag_of(type(event)):
-        raise ImportRefused(f"line {number}: type {record['type']!r} does not match its body", line=number)
+        raise ImportRefused("line {number}: type {type!r} does not match its body", params=dict(number=number, type=record['type']), line=number)
     return game_id, seq, event
 
 
@@ -131,7 +131,7 @@ def _pack_record(number: int, line: str) -> PackRecord | None:
         return None
     title, digest = record.get("title"), record.get("hash")
     if not isinstance(title, str) or not isinstance(digest, str) or not isinstance(record.get("pack"), dict):
-        raise ImportRefused(f"line {number}: a pack line has title, hash and pack", line=number)
+        raise ImportRefused("line {number}: a pack line has title, hash and pack", params=dict(number=number), line=number)
     return PackRecord(number, title, digest, record["pack"])
 
 
@@ -150,7 +150,7 @@ def read_export(lines: Iterable[str]) -> tuple[list[PackRecord], list[tuple[str,
         events = games.setdefault(game_id, [])
         if seq != len(events) + 1:
             raise ImportRefused(
-                f"line {number}: game {game_id} jumps to seq {seq} after {len(events)}; export whole games",
+                "line {number}: game {game_id} jumps to seq {seq} after {n_events}; export whole games", params=dict(number=number, game_id=game_id, seq=seq, n_events=len(events)),
                 line=number,
                 game_id=game_id,
             )
@@ -170,7 +170,7 @@ def stage_packs(library: PackLibrary, packs: list[PackRecord]) -> list[Entry]:
         try:
             staged.append(library.stage(record.title, record.data, record.hash))
         except TabletapeError as exc:
-            raise ImportRefused(f"line {record.line}: {exc.code}: {exc.message}", line=record.line) from exc
+            raise ImportRefused("line {line}: {code_}: {message_}", params=dict(line=record.line, code_=exc.code, message_=exc), line=record.line) from exc
     return staged
 
 
@@ -242,7 +242,7 @@ def check_games(games: list[tuple[str, list[Event]]]) -> None:
         broken = _rules_break(events)
         if broken is not None:
             raise ImportRefused(
-                f"game {game_id}: seq {broken.seq}: {broken.reason}", game_id=game_id, breaking_seq=broken.seq
+                "game {game_id}: seq {seq}: {reason}", params=dict(game_id=game_id, seq=broken.seq, reason=broken.reason), game_id=game_id, breaking_seq=broken.seq
             )
 
 
@@ -267,7 +267,7 @@ def import_games(
     for game_id, _ in games:
         report = log.verify(game_id)
         if not report.ok:
-            raise ImportRefused(f"game {game_id}: the imported chain does not verify: {report.reason}", game_id=game_id)
+            raise ImportRefused("game {game_id}: the imported chain does not verify: {reason}", params=dict(game_id=game_id, reason=report.reason), game_id=game_id)
         if projector.read_models is not None:
             projector.read_models.track(game_id, projector.history(game_id), projector.state(game_id), None)
     return count

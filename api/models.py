@@ -128,7 +128,13 @@ class ErrorOut(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     code: str = Field(examples=["stale-expected-seq"])
-    message: str
+    message: str = Field(description="in the language of Accept-Language (English, Spanish or Japanese)")
+    params: dict[str, Any] = Field(
+        default={}, description="what fills the message's template (which card, which die, which seq)"
+    )
+    rulebook: dict[str, str] | None = Field(
+        default=None, description="the rulebook's own words the message quotes: {lang, text}, in its language"
+    )
 
 
 class ValidationErrorOut(ErrorOut):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
+from api import i18n
 from api.console import describe
 from events.errors import HistoryEditRefused, TabletapeError
 from replay.frames import notation, take_back_seq
@@ -98,7 +99,7 @@ class TableRecorder:
                 if taken == 0:
                     raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
                 raise HistoryEditRefused(
-                    f"there are only {taken} move(s) to take back, not {count}", code="undo-out-of-range"
+                    "there are only {taken} move(s) to take back, not {count}", params=dict(taken=taken, count=count), code="undo-out-of-range"
                 )
             entries = entries[: next(i for i, e in enumerate(entries) if e.seq == to_seq) + 1]
         assert to_seq is not None
@@ -126,8 +127,9 @@ class TableRecorder:
             else:
                 self.recorder.record_notation(self.game_id, text, self._expected(), actor=self.actor)
         except TabletapeError as exc:
-            self.console.print(f"[red]{escape(exc.code)}[/]: {escape(exc.message)}")
-            self.console.print("Nothing was recorded; try again (help lists the commands).")
+            said = i18n.message(exc, i18n.cli_lang)
+            self.console.print(f"[red]{escape(exc.code)}[/]: {escape(said)}")
+            self.console.print(i18n.cli("nothing-recorded"))
             return True
         self.show()
         return True

@@ -78,7 +78,7 @@ def encode(event: Event) -> bytes:
     try:
         return _msgpack_encoder.encode(event)
     except OverflowError as exc:  # an integer past 64 bits that nothing bounded earlier
-        raise MalformedEvent(f"{tag_of(type(event))} cannot be stored: {exc}") from None
+        raise MalformedEvent("{tag_of} cannot be stored: {exc}", params=dict(tag_of=tag_of(type(event)), exc=exc)) from None
 
 
 def encode_json(event: Event) -> bytes:
@@ -92,8 +92,8 @@ def to_builtins(event: Event) -> dict[str, Any]:
 def _raise_decode_error(exc: Exception, kind: str) -> None:
     text = str(exc)
     if "`$.type`" in text or "missing required field `type`" in text.lower():
-        raise UnknownEventType(f"unknown or missing event type: {text}") from exc
-    raise MalformedEvent(f"{kind} is not a valid event: {text}") from exc
+        raise UnknownEventType("unknown or missing event type: {text}", params=dict(text=text)) from exc
+    raise MalformedEvent("{kind} is not a valid event: {text}", params=dict(kind=kind, text=text)) from exc
 
 
 def decode(data: bytes) -> Event:
@@ -166,7 +166,7 @@ def check_numbers(event: Event, what: str = "move") -> None:
     where = out_of_range(to_builtins(event))
     if where is not None:
         field = f"{what}.{where}"
-        raise MalformedEvent(f"{field}: numbers must be within ±{MAX_NUMBER}", code="number-out-of-range", field=field)
+        raise MalformedEvent("{field}: numbers must be within ±{max_number}", params=dict(field=field, max_number=MAX_NUMBER), code="number-out-of-range", field=field)
 
 
 @lru_cache(maxsize=None)
@@ -228,7 +228,7 @@ def from_wire(obj: Any, what: str = "move") -> Event:
             if unknown is not None:
                 where, known = unknown
                 raise MalformedEvent(
-                    f"{where}: no such field in {tag_of(event_type)} (known there: {', '.join(sorted(known))})",
+                    "{where}: no such field in {tag_of} (known there: {known})", params=dict(where=where, tag_of=tag_of(event_type), known=', '.join(sorted(known))),
                     code="unknown-field",
                     field=where,
                 )

@@ -79,7 +79,7 @@ class CreationKeys:
             ).fetchone()
         if bytes(stored_request) != request_hash:
             raise IdempotencyKeyReused(
-                f"idempotency key {key!r} was already used for another request", idempotency_key=key
+                "idempotency key {key!r} was already used for another request", params=dict(key=key), idempotency_key=key
             )
         secret = hmac.digest(key.encode("utf-8", "surrogatepass"), _digest(scope, claimed, request_hash), "sha256")
         return Claim(claimed, secret)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from events.messages import render
+
 
 class TabletapeError(Exception):
     """Base of every error tabletape raises on purpose."""
@@ -15,7 +17,14 @@ class TabletapeError(Exception):
     code: str = "tabletape-error"
     status: int = 400
 
-    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, params: dict[str, Any] | None = None, **details: Any
+    ) -> None:
+        # with ``params`` the message is a template (events.messages), kept so it can be translated
+        self.template = message if params is not None else None
+        self.params = params if params is not None else {}
+        if params is not None:
+            message = render(message, params)
         super().__init__(message)
         self.message = message
         if code is not None:

@@ -34,19 +34,19 @@ def check_player_names(players: Sequence[str]) -> None:
         char = control_character(name)
         if char is not None:
             raise InvalidPlayerName(
-                f"Player {number}'s name holds the control character U+{ord(char):04X}; names are plain text",
+                "Player {number}'s name holds the control character U+{ord:04X}; names are plain text", params=dict(number=number, ord=ord(char)),
                 code="player-name-control-character",
                 player=number,
             )
         if not name.strip():
-            raise InvalidPlayerName(f"Player {number} needs a name", code="blank-player-name", player=number)
+            raise InvalidPlayerName("Player {number} needs a name", params=dict(number=number), code="blank-player-name", player=number)
         if len(name) > MAX_NAME:
-            message = f"Player {number}'s name is longer than {MAX_NAME} characters"
-            raise InvalidPlayerName(message, code="player-name-too-long", player=number)
+            message = "Player {number}'s name is longer than {max_name} characters"
+            raise InvalidPlayerName(message, params=dict(number=number, max_name=MAX_NAME), code="player-name-too-long", player=number)
         key = same_name_key(name)
         if key in seen:
             raise InvalidPlayerName(
-                f"Players {seen[key]} and {number} have the same name ({name.strip()!r}); give each player their own",
+                "Players {seen_item} and {number} have the same name ({strip!r}); give each player their own", params=dict(seen_item=seen[key], number=number, strip=name.strip()),
                 code="duplicate-player-name",
                 player=number,
             )

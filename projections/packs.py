@@ -176,7 +176,7 @@ class PackLibrary:
         """Every pack of a title: the built-in ones first, then the store's in the order added."""
         title = get_title(title_id)
         if not _has_packs(title):
-            raise UnknownPack(f"{title_id} has no content packs", code="no-packs")
+            raise UnknownPack("{title_id} has no content packs", params=dict(title_id=title_id), code="no-packs")
         with self._lock:
             return [*self._builtins(title_id).values(), *self._packs.get(title_id, {}).values()]
 
@@ -195,10 +195,10 @@ class PackLibrary:
         named = [e for e in entries if e.id == pack_id and (digest is None or e.hash == digest)]
         if not named:
             what = f"{pack_id!r}" + (f" with hash {digest}" if digest else "")
-            raise UnknownPack(f"{title_id} has no content pack {what} in this store", code="unknown-pack")
+            raise UnknownPack("{title_id} has no content pack {what} in this store", params=dict(title_id=title_id, what=what), code="unknown-pack")
         if len(named) > 1:
             raise PackRefused(
-                f"{len(named)} packs of {title_id} have the id {pack_id!r}; name one by its hash (?hash=)",
+                "{n_named} packs of {title_id} have the id {pack_id!r}; name one by its hash (?hash=)", params=dict(n_named=len(named), title_id=title_id, pack_id=pack_id),
                 code="pack-id-ambiguous", hashes=[e.hash for e in named],
             )
         return named[0]
@@ -253,9 +253,9 @@ class PackLibrary:
     def _title_for_writes(self, title_id: str) -> Any:
         title = get_title(title_id)
         if not _has_packs(title):
-            raise UnknownPack(f"{title_id} has no content packs", code="no-packs")
+            raise UnknownPack("{title_id} has no content packs", params=dict(title_id=title_id), code="no-packs")
         if not _writable(title):
-            raise PackRefused(f"{title_id}'s content pack is built in and cannot be changed", code="packs-read-only")
+            raise PackRefused("{title_id}'s content pack is built in and cannot be changed", params=dict(title_id=title_id), code="packs-read-only")
         return title
 
     def _register(self, entry: Entry) -> None:
@@ -326,8 +326,7 @@ class PackLibrary:
             taken = [e for e in self.entries(title_id) if e.id == pack.id]
             if taken and source != "import":
                 raise PackRefused(
-                    f"{title_id} already has a pack {pack.id!r} with other content (hash {taken[0].hash}); "
-                    "packs are immutable: give this one another id",
+                    "{title_id} already has a pack {pack_id!r} with other content (hash {hash}); packs are immutable: give this one another id", params=dict(title_id=title_id, pack_id=pack.id, hash=taken[0].hash),
                     code="pack-id-taken", field="pack.id", hash=taken[0].hash,
                 )
             lineage, version = lineage_of(pack.id)
@@ -358,7 +357,7 @@ class PackLibrary:
             data = title.derive_pack(parent.data, new_id, add, replace, remove)
             if {**data, "id": parent.id} == parent.data and (name is None or name == parent.name):
                 raise InvalidOptions(
-                    f"the new version would hold just what {parent.id} holds: add, replace or remove a component",
+                    "the new version would hold just what {parent_id} holds: add, replace or remove a component", params=dict(parent_id=parent.id),
                     code="pack-unchanged", field="add",
                 )
             pack = title.load_pack(data)
@@ -376,13 +375,13 @@ class PackLibrary:
         self._title_for_writes(title_id)
         with self._lock:
             if entry.source == "builtin":
-                raise PackRefused(f"{entry.id} is built in", code="pack-in-use")
+                raise PackRefused("{entry_id} is built in", params=dict(entry_id=entry.id), code="pack-in-use")
             pinned = self.games_pinned(title_id).get(entry.hash, 0)
             if pinned:
-                raise PackRefused(f"{pinned} game(s) are pinned to {entry.id}", code="pack-in-use", games=pinned)
+                raise PackRefused("{pinned} game(s) are pinned to {entry_id}", params=dict(pinned=pinned, entry_id=entry.id), code="pack-in-use", games=pinned)
             if self._working.get(title_id) == entry.hash:
                 raise PackRefused(
-                    f"{entry.id} is the working pack of {title_id}; make another pack working first", code="pack-in-use"
+                    "{entry_id} is the working pack of {title_id}; make another pack working first", params=dict(entry_id=entry.id, title_id=title_id), code="pack-in-use"
                 )
             self._con.execute("DELETE FROM packs WHERE title = ? AND hash = ?", [title_id, entry.hash])
             self._packs.get(title_id, {}).pop(entry.hash, None)
@@ -409,14 +408,14 @@ class PackLibrary:
             if not named and isinstance(content.get("id"), str):
                 # the rules registry may still know it (deleted here, or another store's in this process)
                 raise InvalidOptions(
-                    f"options.content: this store holds no {title_id} pack {content['id']!r}; upload it first",
+                    "options.content: this store holds no {title_id} pack {id!r}; upload it first", params=dict(title_id=title_id, id=content['id']),
                     code=f"{title_id}.content-mismatch", field="options.content",
                 )
             return options  # ambiguous or malformed: the title's check names it
         held = self.by_hash(title_id, str(content["hash"]))
         if held is None:
             raise InvalidOptions(
-                f"options.content: this store holds no {title_id} pack with hash {content['hash']}; upload it first",
+                "options.content: this store holds no {title_id} pack with hash {hash}; upload it first", params=dict(title_id=title_id, hash=content['hash']),
                 code=f"{title_id}.content-mismatch", field="options.content",
             )
         return options if content.get("id") is not None else {**options, "content": held.ref}
@@ -556,7 +555,7 @@ class PackLibrary:
         pack = title.load_pack(data)
         if digest is not None and pack.hash != digest:
             raise InvalidOptions(
-                f"pack {pack.id!r} hashes to {pack.hash}, not {digest}: it was changed after its export",
+                "pack {pack_id!r} hashes to {hash}, not {digest}: it was changed after its export", params=dict(pack_id=pack.id, hash=pack.hash, digest=digest),
                 code=f"{title_id}.content-mismatch", field="hash",
             )
         there = self.by_hash(title_id, pack.hash)
@@ -565,7 +564,7 @@ class PackLibrary:
         shipped = next((e for e in self._builtins(title_id).values() if e.id == pack.id), None)
         if shipped is not None:  # games name a shipped pack by id alone: its id is never another's
             raise PackRefused(
-                f"pack {pack.id!r} is the id of a pack shipped with {title_id} (hash {shipped.hash}), with other content",
+                "pack {pack_id!r} is the id of a pack shipped with {title_id} (hash {hash}), with other content", params=dict(pack_id=pack.id, title_id=title_id, hash=shipped.hash),
                 code="pack-id-taken", field="pack.id", hash=shipped.hash,
             )
         title.register_pack(pack)

@@ -163,7 +163,7 @@ class Projector:
     ) -> GameState:
         """The state at the end of ``node`` (the chain at raw ``seq``), by the cheapest fold."""
         if node is None:
-            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
         if base is not None and base_node is not None and node.ancestor(base_node.length) is base_node:
             return fold(base, (e.body for e in _suffix(node, base_node.length)))
         return self._fold_to(game_id, history, node, seq)
@@ -232,7 +232,7 @@ class Projector:
         are written as a side effect of the same fold.
         """
         if node is None:
-            raise UnknownGame(f"no game {game_id!r}", game_id=game_id)
+            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
         entries = node.entries()
         first = start(entries[0].body)
         every = self.snapshot_every

@@ -342,7 +342,7 @@ def state_before(projector: Projector, game_id: str, seq: int) -> GameState:
     index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
     if index is None:
         raise HistoryEditRefused(
-            f"seq {seq} is not a move in the effective history", code="amend-not-effective", seq=seq
+            "seq {seq} is not a move in the effective history", params=dict(seq=seq), code="amend-not-effective", seq=seq
         )
     if index == 0:
         raise HistoryEditRefused("the game's creation cannot be amended", code="amend-creation", seq=seq)

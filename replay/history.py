@@ -88,7 +88,7 @@ class History:
     def at(self, seq: int) -> Node | None:
         if not 0 <= seq <= self.last_seq:
             raise HistoryEditRefused(
-                f"seq {seq} is outside the log (0..{self.last_seq})", code="seq-out-of-range", seq=seq
+                "seq {seq} is outside the log (0..{last_seq})", params=dict(seq=seq, last_seq=self.last_seq), code="seq-out-of-range", seq=seq
             )
         return self.heads[seq]
 
@@ -138,7 +138,7 @@ class History:
     def _undo_target(self, to_seq: int, seq: int) -> int:
         if not 0 <= to_seq < seq:
             raise HistoryEditRefused(
-                f"cannot undo to seq {to_seq}: it must be between 0 and {seq - 1}",
+                "cannot undo to seq {to_seq}: it must be between 0 and {seq_minus}", params=dict(to_seq=to_seq, seq_minus=seq - 1),
                 code="undo-out-of-range",
                 to_seq=to_seq,
             )
@@ -153,7 +153,7 @@ class History:
                 break
         else:
             raise HistoryEditRefused(
-                f"seq {amendment.seq} is not in the effective history; only a counted event can be amended",
+                "seq {seq} is not in the effective history; only a counted event can be amended", params=dict(seq=amendment.seq),
                 code="amend-not-effective",
                 seq=amendment.seq,
             )
@@ -163,7 +163,7 @@ class History:
             body = codec.from_builtins(amendment.body)
         except MalformedEvent as exc:
             raise HistoryEditRefused(
-                f"the amended body is not a valid event: {exc.message}", code="amend-malformed"
+                "the amended body is not a valid event: {message_}", params=dict(message_=exc), code="amend-malformed"
             ) from exc
         node = head.ancestor(index) if head is not None else None
         node = _extend(node, entry.seq, body, seq)

@@ -52,7 +52,7 @@ def refuse_score_only(game: GameState) -> None:
     """A game recorded by its result alone has no moves to undo, amend or fork from."""
     if game.score_only is not None:
         raise HistoryEditRefused(
-            f"this game was recorded by its result alone ({game.score_only.source}): it has no moves to edit or fork",
+            "this game was recorded by its result alone ({source}): it has no moves to edit or fork", params=dict(source=game.score_only.source),
             code="score-only-game",
         )
 
@@ -98,7 +98,7 @@ class Recorder:
         where = codec.out_of_range(created.options)
         if where is not None:
             raise InvalidOptions(
-                f"options.{where}: numbers must be within ±{codec.MAX_NUMBER}", code="number-out-of-range",
+                "options.{where}: numbers must be within ±{max_number}", params=dict(where=where, max_number=codec.MAX_NUMBER), code="number-out-of-range",
                 field=f"options.{where}",
             )
         game_id = game_id or new_game_id()
@@ -115,7 +115,7 @@ class Recorder:
             history = self.projector.history(game_id)
             entries = history.entries(at_seq)
             if not entries:
-                raise HistoryEditRefused(f"seq {at_seq} has no history to fork", code="fork-empty")
+                raise HistoryEditRefused("seq {at_seq} has no history to fork", params=dict(at_seq=at_seq), code="fork-empty")
             refuse_score_only(self.projector.state(game_id))
             created = entries[0].body
             child = new_id or new_game_id()
@@ -176,7 +176,7 @@ class Recorder:
         self._check_expected(game_id, history, expected_seq)
         if type(move) not in game.title.event_types:
             raise IllegalMove(
-                f"{type(move).__name__} is not a {game.title.name} move; history edits have their own commands",
+                "{name} is not a {title_name} move; history edits have their own commands", params=dict(name=type(move).__name__, title_name=game.title.name),
                 code="not-a-move",
             )
         if game.ended is not None and type(move) not in getattr(game.title, "after_end", ()):
@@ -243,19 +243,19 @@ class Recorder:
         index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
         if index is None or index == 0:
             raise HistoryEditRefused(
-                f"seq {seq} is not a move in the effective history", code="amend-not-effective", seq=seq
+                "seq {seq} is not a move in the effective history", params=dict(seq=seq), code="amend-not-effective", seq=seq
             )
         game = fold(start(entries[0].body), (e.body for e in entries[1:index]))
         if type(body) not in game.title.event_types:
             raise HistoryEditRefused(
-                f"{type(body).__name__} is not a {game.title.name} event", code="amend-not-a-move", seq=seq
+                "{name} is not a {title_name} event", params=dict(name=type(body).__name__, title_name=game.title.name), code="amend-not-a-move", seq=seq
             )
         amended: list[Event] = []
         try:
             decided = game.title.decide(game.state, body)
         except TabletapeError as exc:
             raise HistoryEditRefused(
-                f"the amended event at seq {seq} is illegal: {exc.message}",
+                "the amended event at seq {seq} is illegal: {message_}", params=dict(seq=seq, message_=exc),
                 code="amendment-illegal",
                 breaking_seq=seq,
                 rule=exc.code,
@@ -270,7 +270,7 @@ class Recorder:
                 outcome = game.title.outcome(game.state)
                 if outcome is None:
                     raise HistoryEditRefused(
-                        f"after the amendment the game would not be over at seq {later.seq}",
+                        "after the amendment the game would not be over at seq {seq}", params=dict(seq=later.seq),
                         code="amendment-breaks-history",
                         breaking_seq=later.seq,
                     )
@@ -286,14 +286,14 @@ class Recorder:
                 again = game.title.decide(game.state, body_later)
             except TabletapeError as exc:
                 raise HistoryEditRefused(
-                    f"the amendment makes seq {later.seq} illegal: {exc.message}",
+                    "the amendment makes seq {seq} illegal: {message_}", params=dict(seq=later.seq, message_=exc),
                     code="amendment-breaks-history",
                     breaking_seq=later.seq,
                     rule=exc.code,
                 ) from exc
             if tuple(again) != (body_later,):
                 raise HistoryEditRefused(
-                    f"the amendment changes what seq {later.seq} recorded",
+                    "the amendment changes what seq {seq} recorded", params=dict(seq=later.seq),
                     code="amendment-breaks-history",
                     breaking_seq=later.seq,
                 )
@@ -395,8 +395,7 @@ class Recorder:
         stored = self.log.read_bodies(game_id, result.first_seq, result.first_seq)[0]
         if type(stored) is not type(request) or not _matches(_builtins(request), _builtins(stored)):
             raise IdempotencyKeyReused(
-                f"idempotency key {idempotency_key!r} was already used for another request "
-                f"(seq {result.first_seq}..{result.last_seq})",
+                "idempotency key {idempotency_key!r} was already used for another request (seq {first_seq}..{last_seq})", params=dict(idempotency_key=idempotency_key, first_seq=result.first_seq, last_seq=result.last_seq),
                 game_id=game_id,
                 first_seq=result.first_seq,
                 last_seq=result.last_seq,
@@ -406,7 +405,7 @@ class Recorder:
     def _check_expected(self, game_id: str, history: History, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != history.last_seq:
             raise ConcurrencyConflict(
-                f"expected_seq {expected_seq} is stale: game {game_id} is at seq {history.last_seq}",
+                "expected_seq {expected_seq} is stale: game {game_id} is at seq {last_seq}", params=dict(expected_seq=expected_seq, game_id=game_id, last_seq=history.last_seq),
                 game_id=game_id,
                 expected_seq=expected_seq,
                 current_seq=history.last_seq,

@@ -24,7 +24,7 @@ def get_title(title_id: str) -> Title:
         return _TITLES[title_id]
     except KeyError:
         raise UnknownTitle(
-            f"unknown title {title_id!r}; known titles: {', '.join(sorted(_TITLES))}", title=title_id
+            "unknown title {title_id!r}; known titles: {titles}", params=dict(title_id=title_id, titles=', '.join(sorted(_TITLES))), title=title_id
         ) from None
 
 

@@ -239,7 +239,7 @@ def diff_packs(title: str, a: str, b: str, svc: Svc, a_hash: HashQuery = None, b
     first, second = svc.packs.get(title, a, a_hash), svc.packs.get(title, b, b_hash)
     found = get_title(title)
     if not hasattr(found, "diff_packs"):
-        raise UnknownPack(f"{title} has one built-in pack and nothing to compare", code="no-packs")
+        raise UnknownPack("{title} has one built-in pack and nothing to compare", params=dict(title=title), code="no-packs")
     return DiffOut(**found.diff_packs(first.data, second.data))
 
 
@@ -259,5 +259,5 @@ def pack_forms(title: str) -> Any:
     found = get_title(title)
     forms = found.pack_forms() if hasattr(found, "pack_forms") else None
     if forms is None:
-        raise UnknownPack(f"{title} has no component forms", code="no-packs")
+        raise UnknownPack("{title} has no component forms", params=dict(title=title), code="no-packs")
     return forms

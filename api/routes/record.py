@@ -67,7 +67,7 @@ def check_seq(svc: Services, game_id: str, at: int | None) -> int:
     if at is None:
         return last
     if at > last:
-        raise MalformedRequest(f"seq {at} is past the end of the log (0..{last})", code="seq-out-of-range", at=at)
+        raise MalformedRequest("seq {at} is past the end of the log (0..{last})", params=dict(at=at, last=last), code="seq-out-of-range", at=at)
     return at
 
 

@@ -56,7 +56,7 @@ def option_pairs(options: list[str]) -> tuple[tuple[str, Any], ...]:
     for text in options:
         key, eq, value = text.partition("=")
         if not eq or not key:
-            raise MalformedRequest(f"option takes key=value, not {text!r}", code="malformed-request")
+            raise MalformedRequest("option takes key=value, not {text!r}", params=dict(text=text), code="malformed-request")
         try:
             pairs.append((key, json.loads(value)))
         except ValueError:

@@ -190,7 +190,7 @@ def compose_chance(game_id: str, body: ChanceIn, svc: Svc, creds: Credentials) -
     title = then.title
     chance = None if then.ended is not None else title.chance(then.state)
     if chance is None:
-        raise IllegalMove(f"no chance outcome is awaited now: {title.status(then.state)}", code="no-chance-awaited")
+        raise IllegalMove("no chance outcome is awaited now: {status}", params=dict(status=title.status(then.state)), code="no-chance-awaited")
     _check_outcome(chance, body.outcome)
     try:
         event = title.chance_event(then.state, tuple(body.outcome))
@@ -199,8 +199,8 @@ def compose_chance(game_id: str, body: ChanceIn, svc: Svc, creds: Credentials) -
     except TabletapeError:
         raise
     except Exception as exc:  # noqa: BLE001 - an outcome of the wrong shape for this title
-        why = f"this outcome does not fit what chance decides now: {exc}"
-        raise IllegalMove(why, code="bad-chance-outcome") from None
+        why = "this outcome does not fit what chance decides now: {exc}"
+        raise IllegalMove(why, code="bad-chance-outcome", params=dict(exc=str(exc))) from None
     return ComposedOut(notation=text, move=move)
 
 
@@ -220,8 +220,8 @@ def _check_outcome(chance: Any, outcome: list[Any]) -> None:
             ok = min(left.values(), default=0) >= 0
         why = "items of those chance orders now, each at most as often as it is there (GET /games/{id}/chance)"
     if not ok:
-        message = f"this outcome does not fit what chance decides now: expected {why}"
-        raise IllegalMove(message, code="bad-chance-outcome")
+        message = "this outcome does not fit what chance decides now: expected {why}"
+        raise IllegalMove(message, code="bad-chance-outcome", params=dict(why=why))
 
 
 class _Static(StaticFiles):

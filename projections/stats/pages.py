@@ -367,7 +367,7 @@ class Pages:
         if title_id not in models():
             known = sorted(models())
             raise StatsQueryRefused(
-                f"no statistics for {title_id!r}; titles: {', '.join(known)}",
+                "no statistics for {title_id!r}; titles: {known}", params=dict(title_id=title_id, known=', '.join(known)),
                 code="stats-title-not-covered",
                 titles=known,
             )

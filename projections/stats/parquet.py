@@ -123,14 +123,14 @@ def read_packs(folder: str | Path) -> list[tuple[str, str, dict]]:
         table = pq.read_table(path)
         return [(t, h, json.loads(p)) for t, h, p in zip(*(table.column(c).to_pylist() for c in ("title", "hash", "pack")))]
     except (KeyError, ValueError, TypeError, OSError, pa.ArrowException) as exc:
-        raise ParquetImportRefused(f"{path}: not a pack table ({exc})") from exc
+        raise ParquetImportRefused("{path}: not a pack table ({exc})", params=dict(path=path, exc=exc)) from exc
 
 
 def read_events(read_models: "ReadModels", folder: str | Path) -> pa.Table:
     """The exported events, in game and seq order."""
     files = Path(folder) / "events" / "**" / "*.parquet"
     if not list((Path(folder) / "events").glob("**/*.parquet")):
-        raise ParquetImportRefused(f"{folder} holds no exported events (events/title=.../month=.../*.parquet)")
+        raise ParquetImportRefused("{folder} holds no exported events (events/title=.../month=.../*.parquet)", params=dict(folder=folder))
     con = read_models.log.cursor()
     try:
         columns = ", ".join(EVENT_COLUMNS)
@@ -159,7 +159,7 @@ def games_of(table: pa.Table) -> list[tuple[str, list[Event]]]:
             games.append((game_id, events))
         seq = seqs[i]
         if seq != len(events) + 1:
-            raise ParquetImportRefused(f"game {game_id}: seq {seq} follows {len(events)}", game_id=game_id)
+            raise ParquetImportRefused("game {game_id}: seq {seq} follows {n_events}", params=dict(game_id=game_id, seq=seq, n_events=len(events)), game_id=game_id)
         digest = hashlib.sha256(
             b"".join(
                 (
@@ -170,12 +170,12 @@ def games_of(table: pa.Table) -> list[tuple[str, list[Event]]]:
         ).digest()
         if prevs[i] != prev or hashes[i] != digest:
             raise ParquetImportRefused(
-                f"game {game_id}: seq {seq} does not match its hash chain", game_id=game_id, breaking_seq=seq
+                "game {game_id}: seq {seq} does not match its hash chain", params=dict(game_id=game_id, seq=seq), game_id=game_id, breaking_seq=seq
             )
         try:
             events.append(codec.decode(bodies[i]))
         except MalformedEvent as exc:
-            raise ParquetImportRefused(f"game {game_id}: seq {seq}: {exc.message}", game_id=game_id) from exc
+            raise ParquetImportRefused("game {game_id}: seq {seq}: {message_}", params=dict(game_id=game_id, seq=seq, message_=exc), game_id=game_id) from exc
         prev = digest
     return games
 

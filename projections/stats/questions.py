@@ -111,11 +111,11 @@ def _need_title(f: Filters, question: str, having: str | None = None) -> str:
     known = [t for t, m in models().items() if having is None or hasattr(m, having)]
     if f.title is None:
         raise StatsQueryRefused(
-            f"{question} needs a title (one of: {', '.join(known)})", code="stats-title-needed", titles=known
+            "{question} needs a title (one of: {known})", params=dict(question=question, known=', '.join(known)), code="stats-title-needed", titles=known
         )
     if f.title not in known:
         raise StatsQueryRefused(
-            f"{question} is not answered for {f.title!r}; titles: {', '.join(known)}",
+            "{question} is not answered for {title!r}; titles: {known}", params=dict(question=question, title=f.title, known=', '.join(known)),
             code="stats-title-not-covered",
             titles=known,
         )
@@ -249,7 +249,7 @@ class Questions:
         covered = [t for t, m in models().items() if name in getattr(m, "questions", {})]
         if f.title is None or f.title not in covered:
             raise StatsQueryRefused(
-                f"{name!r} is answered for {', '.join(covered) or 'no title'}; pick one as the title",
+                "{name!r} is answered for {covered}; pick one as the title", params=dict(name=name, covered=', '.join(covered) or 'no title'),
                 code="stats-title-not-covered",
                 titles=covered,
             )

@@ -181,18 +181,18 @@ def check(con: duckdb.DuckDBPyConnection, query: str) -> tuple[str, set[str]]:
     try:
         statements = con.extract_statements(query)
     except duckdb.Error as exc:
-        raise SqlRefused(f"the query does not parse: {_first_line(exc)}", code="sql-parse-error") from None
+        raise SqlRefused("the query does not parse: {first_line}", params=dict(first_line=_first_line(exc)), code="sql-parse-error") from None
     if len(statements) != 1:
         raise SqlRefused(
-            f"exactly one statement is allowed, got {len(statements)}", code="sql-refused", reason="statements"
+            "exactly one statement is allowed, got {n_statements}", params=dict(n_statements=len(statements)), code="sql-refused", reason="statements"
         )
     statement = statements[0]
     if statement.type != duckdb.StatementType.SELECT:
         kind = statement.type.name
-        raise SqlRefused(f"only SELECT (or WITH ... SELECT) is allowed, not {kind}", code="sql-refused", reason=kind)
+        raise SqlRefused("only SELECT (or WITH ... SELECT) is allowed, not {kind}", params=dict(kind=kind), code="sql-refused", reason=kind)
     tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [statement.query]).fetchall()[0][0])
     if tree.get("error"):
-        raise SqlRefused(f"the query does not parse: {tree.get('error_message')}", code="sql-parse-error")
+        raise SqlRefused("the query does not parse: {get}", params=dict(get=tree.get('error_message')), code="sql-parse-error")
     tables: list[tuple[str, str, str]] = []
     functions: list[str] = []
     ctes: set[str] = set()
@@ -200,7 +200,7 @@ def check(con: duckdb.DuckDBPyConnection, query: str) -> tuple[str, set[str]]:
     for name in functions:
         if name.lower() not in SAFE_TABLE_FUNCTIONS:
             raise SqlRefused(
-                f"table function {name}() is not allowed: only the documented views can be read",
+                "table function {name}() is not allowed: only the documented views can be read", params=dict(name=name),
                 code="sql-refused",
                 reason="table-function",
             )
@@ -212,7 +212,7 @@ def check(con: duckdb.DuckDBPyConnection, query: str) -> tuple[str, set[str]]:
         if catalog or schema not in ("", "main") or name not in known:
             shown = ".".join(p for p in (catalog, schema, name) if p)
             raise SqlRefused(
-                f"{shown!r} is not a documented view; the views are: {', '.join(sorted(known))}",
+                "{shown!r} is not a documented view; the views are: {known}", params=dict(shown=shown, known=', '.join(sorted(known))),
                 code="sql-refused",
                 reason="unknown-view",
             )
@@ -257,8 +257,7 @@ def run(
     deadline = time.monotonic() + time_limit_s
     if not _wait_for_sandbox(deadline):
         raise SqlBusy(
-            f"every SQL sandbox is busy ({SANDBOXES} queries run at once, {WAITING} may wait) and none "
-            f"was free in time for this query's time limit of {time_limit_s:g} s; try again shortly",
+            "every SQL sandbox is busy ({sandboxes} queries run at once, {waiting} may wait) and none was free in time for this query's time limit of {time_limit_s:g} s; try again shortly", params=dict(sandboxes=SANDBOXES, waiting=WAITING, time_limit_s=time_limit_s),
             sandboxes=SANDBOXES,
         )
     try:
@@ -267,13 +266,13 @@ def run(
         _SANDBOXES.release()
     if outcome is None:
         raise SqlRefused(
-            f"the query ran past its time limit of {time_limit_s:g} s and was stopped",
+            "the query ran past its time limit of {time_limit_s:g} s and was stopped", params=dict(time_limit_s=time_limit_s),
             code="sql-timeout",
             time_limit_s=time_limit_s,
         )
     if outcome[0] == "refused":
-        _, code, message, details = outcome
-        raise SqlRefused(message, code=code, **details)
+        _, code, message, details, *params = outcome  # a refusal of ours comes with its template's params
+        raise SqlRefused(message, code=code, params=params[0] if params else None, **details)
     _, columns, types, rows = outcome
     truncated = len(rows) > row_limit
     return SqlAnswer(columns, types, rows[:row_limit], truncated, (time.perf_counter() - started) * 1000)
@@ -412,7 +411,10 @@ def _sandboxed(conn: "Connection") -> None:
     try:
         outcome = _answer(con, conn, text, row_limit, byte_limit)
     except SqlRefused as exc:
-        outcome = ("refused", exc.code, exc.message, exc.details)
+        if exc.template is not None:
+            outcome = ("refused", exc.code, exc.template, exc.details, exc.params)
+        else:
+            outcome = ("refused", exc.code, exc.message, exc.details)
     except EOFError:  # the server gave up on it
         return
     except (MemoryError, duckdb.OutOfMemoryException):
@@ -433,9 +435,9 @@ def _answer(con: duckdb.DuckDBPyConnection, conn: "Connection", text: str, row_l
     except duckdb.OutOfMemoryException:
         raise
     except duckdb.PermissionException as exc:
-        raise SqlRefused(f"refused: {_first_line(exc)}", code="sql-refused", reason="permission") from None
+        raise SqlRefused("refused: {first_line}", params=dict(first_line=_first_line(exc)), code="sql-refused", reason="permission") from None
     except duckdb.Error as exc:
-        raise SqlRefused(f"the query failed: {_first_line(exc)}", code="sql-error") from None
+        raise SqlRefused("the query failed: {first_line}", params=dict(first_line=_first_line(exc)), code="sql-error") from None
 
 
 def _received_view(conn: "Connection") -> pa.Table:
@@ -466,8 +468,7 @@ def _fetch(result: duckdb.DuckDBPyConnection, row_limit: int, byte_limit: int) -
             size += len(_json(row)) + 1
             if size > byte_limit:
                 raise SqlRefused(
-                    f"the answer is larger than the limit of {_size(byte_limit)}: "
-                    "ask for fewer rows (row_limit, LIMIT) or smaller columns",
+                    "the answer is larger than the limit of {size}: ask for fewer rows (row_limit, LIMIT) or smaller columns", params=dict(size=_size(byte_limit)),
                     code="sql-result-too-large",
                     byte_limit=byte_limit,
                 )

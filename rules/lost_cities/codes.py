@@ -6,7 +6,7 @@ raise ``ContradictsKnownFacts``; bad options raise ``InvalidOptions``.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from events.errors import ContradictsKnownFacts, IllegalMove, InvalidOptions
 
@@ -88,13 +88,13 @@ OPTION_CODES: tuple[str, ...] = (BAD_OPTIONS, PLAYER_COUNT)
 CODES: tuple[str, ...] = ILLEGAL_MOVE_CODES + CONTRADICTION_CODES + OPTION_CODES
 
 
-def illegal(code: str, message: str) -> NoReturn:
-    raise IllegalMove(message, code=code)
+def illegal(code: str, message: str, **params: Any) -> NoReturn:
+    raise IllegalMove(message, code=code, params=params or None)
 
 
-def contradiction(code: str, message: str) -> NoReturn:
-    raise ContradictsKnownFacts(message, code=code)
+def contradiction(code: str, message: str, **params: Any) -> NoReturn:
+    raise ContradictsKnownFacts(message, code=code, params=params or None)
 
 
-def bad_options(code: str, message: str) -> NoReturn:
-    raise InvalidOptions(message, code=code)
+def bad_options(code: str, message: str, **params: Any) -> NoReturn:
+    raise InvalidOptions(message, code=code, params=params or None)

@@ -82,8 +82,7 @@ def _check_card_id(state: LostCitiesState, card: object, what: str) -> str:
         colours = " ".join(c[0].upper() for c in COLOURS[: state.expedition_count])
         codes.illegal(
             codes.UNKNOWN_CARD,
-            f"{what}: {card!r} is not a card of this game's deck{extra}; a card id is a colour letter "
-            f"({colours}) and a value 2..10 or x for a wager, e.g. R7, Rx, B10",
+            "{what}: {card!r} is not a card of this game's deck{extra}; a card id is a colour letter ({colours}) and a value 2..10 or x for a wager, e.g. R7, Rx, B10", what=what, card=card, extra=extra, colours=colours,
         )
     return card
 
@@ -91,7 +90,7 @@ def _check_card_id(state: LostCitiesState, card: object, what: str) -> str:
 def _check_not_over(state: LostCitiesState) -> None:
     if state.phase == OVER:
         codes.illegal(
-            codes.GAME_OVER, f"the game is over after the {state.rounds} agreed round(s): {Q_ROUNDS}"
+            codes.GAME_OVER, "the game is over after the {rounds} agreed round(s): {rule}", rounds=state.rounds, rule=Q_ROUNDS
         )
 
 
@@ -101,28 +100,25 @@ def _turn_seat(state: LostCitiesState, seat: int | None, expected_phase: str, ac
     if state.phase == DEAL:
         codes.illegal(
             codes.AWAITING_DEAL,
-            f"cannot {action}: round {state.round + 1} has not been dealt yet; "
-            f"record the shuffle or the deal first ({Q_DEAL})",
+            "cannot {action}: round {round_plus} has not been dealt yet; record the shuffle or the deal first ({rule})", action=action, round_plus=state.round + 1, rule=Q_DEAL,
         )
     if seat is not None:
         if not isinstance(seat, int) or not 0 <= seat < len(state.players):
             codes.illegal(
-                codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{len(state.players) - 1})"
+                codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{n_players_minus})", seat=seat, n_players_minus=len(state.players) - 1
             )
         if seat != state.turn:
             codes.illegal(
                 codes.NOT_YOUR_TURN,
-                f"it is {player(state, state.turn)}'s turn, not {player(state, seat)}'s: {Q_ALTERNATE}",
+                "it is {player}'s turn, not {player2}'s: {rule}", player=player(state, state.turn), player2=player(state, seat), rule=Q_ALTERNATE,
             )
     seat = state.turn
     if state.phase != expected_phase:
         if state.phase == DRAW:
-            msg = (
-                f"{player(state, seat)} has played or discarded and must now draw a card: {Q_PLAY_THEN_DRAW}"
-            )
+            msg = "{player} has played or discarded and must now draw a card: {rule}"
         else:
-            msg = f"{player(state, seat)} must first play or discard a card, then draw: {Q_PLAY_THEN_DRAW}"
-        codes.illegal(codes.PLAY_THEN_DRAW, msg)
+            msg = "{player} must first play or discard a card, then draw: {rule}"
+        codes.illegal(codes.PLAY_THEN_DRAW, msg, player=player(state, seat), rule=Q_PLAY_THEN_DRAW)
     return seat
 
 
@@ -140,24 +136,24 @@ def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
         return
     value = CARD_VALUE[card]
     last = CARD_VALUE[cards[-1]]
-    name = f"{_owners(state, side)} {COLOURS[colour]} expedition"
+    owners, named = _owners(state, side)[:-2], COLOURS[colour]
     if value == 0:
         if last != 0:
             codes.illegal(
                 codes.WAGER_AFTER_NUMBER,
-                f"{card} cannot go on {name}: it already has the number card {cards[-1]}. {Q_WAGER_AFTER}",
+                "{card} cannot go on {owners}'s {colour} expedition: it already has the number card {cards_last}. {rule}", card=card, owners=owners, colour=named, cards_last=cards[-1], rule=Q_WAGER_AFTER,
             )
         if len(cards) >= WAGERS_PER_COLOUR:
-            codes.illegal(codes.TOO_MANY_WAGERS, f"{name} already has {len(cards)} wager cards: {Q_WAGERS}")
+            codes.illegal(codes.TOO_MANY_WAGERS, "{owners}'s {colour} expedition already has {n_cards} wager cards: {rule}", owners=owners, colour=named, n_cards=len(cards), rule=Q_WAGERS)
         return
     if value == last and state.partnership:
         codes.illegal(
-            codes.NO_EQUAL_VALUES, f"{card} cannot go on {name}: it already ends with {cards[-1]}. {Q_EQUAL}"
+            codes.NO_EQUAL_VALUES, "{card} cannot go on {owners}'s {colour} expedition: it already ends with {cards_last}. {rule}", card=card, owners=owners, colour=named, cards_last=cards[-1], rule=Q_EQUAL
         )
     if value <= last:
         codes.illegal(
             codes.EXPEDITION_MUST_ASCEND,
-            f"{card} cannot go on {name}, which ends with {cards[-1]}: {Q_ASCEND}",
+            "{card} cannot go on {owners}'s {colour} expedition, which ends with {cards_last}: {rule}", card=card, owners=owners, colour=named, cards_last=cards[-1], rule=Q_ASCEND,
         )
 
 
@@ -197,15 +193,14 @@ def _decide_drawn(state: LostCitiesState, move: CardDrawn) -> tuple[Event, ...]:
         card = _check_card_id(state, card, "draw")
     if source == "deck":
         if state.draw_pile <= 0:  # unreachable in a valid log: the round ends on the last card
-            codes.illegal(codes.DRAW_PILE_EMPTY, f"the draw pile is empty: {Q_END}")
+            codes.illegal(codes.DRAW_PILE_EMPTY, "the draw pile is empty: {rule}", rule=Q_END)
         pile = draw_pile_cards(state)
         if pile:
             top = pile[0]
             if card is not None and card != top:
                 codes.contradiction(
                     codes.DRAWN_CARD_MISMATCH,
-                    f"{player(state, seat)} cannot draw {card} from the draw pile: "
-                    f"the shuffled deck's next card is {top}",
+                    "{player} cannot draw {card} from the draw pile: the shuffled deck's next card is {top}", player=player(state, seat), card=card, top=top,
                 )
             card = top
         elif card is not None:
@@ -216,23 +211,22 @@ def _decide_drawn(state: LostCitiesState, move: CardDrawn) -> tuple[Event, ...]:
         names = ", ".join(COLOURS[: state.expedition_count])
         codes.illegal(
             codes.UNKNOWN_SOURCE,
-            f"cannot draw from {source!r}: draw from 'deck' or a discard pile ({names}). {Q_DRAW}",
+            "cannot draw from {source!r}: draw from 'deck' or a discard pile ({names}). {rule}", source=source, names=names, rule=Q_DRAW,
         )
     if colour == state.discarded_onto:
         codes.illegal(
             codes.NO_REDRAW_OF_DISCARD,
-            f"{player(state, seat)} discarded onto the {source} pile this turn: {Q_NO_REDRAW}",
+            "{player} discarded onto the {source} pile this turn: {rule}", player=player(state, seat), source=source, rule=Q_NO_REDRAW,
         )
     pile = state.discard_piles[colour]
     if not pile:
         codes.illegal(
-            codes.DISCARD_PILE_EMPTY, f"the {source} discard pile is empty; nothing to take. {Q_DRAW}"
+            codes.DISCARD_PILE_EMPTY, "the {source} discard pile is empty; nothing to take. {rule}", source=source, rule=Q_DRAW
         )
     if card is not None and card != pile[-1]:
         codes.contradiction(
             codes.DRAWN_CARD_MISMATCH,
-            f"{player(state, seat)} cannot draw {card} from the {source} discard pile: "
-            f"its top card is {pile[-1]} (only the top card can be taken: {Q_DRAW})",
+            "{player} cannot draw {card} from the {source} discard pile: its top card is {pile_last} (only the top card can be taken: {rule})", player=player(state, seat), card=card, source=source, pile_last=pile[-1], rule=Q_DRAW,
         )
     return (CardDrawn(source=source, card=pile[-1], seat=seat),)
 
@@ -245,24 +239,23 @@ def _decide_passed(state: LostCitiesState, move: CardsPassed) -> tuple[Event, ..
     if not state.partnership:
         codes.illegal(
             codes.PASS_ONLY_IN_PARTNERSHIP,
-            f"passing cards to a partner is only in the 4-player partnership game (parejas): {Q_PASS}",
+            "passing cards to a partner is only in the 4-player partnership game (parejas): {rule}", rule=Q_PASS,
         )
     seat = _turn_seat(state, move.seat, PLAY, "pass cards")
     cards = tuple(move.cards)
     if len(cards) != PASS_SIZE:
-        codes.illegal(codes.PASS_TWO_CARDS, f"a pass gives exactly two cards, got {len(cards)}: {Q_PASS}")
+        codes.illegal(codes.PASS_TWO_CARDS, "a pass gives exactly two cards, got {n_cards}: {rule}", n_cards=len(cards), rule=Q_PASS)
     named = tuple(_check_card_id(state, c, "pass") for c in cards if c is not None)
     size = len(state.hands[seat]) + state.unknown[seat]
     if size - PASS_SIZE < MIN_HAND_AFTER_PASS:
         codes.illegal(
             codes.PASS_BELOW_SIX,
-            f"{player(state, seat)} holds {size} cards; passing two would leave {size - PASS_SIZE}: {Q_PASS}",
+            "{player} holds {size} cards; passing two would leave {size_minus}: {rule}", player=player(state, seat), size=size, size_minus=size - PASS_SIZE, rule=Q_PASS,
         )
     if len(named) < PASS_SIZE and state.deck_order:
         codes.illegal(
             codes.CARD_MUST_BE_NAMED,
-            f"name both passed cards: digital play knows every card ({player(state, seat)} holds "
-            f"{', '.join(sorted(state.hands[seat]))})",
+            "name both passed cards: digital play knows every card ({player} holds {hands_item})", player=player(state, seat), hands_item=', '.join(sorted(state.hands[seat])),
         )
     what = f"{player(state, seat)} passes {', '.join(named) or 'two cards face down'}"
     require_in_hand(state, seat, named, what=what)
@@ -277,10 +270,10 @@ def _check_deal_phase(state: LostCitiesState, round_no: object) -> None:
     if state.phase != DEAL:
         codes.illegal(
             codes.ROUND_IN_PROGRESS,
-            f"round {state.round} is in progress; a new deal comes only after {Q_END}",
+            "round {round} is in progress; a new deal comes only after {rule}", round=state.round, rule=Q_END,
         )
     if round_no != state.round + 1:
-        codes.illegal(codes.WRONG_ROUND, f"the next deal is for round {state.round + 1}, not {round_no!r}")
+        codes.illegal(codes.WRONG_ROUND, "the next deal is for round {round_plus}, not {round_no!r}", round_plus=state.round + 1, round_no=round_no)
 
 
 def _decide_shuffled(state: LostCitiesState, move: DeckShuffled) -> tuple[Event, ...]:
@@ -299,7 +292,7 @@ def _decide_shuffled(state: LostCitiesState, move: DeckShuffled) -> tuple[Event,
             )
         codes.illegal(
             codes.SHUFFLE_NOT_FULL_DECK,
-            f"a shuffle is an order of the whole {len(deck)}-card deck ({'; '.join(detail)}): {Q_DEAL}",
+            "a shuffle is an order of the whole {n_deck}-card deck ({detail}): {rule}", n_deck=len(deck), detail='; '.join(detail), rule=Q_DEAL,
         )
     return (DeckShuffled(round=move.round, order=order),)
 
@@ -312,8 +305,7 @@ def _decide_dealt(state: LostCitiesState, move: CardsDealt) -> tuple[Event, ...]
         if len(hands) != n or any(len(hand) != HAND_SIZE for hand in hands):
             codes.illegal(
                 codes.DEAL_EIGHT_EACH,
-                f"a deal gives each of the {n} seats exactly {HAND_SIZE} cards (None = unknown), "
-                f"got {[len(h) for h in hands]}: {Q_DEAL}",
+                "a deal gives each of the {n} seats exactly {hand_size} cards (None = unknown), got {value}: {rule}", n=n, hand_size=HAND_SIZE, value=[len(h) for h in hands], rule=Q_DEAL,
             )
         known = Counter()
         for seat, hand in enumerate(hands):
@@ -324,8 +316,7 @@ def _decide_dealt(state: LostCitiesState, move: CardsDealt) -> tuple[Event, ...]
             if k > state.multiplicity[card]:
                 codes.contradiction(
                     codes.CARD_ALREADY_SEEN,
-                    f"the deal names {card} {k} times but the deck has {state.multiplicity[card]} "
-                    f"cop{'y' if state.multiplicity[card] == 1 else 'ies'}; a card is in exactly one place",
+                    "the deal names {card} {k} times but the deck has {multiplicity_item} cop{multiplicity_item_is_1:?y|ies}; a card is in exactly one place", card=card, k=k, multiplicity_item=state.multiplicity[card], multiplicity_item_is_1=state.multiplicity[card] == 1,
                 )
     return (CardsDealt(round=move.round, hands=hands),)
 
@@ -334,24 +325,24 @@ def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event,
     seat = move.seat
     if not isinstance(seat, int) or not 0 <= seat < len(state.players):
         codes.illegal(
-            codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{len(state.players) - 1})"
+            codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{n_players_minus})", seat=seat, n_players_minus=len(state.players) - 1
         )
     if state.round == 0:
-        codes.illegal(codes.AWAITING_DEAL, f"no hand to reveal: round 1 has not been dealt yet ({Q_DEAL})")
+        codes.illegal(codes.AWAITING_DEAL, "no hand to reveal: round 1 has not been dealt yet ({rule})", rule=Q_DEAL)
     cards = tuple(_check_card_id(state, c, f"reveal of seat {seat}") for c in move.cards)
     hand = state.hands[seat]
     size = len(hand) + state.unknown[seat]
     who = player(state, seat)
     if len(cards) != size:
         codes.contradiction(
-            codes.REVEAL_WRONG_SIZE, f"{who} holds {size} cards, but the reveal shows {len(cards)}"
+            codes.REVEAL_WRONG_SIZE, "{who} holds {size} cards, but the reveal shows {n_cards}", who=who, size=size, n_cards=len(cards)
         )
     shown = Counter(cards)
     missing = Counter(hand) - shown
     if missing:
         codes.contradiction(
             codes.REVEAL_MISSING_KNOWN_CARD,
-            f"{who}'s hand is known to hold {', '.join(sorted(missing.elements()))}, missing from the reveal",
+            "{who}'s hand is known to hold {elements}, missing from the reveal", who=who, elements=', '.join(sorted(missing.elements())),
         )
     new = shown - Counter(hand)
     if new:
@@ -365,15 +356,13 @@ def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event,
                 require_unseen(state, card, seen, what=f"reveal of {who}'s hand")
                 codes.contradiction(
                     codes.CARD_ALREADY_SEEN,
-                    f"reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies "
-                    f"({'; '.join(places(state, card))})",
+                    "reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies ({places})", who=who, k=k, card=card, places='; '.join(places(state, card)),
                 )
             passed += max(0, k - unseen)
         if passed > room:
             codes.contradiction(
                 codes.CARD_ALREADY_SEEN,
-                f"reveal of {who}'s hand: {passed} of the shown cards can only be cards passed face "
-                f"down, but {who} can hold at most {room} of them",
+                "reveal of {who}'s hand: {passed} of the shown cards can only be cards passed face down, but {who} can hold at most {room} of them", who=who, passed=passed, room=room,
             )
     event = HandRevealed(seat=seat, cards=cards)
     _check_shared(state, event, seat, f"reveal of {who}'s hand", codes.REVEAL_MISSING_KNOWN_CARD)
@@ -396,7 +385,8 @@ def decide(state: LostCitiesState, move: Event) -> tuple[Event, ...]:
     if handler is None:
         codes.illegal(
             codes.UNKNOWN_EVENT,
-            f"{type(move).__name__} is not a Lost Cities move; expected one of "
-            + ", ".join(t.__name__ for t in DECIDERS),
+            "{move} is not a Lost Cities move; expected one of {moves}",
+            move=type(move).__name__,
+            moves=", ".join(t.__name__ for t in DECIDERS),
         )
     return handler(state, move)

@@ -117,11 +117,7 @@ def require_shared_fit(state: LostCitiesState, side: int, *, what: str, code: st
     )
     codes.contradiction(
         code,
-        f"{what}: the cards passed face down must still be with "
-        f"{' or '.join(player(state, s) for s in seats)} "
-        f"({', '.join(sorted(state.shared[side]))}: {holds}), and {over} of them would fit in no hand. "
-        'A pass gives "dos cartas cualesquiera de su mano" to the partner: the cards come from the '
-        "passer's hand and go to the partner's.",
+        "{what}: the cards passed face down must still be with {value} ({shared_item}: {holds}), and {over} of them would fit in no hand. A pass gives \"dos cartas cualesquiera de su mano\" to the partner: the cards come from the passer's hand and go to the partner's.", what=what, value=' or '.join(player(state, s) for s in seats), shared_item=', '.join(sorted(state.shared[side])), holds=holds, over=over,
     )
 
 
@@ -137,9 +133,7 @@ def require_unseen(state: LostCitiesState, card: str, seen: Counter[str] | None 
     if state.multiplicity[card] - seen[card] <= 0:
         codes.contradiction(
             codes.CARD_ALREADY_SEEN,
-            f"{what}: {card} cannot be there, every copy is already placed "
-            f"({copies(state, card)}: {'; '.join(places(state, card))}). "
-            "A card is in exactly one place.",
+            "{what}: {card} cannot be there, every copy is already placed ({copies}: {places}). A card is in exactly one place.", what=what, card=card, copies=copies(state, card), places='; '.join(places(state, card)),
         )
 
 
@@ -174,5 +168,5 @@ def require_in_hand(
             if where:
                 reason += f" ({card} is {where})"
             codes.contradiction(
-                codes.CARD_NOT_IN_HAND, f"{what}: {card} is not in {player(state, seat)}'s hand: {reason}"
+                codes.CARD_NOT_IN_HAND, "{what}: {card} is not in {player}'s hand: {reason}", what=what, card=card, player=player(state, seat), reason=reason
             )

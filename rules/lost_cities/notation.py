@@ -44,7 +44,7 @@ _SPACES = re.compile(r"\s+")
 
 
 def _bad(text: str, why: str = "") -> None:
-    codes.illegal(codes.BAD_NOTATION, f"cannot read {text!r}{': ' + why if why else ''}; {EXPECTED}")
+    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=': ' + why if why else '', expected=EXPECTED)
 
 
 def _card(token: str, text: str) -> str:
@@ -125,7 +125,7 @@ def format_move(event: Event) -> str:
             return "d" if event.card is None else "d=" + event.card
         if event.source in COLOUR_INDEX:
             return "d" + LETTERS[COLOUR_INDEX[event.source]]
-        codes.illegal(codes.BAD_NOTATION, f"no notation for a draw from {event.source!r}")
+        codes.illegal(codes.BAD_NOTATION, "no notation for a draw from {source!r}", source=event.source)
     if isinstance(event, CardsPassed):
         return ">" + ",".join(_fmt(c) for c in event.cards)
     if isinstance(event, CardsDealt):
@@ -142,4 +142,4 @@ def format_move(event: Event) -> str:
         return "shuffle " + ",".join(event.order)
     if isinstance(event, HandRevealed):
         return f"reveal {event.seat}:" + ",".join(event.cards)
-    codes.illegal(codes.BAD_NOTATION, f"{type(event).__name__} is not a Lost Cities move")
+    codes.illegal(codes.BAD_NOTATION, "{name} is not a Lost Cities move", name=type(event).__name__)

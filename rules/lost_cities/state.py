@@ -106,20 +106,20 @@ def setup(players: tuple[str, ...], options: dict[str, Any] | None) -> LostCitie
     if len(players) not in (2, 4):
         codes.bad_options(
             codes.PLAYER_COUNT,
-            f"Lost Cities is played by 2 players, or 4 in partnerships (parejas); got {len(players)}",
+            "Lost Cities is played by 2 players, or 4 in partnerships (parejas); got {n_players}", n_players=len(players),
         )
     try:
         opts = msgspec.convert(dict(options or {}), Options)
     except msgspec.ValidationError as exc:
         codes.bad_options(
             codes.BAD_OPTIONS,
-            f"bad Lost Cities options: {exc} (known: rounds >= 1, expeditions 5 or 6, first_seat)",
+            "bad Lost Cities options: {exc} (known: rounds >= 1, expeditions 5 or 6, first_seat)", exc=exc,
         )
     if opts.expeditions not in EXPEDITION_OPTIONS:  # pragma: no cover - Meta already bounds it
         codes.bad_options(codes.BAD_OPTIONS, "expeditions must be 5 or 6")
     if opts.first_seat >= len(players):
         codes.bad_options(
-            codes.BAD_OPTIONS, f"first_seat {opts.first_seat} is not a seat (0..{len(players) - 1})"
+            codes.BAD_OPTIONS, "first_seat {first_seat} is not a seat (0..{n_players_minus})", first_seat=opts.first_seat, n_players_minus=len(players) - 1
         )
     n = len(players)
     return LostCitiesState(

@@ -115,7 +115,7 @@ def view(state: LostCitiesState, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         if not isinstance(seat, int) or not 0 <= seat < len(state.players):
             codes.illegal(
-                codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{len(state.players) - 1})"
+                codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{n_players_minus})", seat=seat, n_players_minus=len(state.players) - 1
             )
         out["hand"] = {"cards": sort_cards(state.hands[seat]), "unknown": state.unknown[seat]}
     return out

@@ -7,7 +7,7 @@ raise ``InvalidOptions``. Each message names the rule, quoting the seed where it
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from events.errors import ContradictsKnownFacts, IllegalMove, InvalidOptions
 
@@ -87,13 +87,13 @@ CODES: tuple[str, ...] = tuple(v for k, v in dict(globals()).items() if k.isuppe
 ILLEGAL_MOVE_CODES: tuple[str, ...] = tuple(c for c in CODES if c not in CONTRADICTION_CODES + OPTION_CODES)
 
 
-def illegal(code: str, message: str) -> NoReturn:
-    raise IllegalMove(message, code=code)
+def illegal(code: str, message: str, **params: Any) -> NoReturn:
+    raise IllegalMove(message, code=code, params=params or None)
 
 
-def contradiction(code: str, message: str) -> NoReturn:
-    raise ContradictsKnownFacts(message, code=code)
+def contradiction(code: str, message: str, **params: Any) -> NoReturn:
+    raise ContradictsKnownFacts(message, code=code, params=params or None)
 
 
-def bad_options(code: str, message: str) -> NoReturn:
-    raise InvalidOptions(message, code=code)
+def bad_options(code: str, message: str, **params: Any) -> NoReturn:
+    raise InvalidOptions(message, code=code, params=params or None)

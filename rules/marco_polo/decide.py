@@ -103,12 +103,12 @@ def describe_pending(state: MarcoPoloState) -> str:
 
 def _check_seat(state: MarcoPoloState, seat: object) -> None:
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n):
-        codes.illegal(codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{state.n - 1})")
+        codes.illegal(codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{state_n_minus})", seat=seat, state_n_minus=state.n - 1)
 
 
 def _not_over(state: MarcoPoloState) -> None:
     if state.phase == OVER:
-        codes.illegal(codes.GAME_OVER, f"the game is over: {Q_FIVE_ROUNDS}")
+        codes.illegal(codes.GAME_OVER, "the game is over: {rule}", rule=Q_FIVE_ROUNDS)
 
 
 def _phase_message(state: MarcoPoloState) -> tuple[str, str]:
@@ -131,11 +131,11 @@ def _turn_seat(state: MarcoPoloState, seat: object, what: str) -> int:
     _check_seat(state, seat)
     if state.phase != PLAY or state.pending:
         code, msg = _phase_message(state)
-        codes.illegal(code, f"cannot {what}: {msg}")
+        codes.illegal(code, "cannot {what}: {msg}", what=what, msg=msg)
     if seat is not None and seat != state.turn:
         codes.illegal(
             codes.NOT_YOUR_TURN,
-            f"it is {who(state, state.turn)}'s turn, not {who(state, seat)}'s: \"Por orden, cada persona juega turnos\"",
+            "it is {player}'s turn, not {player2}'s: \"Por orden, cada persona juega turnos\"", player=who(state, state.turn), player2=who(state, seat),
         )
     return state.turn
 
@@ -148,10 +148,10 @@ def _pending_seat(state: MarcoPoloState, kind: str, seat: object, what: str) -> 
         code, msg = _phase_message(state)
         if code == codes.NOT_EXPECTED and not state.pending:
             msg = "nothing of the kind is pending"
-        codes.illegal(code, f"cannot {what}: {msg}")
+        codes.illegal(code, "cannot {what}: {msg}", what=what, msg=msg)
     owner = state.pending[0][1]
     if seat is not None and owner >= 0 and seat != owner:
-        codes.illegal(codes.NOT_YOUR_TURN, f"{what}: this is {who(state, owner)}'s, not {who(state, seat)}'s")
+        codes.illegal(codes.NOT_YOUR_TURN, "{what}: this is {player}'s, not {player2}'s", what=what, player=who(state, owner), player2=who(state, seat))
     return owner
 
 
@@ -160,7 +160,7 @@ def _main(state: MarcoPoloState, seat: object, what: str) -> int:
     if state.main_done:
         codes.illegal(
             codes.ONE_MAIN_ACTION,
-            f"{who(state, seat)} already took this turn's main action: {Q_ONE_MAIN}",
+            "{player} already took this turn's main action: {rule}", player=who(state, seat), rule=Q_ONE_MAIN,
         )
     return seat
 
@@ -168,14 +168,14 @@ def _main(state: MarcoPoloState, seat: object, what: str) -> int:
 def _ids(values, universe, what: str) -> None:
     for v in values:
         if v not in universe:
-            codes.illegal(codes.UNKNOWN_ID, f"{v!r} is not {what}")
+            codes.illegal(codes.UNKNOWN_ID, "{v!r} is not {what}", v=v, what=what)
 
 
 def _distinct(values, what: str) -> None:
     known = [v for v in values if v is not None]
     dup = [v for v, k in Counter(known).items() if k > 1]
     if dup:
-        codes.contradiction(codes.DUPLICATE_COMPONENT, f"{what}: {', '.join(dup)} appear(s) twice; each component is in one place")
+        codes.contradiction(codes.DUPLICATE_COMPONENT, "{what}: {dup} appear(s) twice; each component is in one place", what=what, dup=', '.join(dup))
 
 
 # --- known contracts ----------------------------------------------------------------------------
@@ -198,10 +198,10 @@ def unseen_contracts(state: MarcoPoloState) -> list[str]:
 def _require_unseen(state: MarcoPoloState, contract: object, what: str) -> str:
     if not isinstance(contract, str) or contract not in NORMAL_CONTRACTS:
         if isinstance(contract, str) and contract in STARTING_CONTRACTS:
-            codes.contradiction(codes.CONTRACT_SEEN, f"{what}: {contract} is a starting contract, not in the piles")
-        codes.illegal(codes.UNKNOWN_ID, f"{what}: {contract!r} is not a contract id (K01..K38)")
+            codes.contradiction(codes.CONTRACT_SEEN, "{what}: {contract} is a starting contract, not in the piles", what=what, contract=contract)
+        codes.illegal(codes.UNKNOWN_ID, "{what}: {contract!r} is not a contract id (K01..K38)", what=what, contract=contract)
     if contract in seen_contracts(state):
-        codes.contradiction(codes.CONTRACT_SEEN, f"{what}: {contract} is already elsewhere on the table")
+        codes.contradiction(codes.CONTRACT_SEEN, "{what}: {contract} is already elsewhere on the table", what=what, contract=contract)
     return contract
 
 
@@ -218,41 +218,42 @@ def _decide_setup(state: MarcoPoloState, e: SetupDealt) -> SetupDealt:
         if e.characters:
             codes.illegal(codes.SETUP_SHAPE, "draft: characters are picked (CharacterPicked), not dealt to seats")
         if len(e.draft) != n + 1:
-            codes.illegal(codes.SETUP_SHAPE, f"draft: reveal players + 1 = {n + 1} characters, not {len(e.draft)}")
+            codes.illegal(codes.SETUP_SHAPE, "draft: reveal players + 1 = {n_plus} characters, not {n_draft}", n_plus=n + 1, n_draft=len(e.draft))
         _ids(e.draft, CHARACTER_IDS, "a character")
         _distinct(e.draft, "draft")
     else:
         if e.draft:
             codes.illegal(codes.SETUP_SHAPE, "characters are dealt to seats (no draft without option characters=draft)")
         if len(e.characters) != n:
-            codes.illegal(codes.SETUP_SHAPE, f"one character per seat: {n}, not {len(e.characters)}")
+            codes.illegal(codes.SETUP_SHAPE, "one character per seat: {n}, not {n_characters}", n=n, n_characters=len(e.characters))
         _ids(e.characters, CHARACTER_IDS, "a character")
         _distinct(e.characters, "characters")
         if opts.characters == "first-game" and tuple(e.characters) != FIRST_GAME_CHARACTERS[:n]:
             codes.illegal(
                 codes.FIRST_GAME_CHARACTERS,
-                f"first game: characters by seat are {list(FIRST_GAME_CHARACTERS[:n])} (\"asignad los personajes en "
-                "ese mismo orden\"; ruling MP-2), not " + str(list(e.characters)),
+                "first game: characters by seat are {expected} ({rule}; ruling MP-2), not {characters}",
+                expected=list(FIRST_GAME_CHARACTERS[:n]),
+                rule='"asignad los personajes en ese mismo orden"',
+                characters=str(list(e.characters)),
             )
     if len(e.city_cards) != len(CITY_CARD_SPACES):
-        codes.illegal(codes.SETUP_SHAPE, f"nine city cards, one per space ({', '.join(CITY_CARD_SPACES)}): got {len(e.city_cards)}")
+        codes.illegal(codes.SETUP_SHAPE, "nine city cards, one per space ({city_card_spaces}): got {n_city_cards}", city_card_spaces=', '.join(CITY_CARD_SPACES), n_city_cards=len(e.city_cards))
     _ids(e.city_cards, CITY_CARD_IDS, "a city card (CC01..CC31)")
     _distinct(e.city_cards, "city cards")
     if len(e.outposts) != len(LARGE_CITIES):
-        codes.illegal(codes.SETUP_SHAPE, f"seven outpost bonus tiles, one per large city: got {len(e.outposts)}")
+        codes.illegal(codes.SETUP_SHAPE, "seven outpost bonus tiles, one per large city: got {n_outposts}", n_outposts=len(e.outposts))
     _ids(e.outposts, OUTPOST_BONUS_IDS, "an outpost bonus (OB01..OB10)")
     _distinct(e.outposts, "outpost bonuses")
     bonuses = tuple(e.city_bonuses) or tuple(DEFAULT_CITY_BONUS[c] for c in SMALL_CITIES)
     if len(bonuses) != len(SMALL_CITIES) or sorted(bonuses) != sorted(CITY_BONUS_IDS):
-        codes.illegal(codes.SETUP_SHAPE, f"the six small-city bonus markers, one per small city: got {list(bonuses)}")
+        codes.illegal(codes.SETUP_SHAPE, "the six small-city bonus markers, one per small city: got {bonuses}", bonuses=list(bonuses))
     if not opts.random_city_bonuses and bonuses != tuple(DEFAULT_CITY_BONUS[c] for c in SMALL_CITIES):
         codes.illegal(
             codes.BASIC_CITY_BONUSES,
-            '"Distribuye las 6 losetas de bonificación de ciudad pequeña según sus letras" (random only in the '
-            "expert variant: option random_city_bonuses)",
+            "{rule} (random only in the expert variant: option random_city_bonuses)", rule="\"Distribuye las 6 losetas de bonificación de ciudad pequeña según sus letras\"",
         )
     if len(e.starting_contracts) != n:
-        codes.illegal(codes.SETUP_SHAPE, f"one starting contract per seat: {n}, not {len(e.starting_contracts)}")
+        codes.illegal(codes.SETUP_SHAPE, "one starting contract per seat: {n}, not {n_starting_contracts}", n=n, n_starting_contracts=len(e.starting_contracts))
     _ids(e.starting_contracts, STARTING_CONTRACTS, "a starting contract (S1..S6)")
     _distinct(e.starting_contracts, "starting contracts")
     per = 4 if opts.objectives_keep else 2
@@ -260,8 +261,7 @@ def _decide_setup(state: MarcoPoloState, e: SetupDealt) -> SetupDealt:
     if len(objectives) != n or any(len(o) != per for o in objectives):
         codes.illegal(
             codes.SETUP_SHAPE,
-            f"{per} objective cards per seat (None = unknown): \"Cada persona roba 2 cartas de objetivo\""
-            + (" (expert: 4, keep 2)" if per == 4 else ""),
+            "{per} objective cards per seat (None = unknown): \"Cada persona roba 2 cartas de objetivo\"{per_is_4:? (expert: 4, keep 2)|}", per=per, per_is_4=per == 4,
         )
     flat = [g for o in objectives for g in o]
     _ids([g for g in flat if g is not None], OBJECTIVE_IDS, "an objective card (G01..G18)")
@@ -296,7 +296,7 @@ def _apply_setup(w: Work, e: SetupDealt) -> None:
 def _decide_pick(state: MarcoPoloState, e: CharacterPicked) -> CharacterPicked:
     seat = _pending_seat(state, PICK, e.seat, "pick a character")
     if e.character not in state.draft:
-        codes.illegal(codes.NOT_OFFERED, f"{e.character!r} is not among the characters on offer ({list(state.draft)})")
+        codes.illegal(codes.NOT_OFFERED, "{character!r} is not among the characters on offer ({draft})", character=e.character, draft=list(state.draft))
     return replace(e, seat=seat)
 
 
@@ -316,15 +316,15 @@ def _decide_keep(state: MarcoPoloState, e: ObjectivesKept) -> ObjectivesKept:
     seat = _pending_seat(state, KEEP_ITEM, e.seat, "keep objective cards")
     kept = tuple(e.objectives)
     if len(kept) != 2:
-        codes.illegal(codes.KEEP_TWO, f"keep exactly 2 of the 4 objective cards (\"robar 4 cartas de objetivo para conservar 2\"), not {len(kept)}")
+        codes.illegal(codes.KEEP_TWO, "keep exactly 2 of the 4 objective cards (\"robar 4 cartas de objetivo para conservar 2\"), not {n_kept}", n_kept=len(kept))
     _ids([g for g in kept if g is not None], OBJECTIVE_IDS, "an objective card")
     _distinct(kept, "kept objectives")
     dealt = state.seats[seat].dealt
     for g in kept:
         if g is not None and None not in dealt and g not in dealt:
-            codes.contradiction(codes.OBJECTIVES_MISMATCH, f"{g} was not among {who(state, seat)}'s four cards {list(dealt)}")
+            codes.contradiction(codes.OBJECTIVES_MISMATCH, "{g} was not among {player}'s four cards {dealt}", g=g, player=who(state, seat), dealt=list(dealt))
         if g is not None and _held_elsewhere(state, seat, g):
-            codes.contradiction(codes.OBJECTIVES_MISMATCH, f"{g} is known to be another seat's card")
+            codes.contradiction(codes.OBJECTIVES_MISMATCH, "{g} is known to be another seat's card", g=g)
     return replace(e, seat=seat, objectives=kept)
 
 
@@ -348,18 +348,18 @@ def _decide_reveal(state: MarcoPoloState, e: ObjectivesRevealed) -> ObjectivesRe
         codes.illegal(codes.NOT_EXPECTED, "objective cards can be shown once they are dealt and kept")
     shown = tuple(e.objectives)
     if len(shown) != 2:
-        codes.illegal(codes.KEEP_TWO, f"a seat shows its 2 objective cards, not {len(shown)}")
+        codes.illegal(codes.KEEP_TWO, "a seat shows its 2 objective cards, not {n_shown}", n_shown=len(shown))
     _ids(shown, OBJECTIVE_IDS, "an objective card (G01..G18)")
     _distinct(shown, "shown objectives")
     p = state.seats[e.seat]
     known = [g for g in p.objectives if g is not None]
     if any(g not in shown for g in known):
-        codes.contradiction(codes.OBJECTIVES_MISMATCH, f"{who(state, e.seat)} is known to hold {known}, but shows {list(shown)}")
+        codes.contradiction(codes.OBJECTIVES_MISMATCH, "{player} is known to hold {known}, but shows {shown}", player=who(state, e.seat), known=known, shown=list(shown))
     for g in shown:
         if p.dealt and None not in p.dealt and g not in p.dealt:
-            codes.contradiction(codes.OBJECTIVES_MISMATCH, f"{g} was not among {who(state, e.seat)}'s dealt cards")
+            codes.contradiction(codes.OBJECTIVES_MISMATCH, "{g} was not among {player}'s dealt cards", g=g, player=who(state, e.seat))
         if _held_elsewhere(state, e.seat, g):
-            codes.contradiction(codes.OBJECTIVES_MISMATCH, f"{g} is known to be another seat's card")
+            codes.contradiction(codes.OBJECTIVES_MISMATCH, "{g} is known to be another seat's card", g=g)
     return e
 
 
@@ -378,11 +378,11 @@ def _apply_reveal(w: Work, e: ObjectivesRevealed) -> None:
 def _decide_contracts_dealt(state: MarcoPoloState, e: ContractsDealt) -> ContractsDealt:
     _not_over(state)
     if state.phase != CONTRACTS:
-        codes.illegal(codes.NOT_EXPECTED, f"no contracts are dealt now: {_phase_message(state)[1]}")
+        codes.illegal(codes.NOT_EXPECTED, "no contracts are dealt now: {phase_message_1}", phase_message_1=_phase_message(state)[1])
     if e.round != state.round:
-        codes.illegal(codes.WRONG_ROUND, f"the contracts dealt now are round {state.round}'s, not {e.round!r}'s")
+        codes.illegal(codes.WRONG_ROUND, "the contracts dealt now are round {round}'s, not {round2!r}'s", round=state.round, round2=e.round)
     if len(e.contracts) != 6:
-        codes.illegal(codes.SETUP_SHAPE, f"\"coloca seis nuevos de la siguiente pila\": six contracts, not {len(e.contracts)}")
+        codes.illegal(codes.SETUP_SHAPE, "\"coloca seis nuevos de la siguiente pila\": six contracts, not {n_contracts}", n_contracts=len(e.contracts))
     _distinct(e.contracts, "contracts dealt")
     for k in e.contracts:
         _require_unseen(state, k, "contracts dealt")
@@ -397,21 +397,21 @@ def _apply_contracts_dealt(w: Work, e: ContractsDealt) -> None:
 def _decide_rolled(state: MarcoPoloState, e: DiceRolled) -> DiceRolled:
     _not_over(state)
     if state.phase != ROLL:
-        codes.illegal(codes.NOT_EXPECTED, f"no round roll is expected now: {_phase_message(state)[1]}")
+        codes.illegal(codes.NOT_EXPECTED, "no round roll is expected now: {phase_message_1}", phase_message_1=_phase_message(state)[1])
     if e.round != state.round:
-        codes.illegal(codes.WRONG_ROUND, f"this is round {state.round}'s roll, not {e.round!r}'s")
+        codes.illegal(codes.WRONG_ROUND, "this is round {round}'s roll, not {round2!r}'s", round=state.round, round2=e.round)
     if len(e.dice) != state.n:
-        codes.illegal(codes.SETUP_SHAPE, f"the roll lists each of the {state.n} seats' dice")
+        codes.illegal(codes.SETUP_SHAPE, "the roll lists each of the {state_n} seats' dice", state_n=state.n)
     for seat, values in enumerate(e.dice):
         c = state.seats[seat].character
         want = 0 if c == "raschid" else DICE + (1 if c == "matteo" else 0)
         if len(values) != want:
             extra = " (Raschid does not roll: he sets his dice when placing them)" if c == "raschid" else ""
             extra += " (five colour dice, then the white die)" if c == "matteo" else ""
-            codes.illegal(codes.DICE_COUNT, f"{who(state, seat)} rolls {want} dice, not {len(values)}{extra}")
+            codes.illegal(codes.DICE_COUNT, "{player} rolls {want} dice, not {n_values}{extra}", player=who(state, seat), want=want, n_values=len(values), extra=extra)
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6:
-                codes.illegal(codes.BAD_DIE, f"{v!r} is not a die value (1-6)")
+                codes.illegal(codes.BAD_DIE, "{v!r} is not a die value (1-6)", v=v)
     return replace(e, dice=tuple(tuple(v) for v in e.dice))
 
 
@@ -446,7 +446,7 @@ def _apply_income(w: Work, e: IncomeTaken) -> None:
 def _decide_die_rolled(state: MarcoPoloState, e: DieRolled) -> DieRolled:
     seat = _pending_seat(state, ROLL_DIE, e.seat, "record a die's value")
     if not isinstance(e.value, int) or isinstance(e.value, bool) or not 1 <= e.value <= 6:
-        codes.illegal(codes.BAD_DIE, f"{e.value!r} is not a die value (1-6)")
+        codes.illegal(codes.BAD_DIE, "{e_value!r} is not a die value (1-6)", e_value=e.value)
     return replace(e, seat=seat)
 
 
@@ -464,7 +464,7 @@ def _decide_drawn(state: MarcoPoloState, e: ContractDrawn) -> ContractDrawn:
     contract = e.contract
     if top is not None:
         if contract is not None and contract != top:
-            codes.contradiction(codes.CONTRACT_MISMATCH, f"the special pile's top contract is {top}, not {contract}")
+            codes.contradiction(codes.CONTRACT_MISMATCH, "the special pile's top contract is {top}, not {contract}", top=top, contract=contract)
         contract = top
     else:
         if contract is None:
@@ -489,7 +489,7 @@ def _apply_drawn(w: Work, e: ContractDrawn) -> None:
 def _decide_discarded(state: MarcoPoloState, e: ContractDiscarded) -> ContractDiscarded:
     seat = _pending_seat(state, DISCARD, e.seat, "return a contract")
     if e.contract not in state.seats[seat].contracts:
-        codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"{e.contract!r} is not one of {who(state, seat)}'s contracts")
+        codes.illegal(codes.CONTRACT_NOT_ACTIVE, "{contract!r} is not one of {player}'s contracts", contract=e.contract, player=who(state, seat))
     return replace(e, seat=seat)
 
 
@@ -545,7 +545,7 @@ def _decide_end(state, e: TurnEnded):
     if not state.main_done and engine.has_dice(p):
         codes.illegal(
             codes.MAIN_ACTION_REQUIRED,
-            f"{who(state, seat)} still has dice and has not taken a main action: {Q_ONE_MAIN}",
+            "{player} still has dice and has not taken a main action: {rule}", player=who(state, seat), rule=Q_ONE_MAIN,
         )
     return replace(e, seat=seat)
 
@@ -629,17 +629,17 @@ def decide(state: MarcoPoloState, move: Event) -> tuple[Event, ...]:
     if handler is None:
         codes.illegal(
             codes.UNKNOWN_EVENT,
-            f"{type(move).__name__} is not a Marco Polo move; expected one of " + ", ".join(t.__name__ for t in DECIDE),
+            "{move} is not a Marco Polo move; expected one of {moves}", move=type(move).__name__, moves=", ".join(t.__name__ for t in DECIDE),
         )
     event = handler(state, move)
     if hasattr(event, "choices"):
         for t in event.choices:
             if not isinstance(t, str):
-                codes.illegal(codes.BAD_CHOICE, f"choices are words (goods, coins/camels, places, bonus ids), not {t!r}")
+                codes.illegal(codes.BAD_CHOICE, "choices are words (goods, coins/camels, places, bonus ids), not {t!r}", t=t)
     try:
         check(state, event)
     except (KeyError, IndexError, TypeError, ValueError) as exc:  # a malformed field the checks did not name
-        codes.illegal(codes.BAD_CHOICE, f"{type(move).__name__}: malformed move ({type(exc).__name__}: {exc})")
+        codes.illegal(codes.BAD_CHOICE, "{name}: malformed move ({name2}: {exc})", name=type(move).__name__, name2=type(exc).__name__, exc=exc)
     return (event,)
 
 

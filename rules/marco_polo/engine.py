@@ -148,7 +148,7 @@ class Work:
         if self.ti >= len(self.tokens):
             if self.strict:
                 raise IllegalMove(
-                    f"the move must say {what} (its choices ran out)",
+                    "the move must say {what} (its choices ran out)", params=dict(what=what),
                     code=codes.MISSING_CHOICE,
                     candidates=tuple(cands()) if cands is not None else (),
                 )
@@ -161,7 +161,7 @@ class Work:
         if self.strict and self.ti < len(self.tokens):
             codes.illegal(
                 codes.EXTRA_CHOICE,
-                f"the move lists choices the rules do not ask for: {list(self.tokens[self.ti:])}",
+                "the move lists choices the rules do not ask for: {tokens_item}", tokens_item=list(self.tokens[self.ti:]),
             )
 
     def finish(self) -> MarcoPoloState:
@@ -196,13 +196,13 @@ def pay(w: Work, seat: int, res: str, n: int, why: str) -> None:
     if res == "vp":
         total = d["vp_contracts"] + d["vp_cards"] + d["vp_posts"] + d["vp_bonuses"]
         if w.strict and total < n:
-            codes.illegal(codes.CANNOT_AFFORD, f"{w.who(seat)} has {total} VP, needs {n} {why}")
+            codes.illegal(codes.CANNOT_AFFORD, "{player} has {total} VP, needs {n} {why}", player=w.who(seat), total=total, n=n, why=why)
         d[VP_FIELD[w.src]] -= n
         return
     have = d[res]
     if w.strict and have < n:
         code = codes.OCCUPIED_FEE if why.startswith("for the occupied") else codes.CANNOT_AFFORD
-        codes.illegal(code, f"{w.who(seat)} has {have} {res}, needs {n} {why}")
+        codes.illegal(code, "{player} has {have} {res}, needs {n} {why}", player=w.who(seat), have=have, res=res, n=n, why=why)
     d[res] = have - n
 
 
@@ -213,10 +213,10 @@ def pay_cost(w: Work, seat: int, cost: dict, why: str) -> None:
             for _ in range(n):
                 g = w.token("which good is paid", lambda: GOODS)
                 if w.strict and g not in GOODS:
-                    codes.illegal(codes.BAD_CHOICE, f"{g!r} is not a good (pepper, silk, gold) {why}")
+                    codes.illegal(codes.BAD_CHOICE, "{g!r} is not a good (pepper, silk, gold) {why}", g=g, why=why)
                 picked.append(g)
             if w.strict and res == "diff_goods" and len(set(picked)) != len(picked):
-                codes.illegal(codes.BAD_CHOICE, f"the goods paid must be of different types {why}: {picked}")
+                codes.illegal(codes.BAD_CHOICE, "the goods paid must be of different types {why}: {picked}", why=why, picked=picked)
             for g in picked:
                 pay(w, seat, g, 1, why)
         else:
@@ -240,19 +240,19 @@ def run_items(w: Work, seat: int, items, why: str) -> None:
             for _ in range(n):
                 g = w.token(f"which good {why}", lambda: GOODS)
                 if w.strict and g not in GOODS:
-                    codes.illegal(codes.BAD_CHOICE, f"{g!r} is not a good (pepper, silk, gold) {why}")
+                    codes.illegal(codes.BAD_CHOICE, "{g!r} is not a good (pepper, silk, gold) {why}", g=g, why=why)
                 gain(w, seat, g, 1)
         elif kind == "goods2":
             a = w.token(f"the first of two different goods {why}", lambda: GOODS[:2])
             b = w.token(f"the second of two different goods {why}", lambda: GOODS[GOODS.index(a) + 1 :] if a in GOODS else ())
             if w.strict and (a not in GOODS or b not in GOODS or a == b):
-                codes.illegal(codes.BAD_CHOICE, f"two goods of different types {why}, not {a!r} and {b!r}")
+                codes.illegal(codes.BAD_CHOICE, "two goods of different types {why}, not {a!r} and {b!r}", why=why, a=a, b=b)
             gain(w, seat, a, 1)
             gain(w, seat, b, 1)
         elif kind == "coin_or_camel":
             t = w.token(f"coins or camels {why}", lambda: ("coins", "camels"))
             if w.strict and t not in ("coins", "camels"):
-                codes.illegal(codes.BAD_CHOICE, f"choose 'coins' or 'camels' {why}, not {t!r}")
+                codes.illegal(codes.BAD_CHOICE, "choose 'coins' or 'camels' {why}, not {t!r}", why=why, t=t)
             gain(w, seat, t, n)
         elif kind == "move":
             for _ in range(n):
@@ -274,8 +274,7 @@ def run_items(w: Work, seat: int, items, why: str) -> None:
             if w.strict and (t not in CITY_BONUS_IDS or t == "CB4" or t not in w.get("city_bonuses")):
                 codes.illegal(
                     codes.BAD_CHOICE,
-                    f"{t!r}: choose any other small-city bonus marker on the board {why} (CB1..CB6 but the "
-                    "'any other bonus' marker itself)",
+                    "{t!r}: choose any other small-city bonus marker on the board {why} (CB1..CB6 but the 'any other bonus' marker itself)", t=t, why=why,
                 )
             run_items(w, seat, CITY_BONUSES[t]["effect"], f"(bonus {t})")
         elif kind == "own_bonus":
@@ -292,9 +291,9 @@ def own_bonus(w: Work, seat: int, why: str) -> None:
     )
     if w.strict:
         if city not in SMALL_INDEX or city not in w.p(seat)["posts"]:
-            codes.illegal(codes.BAD_CHOICE, f"{city!r} is not a small city with {w.who(seat)}'s trading post {why}")
+            codes.illegal(codes.BAD_CHOICE, "{city!r} is not a small city with {player}'s trading post {why}", city=city, player=w.who(seat), why=why)
         if city in w.scratch:
-            codes.illegal(codes.BAD_CHOICE, f"{city}: a different city each time {why}")
+            codes.illegal(codes.BAD_CHOICE, "{city}: a different city each time {why}", city=city, why=why)
     w.scratch.add(city)
     bonus = w.get("city_bonuses")[SMALL_INDEX.get(city, 0)]
     run_items(w, seat, CITY_BONUSES[bonus]["effect"], f"(bonus of {city})")
@@ -318,7 +317,7 @@ def move_candidates(w: Work, seat: int) -> tuple[str, ...]:
 def _figure(w: Work, seat: int, token: str) -> tuple[int, str]:
     if token.startswith("2:"):
         if w.strict and w.p(seat)["character"] != "niccolo":
-            codes.illegal(codes.SECOND_FIGURE, f"only Niccolo & Marco have a second figure ({token!r})")
+            codes.illegal(codes.SECOND_FIGURE, "only Niccolo & Marco have a second figure ({token!r})", token=token)
         return 1, token[2:]
     return 0, token
 
@@ -332,12 +331,10 @@ def step_cost(w: Work, seat: int, here: str, there: str) -> dict:
         return {}
     if w.strict:
         if there not in KIND:
-            codes.illegal(codes.UNKNOWN_ID, f"{there!r} is not a location of the map")
+            codes.illegal(codes.UNKNOWN_ID, "{there!r} is not a location of the map", there=there)
         codes.illegal(
             codes.NOT_ADJACENT,
-            f"no route leads from {NAME[here]} to {NAME[there]} (each step goes to the next location"
-            + (" ; Johannes Carpini may also jump from an oasis to any other oasis" if here in OASES else "")
-            + ")",
+            "no route leads from {name_item} to {name_item2} (each step goes to the next location{here_in_oases:? ; Johannes Carpini may also jump from an oasis to any other oasis|})", name_item=NAME[here], name_item2=NAME[there], here_in_oases=here in OASES,
         )
     return {}
 
@@ -396,7 +393,7 @@ def parse_die(token: object) -> tuple[str, int]:
     if parsed is None:
         codes.illegal(
             codes.BAD_DIE,
-            f"{token!r} is not a die: write its value 1-6 (a colour die), b4 (a black die showing 4) or w4 (the white die)",
+            "{token!r} is not a die: write its value 1-6 (a colour die), b4 (a black die showing 4) or w4 (the white die)", token=token,
         )
     return parsed
 
@@ -413,11 +410,10 @@ def take_die(w: Work, seat: int, token: str) -> tuple[str, int]:
         if w.strict:
             what = {"c": "colour", "b": "black", "w": "white"}[kind]
             if raschid:
-                codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} has no colour die left to set to {value}")
+                codes.illegal(codes.DIE_NOT_HELD, "{player} has no colour die left to set to {value}", player=w.who(seat), value=value)
             codes.illegal(
                 codes.DIE_NOT_HELD,
-                f"{w.who(seat)} holds no {what} die showing {value} (colour {list(d['dice'])}, black "
-                f"{list(d['black'])}, white {list(d['white'])})",
+                "{player} holds no {what} die showing {value} (colour {dice}, black {black}, white {white})", player=w.who(seat), what=what, value=value, dice=list(d['dice']), black=list(d['black']), white=list(d['white']),
             )
         return kind, value
     i = held.index(look)
@@ -437,8 +433,7 @@ def place_dice(w: Work, seat: int, space: str, tokens: tuple[str, ...], count: i
     if w.strict and len(tokens) != count:
         codes.illegal(
             codes.DICE_COUNT,
-            f"{what} takes exactly {count} {'die' if count == 1 else 'dice'}, not {len(tokens)}: "
-            '"coloca tantos dados propios como indique el espacio"',
+            "{what} takes exactly {count} {count_is_1:?die|dice}, not {n_tokens}: \"coloca tantos dados propios como indique el espacio\"", what=what, count=count, count_is_1=count == 1, n_tokens=len(tokens),
         )
     occupied = any(p[0] == space for p in w.get("board"))
     placed = []
@@ -452,7 +447,7 @@ def place_dice(w: Work, seat: int, space: str, tokens: tuple[str, ...], count: i
         if w.strict and space in d["used"]:
             codes.illegal(
                 codes.COLOUR_ONCE_PER_SPACE,
-                f"{w.who(seat)}'s colour dice already used {what} this round: {Q_COLOUR_ONCE}",
+                "{player}'s colour dice already used {what} this round: {rule}", player=w.who(seat), what=what, rule=Q_COLOUR_ONCE,
             )
         d["used"] = d["used"] + (space,)
     w.f["board"] = w.get("board") + tuple(placed)
@@ -499,12 +494,12 @@ def five_coins(w: Work, seat: int, die: str) -> None:
 def bazaar(w: Work, seat: int, row: str, dice: tuple[str, ...], column: int) -> None:
     spec = BAZAAR.get(row)
     if spec is None:
-        codes.illegal(codes.UNKNOWN_ROW, f"{row!r} is not a bazaar row (camels, pepper, silk, gold)")
+        codes.illegal(codes.UNKNOWN_ROW, "{row!r} is not a bazaar row (camels, pepper, silk, gold)", row=row)
     low = place_dice(w, seat, BAZAAR_SPACE[row], dice, spec["dice"], True, f"the {row} bazaar")
     if w.strict and not (isinstance(column, int) and 1 <= column <= low):
         codes.illegal(
             codes.BAZAAR_COLUMN,
-            f"column {column!r} of the {row} bazaar: the lowest die placed is {low}, so columns 1..{low}: {Q_BAZAAR}",
+            "column {column!r} of the {row} bazaar: the lowest die placed is {low}, so columns 1..{low}: {rule}", column=column, row=row, low=low, rule=Q_BAZAAR,
         )
     w.src = "bonuses"
     run_items(w, seat, spec["columns"][column - 1], f"(the {row} bazaar, column {column})")
@@ -518,16 +513,16 @@ def khans_favor(w: Work, seat: int, die: str, good: str) -> None:
         if len(slots) >= KHAN_SLOTS:
             codes.illegal(
                 codes.KHANS_FAVOR_FULL,
-                "El favor de Khan is full this round: \"Cuando están llenas, no se puede usar más esa ronda.\"",
+                "El favor de Khan is full this round: {rule}", rule="\"Cuando están llenas, no se puede usar más esa ronda.\"",
             )
         kind, value = parse_die(die)
         if slots and value < slots[-1][1]:
             codes.illegal(
                 codes.KHANS_FAVOR_ASCENDING,
-                f"a {value} cannot follow the {slots[-1][1]} in El favor de Khan: {Q_KHAN}",
+                "a {value} cannot follow the {slots_last_1} in El favor de Khan: {rule}", value=value, slots_last_1=slots[-1][1], rule=Q_KHAN,
             )
         if good not in GOODS:
-            codes.illegal(codes.BAD_CHOICE, f"El favor de Khan gives 1 good of choice (pepper, silk, gold), not {good!r}")
+            codes.illegal(codes.BAD_CHOICE, "El favor de Khan gives 1 good of choice (pepper, silk, gold), not {good!r}", good=good)
     place_dice(w, seat, KHAN, (die,), 1, False, "El favor de Khan")
     gain(w, seat, good, 1)
     gain(w, seat, "camels", 2)
@@ -540,22 +535,21 @@ def take_contracts(w: Work, seat: int, die: str, columns: tuple[int, ...], disca
     d = w.p(seat)
     if w.strict:
         if not 1 <= len(columns) <= 2 or len(set(columns)) != len(columns):
-            codes.illegal(codes.TAKE_ONE_OR_TWO, f"take one or two different contracts, not columns {list(columns)}: {Q_CONTRACTS}")
+            codes.illegal(codes.TAKE_ONE_OR_TWO, "take one or two different contracts, not columns {columns}: {rule}", columns=list(columns), rule=Q_CONTRACTS)
         for c in columns:
             if not isinstance(c, int) or not 1 <= c <= len(display):
-                codes.illegal(codes.CONTRACT_COLUMN, f"column {c!r} holds no contract (the display has {len(display)})")
+                codes.illegal(codes.CONTRACT_COLUMN, "column {c!r} holds no contract (the display has {n_display})", c=c, n_display=len(display))
             if c > low:
-                codes.illegal(codes.CONTRACT_COLUMN, f"column {c} is beyond the die's {low}: {Q_CONTRACTS}")
+                codes.illegal(codes.CONTRACT_COLUMN, "column {c} is beyond the die's {low}: {rule}", c=c, low=low, rule=Q_CONTRACTS)
         need = max(0, len(d["contracts"]) + len(columns) - PACK["active_contracts"])
         if len(discard) != need:
             codes.illegal(
                 codes.TWO_ACTIVE_CONTRACTS,
-                f"{w.who(seat)} holds {len(d['contracts'])} active contract(s) and takes {len(columns)}: "
-                f"return exactly {need} old one(s) under the special pile, not {len(discard)}. {Q_MAKE_ROOM}",
+                "{player} holds {n_contracts} active contract(s) and takes {n_columns}: return exactly {need} old one(s) under the special pile, not {n_discard}. {rule}", player=w.who(seat), n_contracts=len(d['contracts']), n_columns=len(columns), need=need, n_discard=len(discard), rule=Q_MAKE_ROOM,
             )
         for k in discard:
             if k not in d["contracts"] or discard.count(k) > 1:
-                codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"{k!r} is not one of {w.who(seat)}'s active contracts ({list(d['contracts'])})")
+                codes.illegal(codes.CONTRACT_NOT_ACTIVE, "{k!r} is not one of {player}'s active contracts ({contracts})", k=k, player=w.who(seat), contracts=list(d['contracts']))
     taken = tuple(display[c - 1] for c in sorted(columns))
     for k in discard:
         i = d["contracts"].index(k)
@@ -588,7 +582,7 @@ def travel(w: Work, seat: int, dice: tuple[str, ...], path: tuple[str, ...], pat
     low = place_dice(w, seat, TRAVEL, dice, 2, False, "'Viajar'")
     steps = len(path) + len(path2)
     if w.strict and not 1 <= steps <= low:
-        codes.illegal(codes.TRAVEL_STEPS, f"{steps} step(s) with a lowest die of {low}: {Q_TRAVEL}")
+        codes.illegal(codes.TRAVEL_STEPS, "{steps} step(s) with a lowest die of {low}: {rule}", steps=steps, low=low, rule=Q_TRAVEL)
     if occupied:
         occupied_fee(w, seat, low, "'Viajar'")
     pay(w, seat, "coins", TRAVEL_COST.get(steps, 0), f"for {steps} travel step(s): {Q_TRAVEL}")
@@ -615,26 +609,26 @@ def travel(w: Work, seat: int, dice: tuple[str, ...], path: tuple[str, ...], pat
 
 def _card_times(w: Work, times: int, limit: int, what: str) -> None:
     if w.strict and not (isinstance(times, int) and 1 <= times <= limit):
-        codes.illegal(codes.CARD_TIMES, f"{what}: repeat it 1..{limit} times (the die), not {times!r}")
+        codes.illegal(codes.CARD_TIMES, "{what}: repeat it 1..{limit} times (the die), not {times!r}", what=what, limit=limit, times=times)
 
 
 def city_card(w: Work, seat: int, space: str, die: str, times: int) -> None:
     i = SPACE_INDEX.get(space)
     if i is None or i >= len(w.s.city_cards):
-        codes.illegal(codes.UNKNOWN_ID, f"{space!r} is not a city-card space ({', '.join(CITY_CARD_SPACES)})")
+        codes.illegal(codes.UNKNOWN_ID, "{space!r} is not a city-card space ({city_card_spaces})", space=space, city_card_spaces=', '.join(CITY_CARD_SPACES))
     city = SPACE_CITY[space]
     d = w.p(seat)
     slot = "card:" + space
     if w.strict:
         if city not in d["posts"]:
-            codes.illegal(codes.CITY_CARD_NO_POST, f"{w.who(seat)} has no trading post in {NAME[city]}: {Q_CITY_POST}")
+            codes.illegal(codes.CITY_CARD_NO_POST, "{player} has no trading post in {name_item}: {rule}", player=w.who(seat), name_item=NAME[city], rule=Q_CITY_POST)
         if city in w.s.turn_posts:
             codes.illegal(
                 codes.CITY_CARD_NEXT_TURN,
-                f"the post in {NAME[city]} was placed this turn; its city card is usable from the next turn",
+                "the post in {name_item} was placed this turn; its city card is usable from the next turn", name_item=NAME[city],
             )
         if any(p[0] == slot for p in w.get("board")):
-            codes.illegal(codes.CITY_CARD_USED, f"the city card in {space} was already used this round: {Q_CITY_CARD}")
+            codes.illegal(codes.CITY_CARD_USED, "the city card in {space} was already used this round: {rule}", space=space, rule=Q_CITY_CARD)
     value = place_dice(w, seat, slot, (die,), 1, False, f"the city card in {space}")
     card = CITY_CARDS[w.s.city_cards[i]]
     w.src = "cards"
@@ -648,7 +642,7 @@ def city_card(w: Work, seat: int, space: str, die: str, times: int) -> None:
     elif kind == "two_way":
         way = w.token(f"the direction of {what}: a or b", lambda: ("a", "b"))
         if w.strict and way not in ("a", "b"):
-            codes.illegal(codes.BAD_CHOICE, f"{what}: choose direction 'a' (the first way) or 'b', not {way!r}")
+            codes.illegal(codes.BAD_CHOICE, "{what}: choose direction 'a' (the first way) or 'b', not {way!r}", what=what, way=way)
         spec = card["ways"][0 if way == "a" else 1]
         _card_times(w, times, value, what)
         for _ in range(times):
@@ -682,8 +676,7 @@ def complete_contract(w: Work, seat: int, contract: str) -> None:
     if w.strict and contract not in d["contracts"]:
         codes.illegal(
             codes.CONTRACT_NOT_ACTIVE,
-            f"{contract!r} is not one of {w.who(seat)}'s active contracts ({list(d['contracts'])}): "
-            '"completar un contrato pagando sus requisitos y cobrando su recompensa"',
+            "{contract!r} is not one of {player}'s active contracts ({contracts}): \"completar un contrato pagando sus requisitos y cobrando su recompensa\"", contract=contract, player=w.who(seat), contracts=list(d['contracts']),
         )
     spec = CONTRACTS[contract]
     pay_cost(w, seat, spec["cost"], f"to complete contract {contract}")
@@ -714,12 +707,11 @@ def adjust(w: Work, seat: int, die: str, delta: int) -> None:
         if kind == "c" and w.p(seat)["character"] == "raschid":
             codes.illegal(codes.RASCHID_SETS_DICE, "Raschid does not roll his dice: he sets their values when placing them")
         if delta not in (1, -1):
-            codes.illegal(codes.BAD_CHOICE, f"a die turns by +1 or -1, not {delta!r}")
+            codes.illegal(codes.BAD_CHOICE, "a die turns by +1 or -1, not {delta!r}", delta=delta)
         if not turns(value, delta):
             codes.illegal(
                 codes.NO_WRAP,
-                f"a {value} cannot turn to {value + delta}: \"subir o bajar en uno el valor de un dado —sin pasar "
-                'de 1 a 6 ni viceversa—"',
+                "a {value} cannot turn to {value_plus}: {rule}", value=value, value_plus=value + delta, rule="\"subir o bajar en uno el valor de un dado —sin pasar de 1 a 6 ni viceversa—\"",
             )
     pay(w, seat, "camels", 2, 'to turn a die by one ("pagar 2 camellos para subir o bajar en uno")')
     take_die(w, seat, die)
@@ -877,8 +869,7 @@ def income(w: Work, seat: int, coins: int, camels: int) -> None:
     if w.strict and not (isinstance(coins, int) and isinstance(camels, int) and coins >= 0 and camels >= 0 and coins + camels == due):
         codes.illegal(
             codes.COMPENSATION,
-            f"{w.who(seat)}'s compensation is {due} (15 minus the roll), split as coins + camels, not "
-            f"{coins} + {camels}: \"recibe una moneda o un camello por cada punto que falte; puedes combinarlos\"",
+            "{player}'s compensation is {due} (15 minus the roll), split as coins + camels, not {coins} + {camels}: \"recibe una moneda o un camello por cada punto que falte; puedes combinarlos\"", player=w.who(seat), due=due, coins=coins, camels=camels,
         )
     d["coins"] += coins
     d["camels"] += camels

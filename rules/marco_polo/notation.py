@@ -69,7 +69,7 @@ EXPECTED = (
 
 
 def _bad(text: str, why: str = "") -> None:
-    codes.illegal(codes.BAD_NOTATION, f"cannot read {text!r}{': ' + why if why else ''}; {EXPECTED}")
+    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=': ' + why if why else '', expected=EXPECTED)
 
 
 def _list(s: str) -> tuple[str, ...]:
@@ -269,4 +269,4 @@ def format_move(e: Event) -> str:
                 "objectives=" + ";".join(",".join("?" if g is None else g for g in o) for o in e.objectives)
             )
         return " ".join(parts)
-    codes.illegal(codes.BAD_NOTATION, f"{type(e).__name__} is not a Marco Polo move")
+    codes.illegal(codes.BAD_NOTATION, "{name} is not a Marco Polo move", name=type(e).__name__)

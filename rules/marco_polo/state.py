@@ -156,19 +156,18 @@ def _neutral_board(n: int) -> tuple[Placed, ...]:
 def setup(players: tuple[str, ...], options: dict[str, Any] | None) -> MarcoPoloState:
     players = tuple(players)
     if not 2 <= len(players) <= 4:
-        codes.bad_options(codes.PLAYER_COUNT, f"Marco Polo is for 2-4 players ('Jugadores: 2-4'); got {len(players)}")
+        codes.bad_options(codes.PLAYER_COUNT, "Marco Polo is for 2-4 players ('Jugadores: 2-4'); got {n_players}", n_players=len(players))
     try:
         opts = msgspec.convert(dict(options or {}), Options)
     except msgspec.ValidationError as exc:
         codes.bad_options(
             codes.BAD_OPTIONS,
-            f"bad Marco Polo options: {exc} (known: characters first-game/draft/chosen, "
-            "random_city_bonuses, objectives_keep, content)",
+            "bad Marco Polo options: {exc} (known: characters first-game/draft/chosen, random_city_bonuses, objectives_keep, content)", exc=exc,
         )
     if opts.content is not None and dict(opts.content) != CONTENT_REF:
         codes.bad_options(
             codes.CONTENT_MISMATCH,
-            f"the game is pinned to content {opts.content}, but this core ships {CONTENT_REF}",
+            "the game is pinned to content {content}, but this core ships {content_ref}", content=opts.content, content_ref=CONTENT_REF,
         )
     n = len(players)
     seats = tuple(

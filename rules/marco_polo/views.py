@@ -142,7 +142,7 @@ def _public(state: MarcoPoloState, seat: int | None = None, secret: bool = True)
 
 def view(state: MarcoPoloState, seat: int | None) -> dict[str, Any]:
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < state.n):
-        codes.illegal(codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{state.n - 1})")
+        codes.illegal(codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{state_n_minus})", seat=seat, state_n_minus=state.n - 1)
     out = _public(state, seat)
     out["seat"] = seat
     if seat is not None:

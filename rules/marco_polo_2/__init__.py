@@ -109,7 +109,7 @@ def check_outcome(chance: Chance, outcome: tuple[Any, ...]) -> None:
         if len(outcome) != chance.count or not all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= chance.sides for v in outcome
         ):
-            codes.illegal(codes.BAD_DIE, f"the roll is {chance.count} die values 1-{chance.sides}, not {list(outcome)}")
+            codes.illegal(codes.BAD_DIE, "the roll is {count} die values 1-{sides}, not {outcome}", count=chance.count, sides=chance.sides, outcome=list(outcome))
     elif sorted(map(str, outcome)) != sorted(chance.items) or not all(isinstance(x, str) for x in outcome):
         codes.illegal(codes.UNKNOWN_ID, "the outcome is an order of exactly the items chance shuffles")
 
@@ -189,7 +189,7 @@ class MarcoPolo2:
     def chance_event(self, state: MP2State, outcome: tuple[Any, ...]) -> Event:
         chance = self.chance(state)
         if chance is None:
-            codes.illegal(codes.NOT_EXPECTED, f"no chance outcome is expected now: {_status(state)}")
+            codes.illegal(codes.NOT_EXPECTED, "no chance outcome is expected now: {status}", status=_status(state))
         check_outcome(chance, tuple(outcome))
         if state.phase == SETUP:
             return setup_from_shuffle(state, tuple(outcome))
@@ -251,9 +251,9 @@ class MarcoPolo2:
         try:
             return load(data)
         except PackError as exc:
-            raise InvalidOptions(f"bad content pack: {exc}", code=codes.BAD_PACK, field=exc.path) from None
+            raise InvalidOptions("bad content pack: {exc}", params=dict(exc=exc), code=codes.BAD_PACK, field=exc.path) from None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:  # a shape validation missed
-            raise InvalidOptions(f"bad content pack: {exc!r}"[:300], code=codes.BAD_PACK, field="pack") from None
+            raise InvalidOptions("bad content pack: {exc}", params=dict(exc=repr(exc)[:281]), code=codes.BAD_PACK, field="pack") from None
 
     def register_pack(self, pack: Pack) -> Pack:
         """Make a pack selectable by ``options.content`` (kept by hash)."""
@@ -275,7 +275,7 @@ class MarcoPolo2:
         try:
             return _library.derive(data, new_id, add, replace, remove)
         except PackError as exc:
-            raise InvalidOptions(f"bad content pack: {exc}", code=codes.BAD_PACK, field=exc.path) from None
+            raise InvalidOptions("bad content pack: {exc}", params=dict(exc=exc), code=codes.BAD_PACK, field=exc.path) from None
 
     def diff_packs(self, a: dict, b: dict) -> dict[str, list[dict]]:
         return _library.diff(a, b)

@@ -7,7 +7,7 @@ content pack raise ``InvalidOptions``.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from events.errors import ContradictsKnownFacts, IllegalMove, InvalidOptions
 
@@ -100,13 +100,13 @@ OPTION_CODES: tuple[str, ...] = (BAD_OPTIONS, PLAYER_COUNT, CONTENT_MISMATCH, BA
 CODES: tuple[str, ...] = tuple(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith(P))
 
 
-def illegal(code: str, message: str, **details) -> NoReturn:
-    raise IllegalMove(message, code=code, **details)
+def illegal(code: str, message: str, details: dict[str, Any] | None = None, **params: Any) -> NoReturn:
+    raise IllegalMove(message, code=code, params=params or None, **(details or {}))
 
 
-def contradiction(code: str, message: str) -> NoReturn:
-    raise ContradictsKnownFacts(message, code=code)
+def contradiction(code: str, message: str, **params: Any) -> NoReturn:
+    raise ContradictsKnownFacts(message, code=code, params=params or None)
 
 
-def bad_options(code: str, message: str) -> NoReturn:
-    raise InvalidOptions(message, code=code)
+def bad_options(code: str, message: str, **params: Any) -> NoReturn:
+    raise InvalidOptions(message, code=code, params=params or None)

@@ -50,12 +50,12 @@ def describe_pending(state: MP2State) -> str:
 
 def _check_seat(state: MP2State, seat: object) -> None:
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n):
-        codes.illegal(codes.UNKNOWN_SEAT, f"seat {seat!r} is not a seat of this game (0..{state.n - 1})")
+        codes.illegal(codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{state_n_minus})", seat=seat, state_n_minus=state.n - 1)
 
 
 def _not_over(state: MP2State) -> None:
     if state.phase == OVER:
-        codes.illegal(codes.GAME_OVER, '"全５ラウンドでゲーム終了"')
+        codes.illegal(codes.GAME_OVER, "{rule}", rule="\"全５ラウンドでゲーム終了\"")
 
 
 def _phase_message(state: MP2State) -> str:
@@ -76,9 +76,9 @@ def _turn_seat(state: MP2State, seat: object, what: str) -> int:
     _not_over(state)
     _check_seat(state, seat)
     if state.phase != PLAY or state.pending:
-        codes.illegal(codes.PENDING_FIRST if state.pending else codes.NOT_EXPECTED, f"cannot {what}: {_phase_message(state)}")
+        codes.illegal(codes.PENDING_FIRST if state.pending else codes.NOT_EXPECTED, "cannot {what}: {phase_message}", what=what, phase_message=_phase_message(state))
     if seat is not None and seat != state.turn:
-        codes.illegal(codes.NOT_YOUR_TURN, f"it is {who(state, state.turn)}'s turn, not {who(state, seat)}'s: \"時計回りで次のプレイヤーの手番になります\"")
+        codes.illegal(codes.NOT_YOUR_TURN, "it is {player}'s turn, not {player2}'s: {rule}", player=who(state, state.turn), player2=who(state, seat), rule="\"時計回りで次のプレイヤーの手番になります\"")
     return state.turn
 
 
@@ -86,26 +86,26 @@ def _pending_seat(state: MP2State, kind: str, seat: object, what: str) -> int:
     _not_over(state)
     _check_seat(state, seat)
     if not state.pending or state.pending[0][0] != kind:
-        codes.illegal(codes.PENDING_FIRST if state.pending else codes.NOT_EXPECTED, f"cannot {what}: {_phase_message(state)}")
+        codes.illegal(codes.PENDING_FIRST if state.pending else codes.NOT_EXPECTED, "cannot {what}: {phase_message}", what=what, phase_message=_phase_message(state))
     owner = state.pending[0][1]
     if seat is not None and seat != owner and kind not in (REFILL,):
-        codes.illegal(codes.NOT_YOUR_TURN, f"{what}: this is {who(state, owner)}'s, not {who(state, seat)}'s")
+        codes.illegal(codes.NOT_YOUR_TURN, "{what}: this is {player}'s, not {player2}'s", what=what, player=who(state, owner), player2=who(state, seat))
     return owner
 
 
 def _main(state: MP2State, seat: object, what: str) -> int:
     seat = _turn_seat(state, seat, what)
     if state.main_done:
-        codes.illegal(codes.ONE_MAIN_ACTION, f"{who(state, seat)} already took this turn's main action: {Q_ONE_MAIN}")
+        codes.illegal(codes.ONE_MAIN_ACTION, "{player} already took this turn's main action: {rule}", player=who(state, seat), rule=Q_ONE_MAIN)
     if not engine.has_dice(state.seats[seat]):
-        codes.illegal(codes.PIECE_RULE, f"{who(state, seat)} holds no die: the turn ends (\"もしすべてのダイスを使っていた場合ターン終了になる。(その時点でのコマアクションはできない)\")")
+        codes.illegal(codes.PIECE_RULE, "{player} holds no die: the turn ends ({rule})", player=who(state, seat), rule="\"もしすべてのダイスを使っていた場合ターン終了になる。(その時点でのコマアクションはできない)\"")
     return seat
 
 
 def _distinct(values, what: str) -> None:
     dup = [v for v, k in Counter(v for v in values if v is not None).items() if k > 1]
     if dup:
-        codes.contradiction(codes.DUPLICATE_COMPONENT, f"{what}: {', '.join(map(str, dup))} appear(s) twice")
+        codes.contradiction(codes.DUPLICATE_COMPONENT, "{what}: {map} appear(s) twice", what=what, map=', '.join(map(str, dup)))
 
 
 # --- setup --------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def _decide_setup(state: MP2State, e: SetupDealt) -> SetupDealt:
     mode = state.options.characters
     if mode == "chosen":
         if len(e.characters) != n or e.offered:
-            codes.illegal(codes.SETUP_SHAPE, f"option characters=chosen: one character per seat ({n}), none offered")
+            codes.illegal(codes.SETUP_SHAPE, "option characters=chosen: one character per seat ({n}), none offered", n=n)
         offered = ()
     else:
         if e.characters:
@@ -133,15 +133,15 @@ def _decide_setup(state: MP2State, e: SetupDealt) -> SetupDealt:
         offered = tuple(e.offered) if mode == "offer" else (tuple(e.offered) or chars)
         want = n + 1 if mode == "offer" else len(chars)
         if len(offered) != want:
-            codes.illegal(codes.SETUP_SHAPE, f"{want} characters on offer ({'players + 1' if mode == 'offer' else 'every character: すべてのキャラクターから選択する'}), not {len(offered)}")
+            codes.illegal(codes.SETUP_SHAPE, "{want} characters on offer ({mode_is_offer:?players + 1|every character: すべてのキャラクターから選択する}), not {n_offered}", want=want, mode_is_offer=mode == 'offer', n_offered=len(offered))
     for c in tuple(e.characters) + offered:
         if c not in chars:
-            codes.illegal(codes.UNKNOWN_ID, f"{c!r} is not a character of this game ({', '.join(chars)})")
+            codes.illegal(codes.UNKNOWN_ID, "{c!r} is not a character of this game ({chars})", c=c, chars=', '.join(chars))
     _distinct(tuple(e.characters) + offered, "characters")
     starting = tuple(e.starting_contracts) or (None,) * n
     goals = tuple(tuple(g) for g in e.goals) or tuple((None, None, None) for _ in range(n))
     if len(starting) != n or len(goals) != n or any(len(g) != 3 for g in goals):
-        codes.illegal(codes.SETUP_SHAPE, f"one starting contract and 3 goal cards per seat ({n}): \"任務カードを３枚引き\"")
+        codes.illegal(codes.SETUP_SHAPE, "one starting contract and 3 goal cards per seat ({n}): {rule}", n=n, rule="\"任務カードを３枚引き\"")
     if not state.options.caravans and e.route_tiles:
         codes.illegal(codes.CARAVANS_OFF, "route tiles are laid out only with the caravan expansion")
     _distinct(list(starting) + [k for _, k in e.contracts], "contracts")
@@ -159,10 +159,10 @@ def _apply_setup(w: Work, e: SetupDealt) -> None:
         for city, k in e.contracts:
             spec = component(w, "contract", k)
             if spec.get("starting"):
-                codes.illegal(codes.SETUP_SHAPE, f"{k} is a starting contract, not for a city's contract space")
+                codes.illegal(codes.SETUP_SHAPE, "{k} is a starting contract, not for a city's contract space", k=k)
         for k in e.starting_contracts:
             if k is not None and not component(w, "contract", k).get("starting"):
-                codes.illegal(codes.SETUP_SHAPE, f"{k} is not a starting contract")
+                codes.illegal(codes.SETUP_SHAPE, "{k} is not a starting contract", k=k)
         for kind, pairs in (("city_bonus", e.bonuses), ("outpost", e.outposts), ("city_card", e.cards)):
             for _, cid in pairs:
                 component(w, kind, cid)
@@ -174,7 +174,7 @@ def _apply_setup(w: Work, e: SetupDealt) -> None:
             for slot, pairs, per in (("bonus", e.bonuses, 1), ("outpost", e.outposts, 1), ("card", e.cards, 1), ("contracts", e.contracts, 2)):
                 cities = pack.cities_with(slot)
                 if cities and sorted(c for c, _ in pairs) != sorted(c for c in cities for _ in range(per)):
-                    codes.illegal(codes.SETUP_SHAPE, f"{slot}: the pack's spaces are {list(cities)} ({per} each), not {[c for c, _ in pairs]}")
+                    codes.illegal(codes.SETUP_SHAPE, "{slot}: the pack's spaces are {cities} ({per} each), not {value}", slot=slot, cities=list(cities), per=per, value=[c for c, _ in pairs])
     w.f["offered"] = tuple(e.offered)
     w.f["bonuses"] = tuple(tuple(p) for p in e.bonuses)
     w.f["outposts"] = tuple(tuple(p) for p in e.outposts)
@@ -201,7 +201,7 @@ def _apply_setup(w: Work, e: SetupDealt) -> None:
 def _decide_pick(state: MP2State, e: CharacterPicked) -> CharacterPicked:
     seat = _pending_seat(state, PICK, e.seat, "pick a character")
     if e.character not in state.offered:
-        codes.illegal(codes.NOT_OFFERED, f"{e.character!r} is not on offer ({list(state.offered)})")
+        codes.illegal(codes.NOT_OFFERED, "{character!r} is not on offer ({offered})", character=e.character, offered=list(state.offered))
     return replace(e, seat=seat)
 
 
@@ -216,9 +216,9 @@ def _decide_keep(state: MP2State, e: GoalKept) -> GoalKept:
     seat = _pending_seat(state, KEEP, e.seat, "keep a goal card")
     dealt = state.seats[seat].dealt
     if e.goal is not None and None not in dealt and e.goal not in dealt:
-        codes.contradiction(codes.GOAL_MISMATCH, f"{e.goal} was not among {who(state, seat)}'s three goal cards {list(dealt)}")
+        codes.contradiction(codes.GOAL_MISMATCH, "{goal} was not among {player}'s three goal cards {dealt}", goal=e.goal, player=who(state, seat), dealt=list(dealt))
     if e.goal is not None and any(e.goal in p.dealt for i, p in enumerate(state.seats) if i != seat):
-        codes.contradiction(codes.GOAL_MISMATCH, f"{e.goal} is another seat's goal card")
+        codes.contradiction(codes.GOAL_MISMATCH, "{goal} is another seat's goal card", goal=e.goal)
     return replace(e, seat=seat)
 
 
@@ -239,11 +239,11 @@ def _decide_goal_revealed(state: MP2State, e: GoalRevealed) -> GoalRevealed:
         codes.illegal(codes.NOT_EXPECTED, "goal cards can be shown once they are kept")
     p = state.seats[e.seat]
     if p.goal is not None and p.goal != e.goal:
-        codes.contradiction(codes.GOAL_MISMATCH, f"{who(state, e.seat)} is known to hold {p.goal}, not {e.goal}")
+        codes.contradiction(codes.GOAL_MISMATCH, "{player} is known to hold {goal}, not {goal2}", player=who(state, e.seat), goal=p.goal, goal2=e.goal)
     if None not in p.dealt and e.goal not in p.dealt:
-        codes.contradiction(codes.GOAL_MISMATCH, f"{e.goal} was not among {who(state, e.seat)}'s three goal cards")
+        codes.contradiction(codes.GOAL_MISMATCH, "{goal} was not among {player}'s three goal cards", goal=e.goal, player=who(state, e.seat))
     if any(e.goal in q.dealt or e.goal == q.goal for i, q in enumerate(state.seats) if i != e.seat):
-        codes.contradiction(codes.GOAL_MISMATCH, f"{e.goal} is another seat's goal card")
+        codes.contradiction(codes.GOAL_MISMATCH, "{goal} is another seat's goal card", goal=e.goal)
     return e
 
 
@@ -263,26 +263,26 @@ def _apply_goal_revealed(w: Work, e: GoalRevealed) -> None:
 def _decide_round(state: MP2State, e: RoundRevealed) -> RoundRevealed:
     _not_over(state)
     if state.phase != ROUND:
-        codes.illegal(codes.NOT_EXPECTED, f"no round reveals now: {_phase_message(state)}")
+        codes.illegal(codes.NOT_EXPECTED, "no round reveals now: {phase_message}", phase_message=_phase_message(state))
     if e.round != state.round + 1:
-        codes.illegal(codes.WRONG_ROUND, f"the reveals now are round {state.round + 1}'s, not {e.round!r}'s")
+        codes.illegal(codes.WRONG_ROUND, "the reveals now are round {round_plus}'s, not {round!r}'s", round_plus=state.round + 1, round=e.round)
     last = e.round >= pack_of(state).rounds
     if len(e.offers) != 3 or len(e.upcoming) != (0 if last else 3) or len(e.area_cards) != 2:
         codes.illegal(codes.SETUP_SHAPE, "an offer tile per book (3), the next round's three (none in the last round), two action-area city cards")
     if state.upcoming and tuple(e.offers) != state.upcoming:
-        codes.contradiction(codes.DESCRIPTION_MISMATCH, f"this round's offer tiles were shown last round as {list(state.upcoming)}: \"次ラウンドの変換は公開されています\"")
+        codes.contradiction(codes.DESCRIPTION_MISMATCH, "this round's offer tiles were shown last round as {upcoming}: {rule}", upcoming=list(state.upcoming), rule="\"次ラウンドの変換は公開されています\"")
     _distinct(tuple(e.offers) + tuple(e.upcoming), "offer tiles")
     _distinct(e.area_cards, "action-area city cards")
     for t in e.upcoming:
         if t in state.used_offers or t in state.offers:
-            codes.contradiction(codes.DUPLICATE_COMPONENT, f"offer tile {t} was already used")
+            codes.contradiction(codes.DUPLICATE_COMPONENT, "offer tile {t} was already used", t=t)
     if not state.upcoming:
         for t in e.offers:
             if t in state.used_offers:
-                codes.contradiction(codes.DUPLICATE_COMPONENT, f"offer tile {t} was already used")
+                codes.contradiction(codes.DUPLICATE_COMPONENT, "offer tile {t} was already used", t=t)
     for c in e.area_cards:
         if c in state.used_cards:
-            codes.contradiction(codes.DUPLICATE_COMPONENT, f"city card {c} was already on the table")
+            codes.contradiction(codes.DUPLICATE_COMPONENT, "city card {c} was already on the table", c=c)
     return replace(e, offers=tuple(e.offers), upcoming=tuple(e.upcoming), area_cards=tuple(e.area_cards))
 
 
@@ -291,7 +291,7 @@ def _apply_round(w: Work, e: RoundRevealed) -> None:
         for book, t in enumerate(tuple(e.offers) + tuple(e.upcoming)):
             spec = component(w, "offer", t)
             if spec["book"] != book % 3 + 1:
-                codes.illegal(codes.SETUP_SHAPE, f"offer tile {t} belongs to book {spec['book']}, not book {book % 3 + 1}")
+                codes.illegal(codes.SETUP_SHAPE, "offer tile {t} belongs to book {book}, not book {book_mod_plus}", t=t, book=spec['book'], book_mod_plus=book % 3 + 1)
         for c in e.area_cards:
             component(w, "city_card", c)
     w.f["offers"] = tuple(e.offers)
@@ -306,18 +306,18 @@ def _apply_round(w: Work, e: RoundRevealed) -> None:
 def _decide_rolled(state: MP2State, e: DiceRolled) -> DiceRolled:
     _not_over(state)
     if state.phase != ROLL:
-        codes.illegal(codes.NOT_EXPECTED, f"no round roll now: {_phase_message(state)}")
+        codes.illegal(codes.NOT_EXPECTED, "no round roll now: {phase_message}", phase_message=_phase_message(state))
     if e.round != state.round:
-        codes.illegal(codes.WRONG_ROUND, f"this is round {state.round}'s roll, not {e.round!r}'s")
+        codes.illegal(codes.WRONG_ROUND, "this is round {round}'s roll, not {round2!r}'s", round=state.round, round2=e.round)
     pack = pack_of(state)
     if len(e.dice) != state.n or any(len(v) != pack.dice for v in e.dice):
-        codes.illegal(codes.DICE_COUNT, f"each of the {state.n} seats rolls its {pack.dice} dice")
+        codes.illegal(codes.DICE_COUNT, "each of the {state_n} seats rolls its {dice} dice", state_n=state.n, dice=pack.dice)
     want = state.black_supply if state.options.black_dice_variant else 0
     if len(e.black) != want:
-        codes.illegal(codes.DICE_COUNT, f"{want} black dice are rolled at round start" + (" (black-dice variant: \"ラウンド開始時にすべて振って\")" if want else " (only in the black-dice variant)"))
+        codes.illegal(codes.DICE_COUNT, "{want} black dice are rolled at round start{want:? (black-dice variant: \"ラウンド開始時にすべて振って\")| (only in the black-dice variant)}", want=want)
     for v in [x for vs in e.dice for x in vs] + list(e.black):
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6:
-            codes.illegal(codes.BAD_DIE, f"{v!r} is not a die value (1-6)")
+            codes.illegal(codes.BAD_DIE, "{v!r} is not a die value (1-6)", v=v)
     return replace(e, dice=tuple(tuple(v) for v in e.dice), black=tuple(e.black))
 
 
@@ -342,7 +342,7 @@ def _apply_income(w: Work, e: IncomeTaken) -> None:
 def _decide_die_rolled(state: MP2State, e: DieRolled) -> DieRolled:
     seat = _pending_seat(state, ROLL_DIE, e.seat, "record a die's value")
     if not isinstance(e.value, int) or isinstance(e.value, bool) or not 1 <= e.value <= 6:
-        codes.illegal(codes.BAD_DIE, f"{e.value!r} is not a die value (1-6)")
+        codes.illegal(codes.BAD_DIE, "{e_value!r} is not a die value (1-6)", e_value=e.value)
     return replace(e, seat=seat)
 
 
@@ -358,15 +358,15 @@ def _decide_contract_revealed(state: MP2State, e: ContractRevealed) -> ContractR
     _pending_seat(state, REFILL, None, "refill a contract space")
     city = state.pending[0][2]
     if e.city != city:
-        codes.illegal(codes.NOT_EXPECTED, f"the contract space to refill is in {city}, not {e.city!r}")
+        codes.illegal(codes.NOT_EXPECTED, "the contract space to refill is in {city}, not {city2!r}", city=city, city2=e.city)
     if e.contract in state.seen or any(e.contract in p.contracts or e.contract in p.completed for p in state.seats):
-        codes.contradiction(codes.CONTRACT_SEEN, f"contract {e.contract} was already on the table")
+        codes.contradiction(codes.CONTRACT_SEEN, "contract {contract} was already on the table", contract=e.contract)
     return e
 
 
 def _apply_contract_revealed(w: Work, e: ContractRevealed) -> None:
     if w.strict and component(w, "contract", e.contract).get("starting"):
-        codes.illegal(codes.CONTRACT_SEEN, f"{e.contract} is a starting contract, not in the pile")
+        codes.illegal(codes.CONTRACT_SEEN, "{contract} is a starting contract, not in the pile", contract=e.contract)
     w.f["pending"] = w.s.pending[1:]
     if e.city == HAND:  # drawn for a "contract_pile" reward icon: into the seat's hand
         d = w.p(w.s.pending[0][1])
@@ -396,7 +396,7 @@ def _decide_bonus(what: str):
 def _decide_end(state: MP2State, e: TurnEnded) -> TurnEnded:
     seat = _turn_seat(state, e.seat, "end the turn")
     if not state.main_done and engine.has_dice(state.seats[seat]):
-        codes.illegal(codes.MAIN_ACTION_REQUIRED, f"{who(state, seat)} still has dice: {Q_MUST}")
+        codes.illegal(codes.MAIN_ACTION_REQUIRED, "{player} still has dice: {rule}", player=who(state, seat), rule=Q_MUST)
     return replace(e, seat=seat)
 
 
@@ -524,12 +524,12 @@ def check(state: MP2State, event: Event) -> None:
 def decide(state: MP2State, move: Event) -> tuple[Event, ...]:
     handler = DECIDE.get(type(move))
     if handler is None:
-        codes.illegal(codes.UNKNOWN_EVENT, f"{type(move).__name__} is not a Marco Polo II move; expected one of " + ", ".join(t.__name__ for t in DECIDE))
+        codes.illegal(codes.UNKNOWN_EVENT, "{move} is not a Marco Polo II move; expected one of {moves}", move=type(move).__name__, moves=", ".join(t.__name__ for t in DECIDE))
     event = handler(state, move)
     try:
         check(state, event)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-        codes.illegal(codes.BAD_CHOICE, f"{type(move).__name__}: malformed move ({type(exc).__name__}: {exc})")
+        codes.illegal(codes.BAD_CHOICE, "{name}: malformed move ({name2}: {exc})", name=type(move).__name__, name2=type(exc).__name__, exc=exc)
     return (event,)
 
 

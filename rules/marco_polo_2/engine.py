@@ -108,17 +108,17 @@ class Work:
     def token(self, what: str, cands: tuple[str, ...]) -> str:
         if self.ti >= len(self.tokens):
             if self.strict:
-                raise IllegalMove(f"the move must say {what}", code=codes.MISSING_CHOICE, candidates=cands)
+                raise IllegalMove("the move must say {what}", params=dict(what=what), code=codes.MISSING_CHOICE, candidates=cands)
             return cands[0] if cands else ""
         t = self.tokens[self.ti]
         self.ti += 1
         if self.strict and t not in cands:
-            codes.illegal(codes.BAD_CHOICE, f"{t!r} is not a choice for {what} ({', '.join(cands)})")
+            codes.illegal(codes.BAD_CHOICE, "{t!r} is not a choice for {what} ({cands})", t=t, what=what, cands=', '.join(cands))
         return t
 
     def done_tokens(self) -> None:
         if self.strict and self.ti < len(self.tokens):
-            codes.illegal(codes.EXTRA_CHOICE, f"the move lists choices the rules do not ask for: {list(self.tokens[self.ti:])}")
+            codes.illegal(codes.EXTRA_CHOICE, "the move lists choices the rules do not ask for: {tokens_item}", tokens_item=list(self.tokens[self.ti:]))
 
     def finish(self) -> MP2State:
         f = self.f
@@ -152,10 +152,8 @@ def component(w: Work, kind: str, cid: str, what: str = "") -> dict:
         return spec
     codes.illegal(
         codes.UNDESCRIBED,
-        f"{kind} {cid!r} is not in content pack {w.pack.id}; describe it in the event that brings it to the "
-        f"table (describe=[{{kind: {kind!r}, id: {cid!r}, spec: ...}}]){' ' + what if what else ''}",
-        kind=kind,
-        id=cid,
+        "{kind} {cid!r} is not in content pack {pack_id}; describe it in the event that brings it to the table (describe=[{{kind: {kind!r}, id: {cid!r}, spec: ...}}]){value_plus}", kind=kind, cid=cid, pack_id=w.pack.id, value_plus=' ' + what if what else '',
+        details={"kind": kind, "id": cid},
     )
 
 
@@ -195,15 +193,15 @@ def apply_descriptions(w: Work, describe) -> None:
             try:
                 validate_component(c.kind, spec, f"describe[{c.kind}:{c.id}]")
             except PackError as exc:
-                codes.illegal(codes.BAD_DESCRIPTION, f"bad description: {exc}")
+                codes.illegal(codes.BAD_DESCRIPTION, "bad description: {exc}", exc=exc)
             if c.kind == "route" and route_id(*spec["ends"]) != c.id:
-                codes.illegal(codes.BAD_DESCRIPTION, f"route {c.id!r}: its id is its sorted ends joined by '-', {route_id(*spec['ends'])!r}")
+                codes.illegal(codes.BAD_DESCRIPTION, "route {c_id!r}: its id is its sorted ends joined by '-', {route_id!r}", c_id=c.id, route_id=route_id(*spec['ends']))
             in_pack = w.pack.get(c.kind, c.id)
             if in_pack is not None and not _same(in_pack, spec):
-                codes.contradiction(codes.DESCRIPTION_MISMATCH, f"{c.kind} {c.id}: the pinned pack says {in_pack}, not {spec}")
+                codes.contradiction(codes.DESCRIPTION_MISMATCH, "{c_kind} {c_id}: the pinned pack says {in_pack}, not {spec}", c_kind=c.kind, c_id=c.id, in_pack=in_pack, spec=spec)
             old = known_map.get((c.kind, c.id))
             if old is not None and _facts(old) != _facts(spec):
-                codes.contradiction(codes.DESCRIPTION_MISMATCH, f"{c.kind} {c.id} was described as {old}, not {spec}")
+                codes.contradiction(codes.DESCRIPTION_MISMATCH, "{c_kind} {c_id} was described as {old}, not {spec}", c_kind=c.kind, c_id=c.id, old=old, spec=spec)
         if w.pack.get(c.kind, c.id) is None and (c.kind, c.id) not in known_map:
             added.append((c.kind, c.id, canonical(spec)))
     if added:
@@ -257,7 +255,7 @@ def pay(w: Work, seat: int, cost: dict, why: str, code: str = codes.CANNOT_AFFOR
     d = w.pl.get(seat) or w.p(seat)
     if w.strict and not can_pay(resources(d), cost):
         have = {k: getattr(d, k) for k in cost if k in PAYABLE}
-        codes.illegal(code, f"{w.who(seat)} cannot pay {dict(cost)} {why} (has {have}, jade {d.jade}; jade may stand in for coins or camels)")
+        codes.illegal(code, "{player} cannot pay {cost} {why} (has {have}, jade {jade}; jade may stand in for coins or camels)", player=w.who(seat), cost=dict(cost), why=why, have=have, jade=d.jade)
     if cost.get("jade"):
         d.jade -= cost["jade"]
     for res, n in cost.items():
@@ -277,7 +275,7 @@ def pay(w: Work, seat: int, cost: dict, why: str, code: str = codes.CANNOT_AFFOR
 def parse_die(token: object) -> tuple[str, int]:
     parsed = DIE_TOKENS.get(token) if isinstance(token, str) else None
     if parsed is None:
-        codes.illegal(codes.BAD_DIE, f"{token!r} is not a die: write 1-6 (your colour), b4 (a black die showing 4) or pR (Donata's red piece)")
+        codes.illegal(codes.BAD_DIE, "{token!r} is not a die: write 1-6 (your colour), b4 (a black die showing 4) or pR (Donata's red piece)", token=token)
     return parsed
 
 
@@ -288,7 +286,7 @@ def take_die(w: Work, seat: int, token: str) -> tuple[str, int]:
         colour = {"B": "blue", "R": "red", "Y": "yellow", "G": "green"}[token[1]]
         if colour not in d.pieces:
             if w.strict:
-                codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} has no {colour} piece (Donata Badoer's pieces: {list(d.pieces)})")
+                codes.illegal(codes.DIE_NOT_HELD, "{player} has no {colour} piece (Donata Badoer's pieces: {pieces})", player=w.who(seat), colour=colour, pieces=list(d.pieces))
             return kind, value
         i = d.pieces.index(colour)
         d.pieces = d.pieces[:i] + d.pieces[i + 1 :]
@@ -297,7 +295,7 @@ def take_die(w: Work, seat: int, token: str) -> tuple[str, int]:
     held = getattr(d, key)
     if value not in held:
         if w.strict:
-            codes.illegal(codes.DIE_NOT_HELD, f"{w.who(seat)} holds no {'colour' if kind == 'c' else 'black'} die showing {value} (colour {list(d.dice)}, black {list(d.black)})")
+            codes.illegal(codes.DIE_NOT_HELD, "{player} holds no {kind_is_c:?colour|black} die showing {value} (colour {dice}, black {black})", player=w.who(seat), kind_is_c=kind == 'c', value=value, dice=list(d.dice), black=list(d.black))
         return kind, value
     i = held.index(value)
     setattr(d, key, held[:i] + held[i + 1 :])
@@ -323,7 +321,7 @@ def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, wh
     if not w.strict:
         return _place_trusted(w, seat, space, tokens, mode, what)
     if w.strict and len(tokens) != count:
-        codes.illegal(codes.DICE_COUNT, f"{what} takes exactly {count} {'die' if count == 1 else 'dice'}, not {len(tokens)}: \"ボードに描かれているマスの数のダイスを置かなければいけません。\"")
+        codes.illegal(codes.DICE_COUNT, "{what} takes exactly {count} {count_is_1:?die|dice}, not {n_tokens}: {rule}", what=what, count=count, count_is_1=count == 1, n_tokens=len(tokens), rule="\"ボードに描かれているマスの数のダイスを置かなければいけません。\"")
     board = w.get("board")
     occupied = False
     for p in board:
@@ -331,7 +329,7 @@ def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, wh
             occupied = True
             break
     if w.strict and mode == "single" and occupied:
-        codes.illegal(codes.NO_STACKING, f"{what} already holds a die this round: {Q_NO_STACK}")
+        codes.illegal(codes.NO_STACKING, "{what} already holds a die this round: {rule}", what=what, rule=Q_NO_STACK)
     placed = []
     colour = piece = False
     for t in tokens:
@@ -341,10 +339,10 @@ def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, wh
         piece = piece or kind == "p"
     d = w.pl.get(seat) or w.p(seat)
     if w.strict and piece and occupied and not own_slot(space):
-        codes.illegal(codes.PIECE_RULE, f"Donata Badoer's pieces go only on a マス without dice, and {what} holds dice: \"フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。\" (ruling MP2-12)")
+        codes.illegal(codes.PIECE_RULE, "Donata Badoer's pieces go only on a マス without dice, and {what} holds dice: {rule} (ruling MP2-12)", what=what, rule="\"フリーアクションスペース(他のダイスが置かれていないマス)にのみ配置可能。\"")
     if colour and space != BAG:
         if w.strict and space in d.used:
-            codes.illegal(codes.COLOUR_ONCE_PER_SPACE, f"{w.who(seat)}'s colour already used {what} this round: {Q_COLOUR}")
+            codes.illegal(codes.COLOUR_ONCE_PER_SPACE, "{player}'s colour already used {what} this round: {rule}", player=w.who(seat), what=what, rule=Q_COLOUR)
         d.used = d.used + (space,)
     w.f["board"] = board + tuple(placed)
     low = min(p[1] for p in placed) if placed else 0
@@ -491,7 +489,7 @@ def take_contracts(w: Work, seat: int, taken: tuple[str, ...], discard: tuple[st
         spot = next((i for i, (c, kk) in enumerate(here) if kk == k and c in where), None)
         if spot is None:
             if w.strict:
-                codes.illegal(codes.CONTRACT_NOT_THERE, f"contract {k!r} is not on a contract space of {sorted(where) or 'a city with your post'} {why}")
+                codes.illegal(codes.CONTRACT_NOT_THERE, "contract {k!r} is not on a contract space of {where} {why}", k=k, where=sorted(where) or 'a city with your post', why=why)
             continue
         city = here.pop(spot)[0]
         d.contracts = d.contracts + (k,)
@@ -500,9 +498,9 @@ def take_contracts(w: Work, seat: int, taken: tuple[str, ...], discard: tuple[st
     w.f["city_contracts"] = tuple(here)
     if w.strict:
         if len(set(discard)) != len(discard) or any(k not in d.contracts for k in discard):
-            codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"discard {list(discard)}: only contracts {w.who(seat)} holds ({list(d.contracts)})")
+            codes.illegal(codes.CONTRACT_NOT_ACTIVE, "discard {discard}: only contracts {player} holds ({contracts})", discard=list(discard), player=w.who(seat), contracts=list(d.contracts))
         if len(d.contracts) - len(discard) > hold or (discard and len(d.contracts) - len(discard) < hold):
-            codes.illegal(codes.CONTRACT_LIMIT, f"{w.who(seat)} would hold {len(d.contracts) - len(discard)} contracts: {Q_HOLD}")
+            codes.illegal(codes.CONTRACT_LIMIT, "{player} would hold {n_contracts_minus} contracts: {rule}", player=w.who(seat), n_contracts_minus=len(d.contracts) - len(discard), rule=Q_HOLD)
     d.contracts = tuple(k for k in d.contracts if k not in discard)
 
 
@@ -534,20 +532,20 @@ def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool,
     for there in path:
         if isinstance(there, str):
             if there in seen:
-                codes.illegal(codes.PATH_REVISITS, f"the path {list(path)} from {start} {why} comes back to {there}: {Q_ONCE}")
+                codes.illegal(codes.PATH_REVISITS, "the path {path} from {start} {why} comes back to {there}: {once}", path=list(path), start=start, why=why, there=there, once=Q_ONCE)
             seen.add(there)
     for there in path:
         r = known(w, "route", route_id(here, there)) if isinstance(there, str) else None
         if r is None:
             if not isinstance(there, str) or w.pack.components["route"]:
-                codes.illegal(codes.NOT_ADJACENT, f"no route leads from {here} to {there!r} {why}")
+                codes.illegal(codes.NOT_ADJACENT, "no route leads from {here} to {there!r} {why}", here=here, there=there, why=why)
             component(w, "route", route_id(here, there), "(the pack has no map: describe the route and its end)")
             here = there
             continue
         node(w, there)
         g = r.get("guild")
         if g and g not in d.seals:
-            codes.illegal(codes.GUILD_ROUTE, f"the route {here}-{there} needs the {g} guild seal: {Q_GUILD_ROUTE}")
+            codes.illegal(codes.GUILD_ROUTE, "the route {here}-{there} needs the {g} guild seal: {rule}", here=here, there=there, g=g, rule=Q_GUILD_ROUTE)
         if pay_costs:
             if gantulga:  # "通行コストのラクダとコインを支払わなくてもよい"
                 cost = {"jade": r.get("jade", 0)}
@@ -585,9 +583,9 @@ def travel(w: Work, seat: int, row: int, dice, path, extra, take, discard, figur
     d = w.pl.get(seat) or w.p(seat)
     spec = w.pack.travel.get(row) if isinstance(row, int) else None
     if spec is None:
-        codes.illegal(codes.TRAVEL_ROW, f"travel row {row!r}: 1 (lower), 2 (middle) or 3 (upper)")
+        codes.illegal(codes.TRAVEL_ROW, "travel row {row!r}: 1 (lower), 2 (middle) or 3 (upper)", row=row)
     if w.strict and d.character == "gantulga" and row != 1:
-        codes.illegal(codes.GANTULGA_LOWER_ROW, 'Gantulga Od: "移動アクションの下段しか選択できなくなる"')
+        codes.illegal(codes.GANTULGA_LOWER_ROW, "Gantulga Od: {rule}", rule="\"移動アクションの下段しか選択できなくなる\"")
     low = place_dice(w, seat, TRAVEL_SPACE[row], dice, spec["dice"], "shared", f"travel row {row}")
     if spec.get("coins"):
         pay(w, seat, {"coins": spec["coins"]}, "for the lower travel row: \"下段：アクションマスにダイスを１つ置き２コインを払います。\"")
@@ -606,7 +604,7 @@ def move(w: Work, seat: int, path, path2, figure: int, limit: int, extra, take, 
     d = w.pl.get(seat) or w.p(seat)
     if w.strict:
         if figure not in (0, 1) or figure >= len(d.figures):
-            codes.illegal(codes.SECOND_FIGURE, f"figure {figure!r}: only Mailin & Tian Chin move a second figure (1)")
+            codes.illegal(codes.SECOND_FIGURE, "figure {figure!r}: only Mailin & Tian Chin move a second figure (1)", figure=figure)
         if not path:
             codes.illegal(codes.TRAVEL_STEPS, "a move goes at least one step")
         if path2 and (d.character != "mailin" or len(d.figures) < 2):
@@ -616,7 +614,7 @@ def move(w: Work, seat: int, path, path2, figure: int, limit: int, extra, take, 
     steps, skipped = steps_of(w, seat, tuple(path)) if d.character == "mongke" else (len(path), ())
     steps += len(path2)
     if w.strict and not 1 <= steps <= limit:
-        codes.illegal(codes.TRAVEL_STEPS, f"{steps} step(s) on {what}: at most {limit}" + (" (both figures' steps together)" if path2 else ""))
+        codes.illegal(codes.TRAVEL_STEPS, "{steps} step(s) on {what}: at most {limit}{path2:? (both figures' steps together)|}", steps=steps, what=what, limit=limit, path2=path2)
     if w.strict:
         walk(w, seat, start, tuple(path), True, f"({what})")
         if path2:
@@ -642,16 +640,16 @@ def move(w: Work, seat: int, path, path2, figure: int, limit: int, extra, take, 
     if extra is not None:
         if w.strict:
             if not extra_ok:
-                codes.illegal(codes.EXTRA_POST, 'only the upper row places an extra post: "上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。"')
+                codes.illegal(codes.EXTRA_POST, "only the upper row places an extra post: {rule}", rule="\"上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。\"")
             if (extra not in path[:-1] and extra not in path2[:-1]) or extra in d.posts or not is_city(w, extra):
-                codes.illegal(codes.EXTRA_POST, f"{extra!r} is not a city passed without {w.who(seat)}'s post")
+                codes.illegal(codes.EXTRA_POST, "{extra!r} is not a city passed without {player}'s post", extra=extra, player=w.who(seat))
         if place_post(w, seat, extra):
             placed.add(extra)
     for e in ends:
         if is_city(w, e) and place_post(w, seat, e):
             placed.add(e)
     if w.strict and len(take) > len(placed):
-        codes.illegal(codes.CONTRACT_NOT_THERE, f"one contract per new post in a contract city, not {len(take)}")
+        codes.illegal(codes.CONTRACT_NOT_THERE, "one contract per new post in a contract city, not {n_take}", n_take=len(take))
     take_contracts(w, seat, tuple(take), tuple(discard), placed, "where the post was placed")
     if w.strict and len({c for c, k in w.s.city_contracts if k in take}) != len(take):
         codes.illegal(codes.CONTRACT_NOT_THERE, "one contract from each city where a post was placed")
@@ -665,7 +663,7 @@ def move_caravans(w: Work, seat: int, book: int, paths) -> None:
         if not w.s.options.caravans:
             codes.illegal(codes.CARAVANS_OFF, "caravans move only with the caravan expansion (option caravans)")
         if len(paths) > len(d.caravans):
-            codes.illegal(codes.CARAVAN_STEPS, f"{w.who(seat)} has {len(d.caravans)} caravan(s), not {len(paths)}")
+            codes.illegal(codes.CARAVAN_STEPS, "{player} has {n_caravans} caravan(s), not {n_paths}", player=w.who(seat), n_caravans=len(d.caravans), n_paths=len(paths))
         if len([p for p in paths if p]) > 1 and d.character != "piedro":
             codes.illegal(codes.CARAVAN_STEPS, "only Piedro Tartarino moves two caravans after one market action")
     limit = w.pack.caravan["steps"][book - 1] + (2 if d.character == "tebaldo" else 0)
@@ -676,9 +674,9 @@ def move_caravans(w: Work, seat: int, book: int, paths) -> None:
         tile, loc, goods = cars[i]
         if w.strict:
             if not loc:
-                codes.illegal(codes.CARAVAN_STEPS, f"caravan {i} is not on a route: start it first")
+                codes.illegal(codes.CARAVAN_STEPS, "caravan {i} is not on a route: start it first", i=i)
             if len(path) > limit:
-                codes.illegal(codes.CARAVAN_STEPS, f"the caravan moves at most {limit} step(s) after book {book}: \"左：１歩・中央：最大２歩・右：最大３歩\"")
+                codes.illegal(codes.CARAVAN_STEPS, "the caravan moves at most {limit} step(s) after book {book}: {rule}", limit=limit, book=book, rule="\"左：１歩・中央：最大２歩・右：最大３歩\"")
         walk(w, seat, loc, tuple(path), False, "(caravan: no route costs, guild seals still needed)")
         cars[i] = (tile, path[-1], goods)
     d.caravans = tuple(cars)
@@ -686,20 +684,20 @@ def move_caravans(w: Work, seat: int, book: int, paths) -> None:
 
 def book_action(w: Work, seat: int, book: int, die: str, option: int, caravans) -> None:
     if w.strict and book not in (1, 2, 3):
-        codes.illegal(codes.BOOK_OPTION, f"book {book!r}: 1, 2 or 3")
+        codes.illegal(codes.BOOK_OPTION, "book {book!r}: 1, 2 or 3", book=book)
     low = place_dice(w, seat, BOOK_SPACE[book], (die,), 1, "shared", f"book {book}")
     need = w.pack.book_min[book - 1]
     if w.strict and low < need:
-        codes.illegal(codes.BOOK_DIE, f"book {book} needs a die of {need} or more, not {low}: \"左：ダイス目１以上・中央：ダイス目３以上・右：ダイス目５以上。\"")
+        codes.illegal(codes.BOOK_DIE, "book {book} needs a die of {need} or more, not {low}: {rule}", book=book, need=need, low=low, rule="\"左：ダイス目１以上・中央：ダイス目３以上・右：ダイス目５以上。\"")
     if w.strict and option not in (1, 2, 3, 4):
-        codes.illegal(codes.BOOK_OPTION, f"option {option!r}: 1, 2 (free), 3 (1 jade) or 4 (2 jade)")
+        codes.illegal(codes.BOOK_OPTION, "option {option!r}: 1, 2 (free), 3 (1 jade) or 4 (2 jade)", option=option)
     if option in (1, 2):
         items = component(w, "book", str(book), "(the book's free options)")["fixed"][option - 1]
     else:
         offers = w.get("offers")
         tile = offers[book - 1] if len(offers) >= book else None
         if tile is None:
-            codes.illegal(codes.NOT_EXPECTED, f"book {book} has no offer tile this round")
+            codes.illegal(codes.NOT_EXPECTED, "book {book} has no offer tile this round", book=book)
         price = w.pack.jade_prices[option - 3]
         pay(w, seat, {"jade": price}, f"for the lower {'left' if option == 3 else 'right'} option of book {book}: \"左下：翡翠１つを支払い ... 右下：翡翠２つを支払い\"")
         items = component(w, "offer", tile)["jade1" if option == 3 else "jade2"]
@@ -714,7 +712,7 @@ def khans_favor(w: Work, seat: int, die: str) -> None:
             codes.illegal(codes.KHANS_FAVOR_FULL, "the Khan's favor's four slots are full this round")
         kind, value = parse_die(die)
         if slots and value < slots[-1][1]:
-            codes.illegal(codes.KHANS_FAVOR_ASCENDING, f"a {value} cannot follow the {slots[-1][1]} on the Khan's favor: {Q_KHAN}")
+            codes.illegal(codes.KHANS_FAVOR_ASCENDING, "a {value} cannot follow the {slots_last_1} on the Khan's favor: {rule}", value=value, slots_last_1=slots[-1][1], rule=Q_KHAN)
     place_dice(w, seat, KHAN, (die,), 1, "free", "the Khan's favor")
     gain_bundle(w, seat, w.pack.khan["reward"])
 
@@ -726,7 +724,7 @@ def contracts_action(w: Work, seat: int, die: str, taken, discard) -> None:
     d = w.pl.get(seat) or w.p(seat)
     limit = 1 if d.character == "vidal" else ca["take"]
     if w.strict and len(taken) > limit:
-        codes.illegal(codes.CONTRACT_LIMIT, f"take at most {limit} contract(s): \"自分の交易所が置かれている都市から最大２枚依頼タイルを獲得\"" + (" (Vidal Badoer: 1)" if limit == 1 else ""))
+        codes.illegal(codes.CONTRACT_LIMIT, "take at most {limit} contract(s): {rule}{limit_is_1:? (Vidal Badoer: 1)|}", limit=limit, rule="\"自分の交易所が置かれている都市から最大２枚依頼タイルを獲得\"", limit_is_1=limit == 1)
     take_contracts(w, seat, tuple(taken), tuple(discard), set(d.posts), "(cities with your trading post)")
 
 
@@ -743,11 +741,11 @@ def take_seal(w: Work, seat: int, guild, low: int, die: str = "a die") -> None:
     spec = w.pack.guilds.get(guild) if isinstance(guild, str) else None
     if w.strict:
         if spec is None:
-            codes.illegal(codes.UNKNOWN_ID, f"{guild!r} is not a guild ({', '.join(GUILDS)})")
+            codes.illegal(codes.UNKNOWN_ID, "{guild!r} is not a guild ({guilds})", guild=guild, guilds=', '.join(GUILDS))
         if low < spec["min_die"]:
-            codes.illegal(codes.GUILD_DIE, f"the {guild} seal needs {die} of {spec['min_die']}, not {low}: \"それより小さい場合は選択できません\"")
+            codes.illegal(codes.GUILD_DIE, "the {guild} seal needs {die} of {min_die}, not {low}: {rule}", guild=guild, die=die, min_die=spec['min_die'], low=low, rule="\"それより小さい場合は選択できません\"")
         if guild in d.seals:
-            codes.illegal(codes.ONE_SEAL_PER_GUILD, f"{w.who(seat)} owns a {guild} seal: \"プレイヤーは４つのギルドマーカーは各１つしか所持できません。\"")
+            codes.illegal(codes.ONE_SEAL_PER_GUILD, "{player} owns a {guild} seal: {rule}", player=w.who(seat), guild=guild, rule="\"プレイヤーは４つのギルドマーカーは各１つしか所持できません。\"")
     d.seals = d.seals + (guild,)
     gain(w, seat, "jade", spec["jade"])
 
@@ -762,11 +760,11 @@ def special_node(w: Work, seat: int, name: str) -> str | None:
 def special_city(w: Work, seat: int, name: str, die: str) -> None:
     if w.strict:
         if name not in ("baghdad", "balkh", "hormuz"):
-            codes.illegal(codes.UNKNOWN_ID, f"{name!r} is not a special city (baghdad, balkh, hormuz)")
+            codes.illegal(codes.UNKNOWN_ID, "{name!r} is not a special city (baghdad, balkh, hormuz)", name=name)
         if special_node(w, seat, name) is None:
-            codes.illegal(codes.NEEDS_POST, f"{w.who(seat)} has no trading post in {name}: {Q_POST_NEEDED}")
+            codes.illegal(codes.NEEDS_POST, "{player} has no trading post in {name}: {rule}", player=w.who(seat), name=name, rule=Q_POST_NEEDED)
         if sum(1 for p in w.get("board") if p[0] == f"special:{name}") >= 2:
-            codes.illegal(codes.SPECIAL_FULL, f"both action spaces of {name} hold a die this round: {Q_NO_STACK}")
+            codes.illegal(codes.SPECIAL_FULL, "both action spaces of {name} hold a die this round: {rule}", name=name, rule=Q_NO_STACK)
     value = place_dice(w, seat, f"special:{name}", (die,), 1, "free", name)
     spec = component(w, "special", name, f"(the reward of {name})")
     gain_bundle(w, seat, spec["reward"])
@@ -787,7 +785,7 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> No
         found = at(w.get("cards"), city)
         card = found[0] if found else None
     if card is None:
-        codes.illegal(codes.UNKNOWN_ID, f"no city card lies at {city!r}")
+        codes.illegal(codes.UNKNOWN_ID, "no city card lies at {city!r}", city=city)
     kind, _ = parse_die(die) if w.strict else DIE_TOKENS[die]
     if w.strict and not area:
         piece_ok = False
@@ -797,16 +795,16 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> No
             seat_colours = COLOURS[: w.s.n]
             piece_ok = (colour in seat_colours and COLOURS.index(colour) in owners) or (colour not in seat_colours and not owners)
         if city not in d.posts and not piece_ok:
-            codes.illegal(codes.NEEDS_POST, f"{w.who(seat)} has no trading post in {city}: {Q_POST_NEEDED}")
+            codes.illegal(codes.NEEDS_POST, "{player} has no trading post in {city}: {rule}", player=w.who(seat), city=city, rule=Q_POST_NEEDED)
         if city in w.s.turn_posts:
-            codes.illegal(codes.CITY_CARD_NEXT_TURN, f"the post in {city} was placed this turn: \"次の手番からは、その都市に置かれているカードにダイスを置くことができる\"")
+            codes.illegal(codes.CITY_CARD_NEXT_TURN, "the post in {city} was placed this turn: {rule}", city=city, rule="\"次の手番からは、その都市に置かれているカードにダイスを置くことができる\"")
     value = place_dice(w, seat, f"card:{city}", (die,), 1, "single", f"the city card at {city}")
     spec = component(w, "city_card", card)
     kind = spec["kind"]
     _card_fields(w, kind, e)
     if kind == "exchange":
         if w.strict and not (isinstance(times, int) and 1 <= times <= value):
-            codes.illegal(codes.CARD_TIMES, f"repeat the card 1..{value} times (the die): \"ダイス目と最大同数まで繰り返し\", not {times!r}")
+            codes.illegal(codes.CARD_TIMES, "repeat the card 1..{value} times (the die): {rule}, not {times!r}", value=value, rule="\"ダイス目と最大同数まで繰り返し\"", times=times)
         for _ in range(times):
             if spec.get("pay"):
                 pay(w, seat, spec["pay"], f"(city card {card})")
@@ -814,16 +812,16 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> No
     elif kind in ("per_contract", "per_post"):
         count = len(d.completed) if kind == "per_contract" else len(d.posts)
         if w.strict and times != 1:
-            codes.illegal(codes.CARD_TIMES, f"city card {card} counts by itself (times 1), capped at the die")
+            codes.illegal(codes.CARD_TIMES, "city card {card} counts by itself (times 1), capped at the die", card=card)
         for _ in range(min(count, value)):
             gain_bundle(w, seat, spec["gain"])
     elif kind == "choice":  # "same direction every time"
         options = spec["options"]
         if w.strict:
             if not (isinstance(e.option, int) and 1 <= e.option <= len(options)):
-                codes.illegal(codes.BAD_CHOICE, f"city card {card}: option 1..{len(options)} (the same every time), not {e.option!r}")
+                codes.illegal(codes.BAD_CHOICE, "city card {card}: option 1..{n_options} (the same every time), not {option!r}", card=card, n_options=len(options), option=e.option)
             if not (isinstance(times, int) and 1 <= times <= value):
-                codes.illegal(codes.CARD_TIMES, f"repeat the card 1..{value} times (the die): \"ダイス目と最大同数まで繰り返し\", not {times!r}")
+                codes.illegal(codes.CARD_TIMES, "repeat the card 1..{value} times (the die): {rule}, not {times!r}", value=value, rule="\"ダイス目と最大同数まで繰り返し\"", times=times)
         o = options[e.option - 1]
         cost = dict(o.get("pay", {}))
         below = spec.get("vp_below_zero") and cost.pop("vp", 0)
@@ -838,23 +836,23 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> No
         if w.strict:
             mine = {m for c, m in w.get("bonuses") if c in d.posts}
             if not (isinstance(times, int) and 1 <= times <= value and times == len(markers)):
-                codes.illegal(codes.CARD_TIMES, f"city card {card}: 1..{value} bonus markers (the die), times = how many are named, not {times!r} for {list(markers)}")
+                codes.illegal(codes.CARD_TIMES, "city card {card}: 1..{value} bonus markers (the die), times = how many are named, not {times!r} for {markers}", card=card, value=value, times=times, markers=list(markers))
             if len(set(markers)) != len(markers):
-                codes.illegal(codes.BAD_CHOICE, f"city card {card}: a different bonus marker each time, not {list(markers)}")
+                codes.illegal(codes.BAD_CHOICE, "city card {card}: a different bonus marker each time, not {markers}", card=card, markers=list(markers))
             for m in markers:
                 if m not in mine:
-                    codes.illegal(codes.BAD_CHOICE, f"city card {card}: {m!r} is not a bonus marker of a city with {w.who(seat)}'s post ({sorted(mine)})")
+                    codes.illegal(codes.BAD_CHOICE, "city card {card}: {m!r} is not a bonus marker of a city with {player}'s post ({mine})", card=card, m=m, player=w.who(seat), mine=sorted(mine))
         for m in markers:
             gain_bundle(w, seat, bonus_of(w, "city_bonus", m))
     elif kind == "guild":  # "a Guild Seals action using 1 die plus 1 camel"
         if w.strict and times != 1:
-            codes.illegal(codes.CARD_TIMES, f"city card {card} is used once (times 1)")
+            codes.illegal(codes.CARD_TIMES, "city card {card} is used once (times 1)", card=card)
         if spec.get("pay"):
             pay(w, seat, spec["pay"], f"(city card {card})")
         take_seal(w, seat, e.guild, value)
     elif kind == "move":  # "multi-step moves (only 1 post, where the move ends)"
         if w.strict and times != 1:
-            codes.illegal(codes.CARD_TIMES, f"city card {card} is used once (times 1); its move goes up to the die")
+            codes.illegal(codes.CARD_TIMES, "city card {card} is used once (times 1); its move goes up to the die", card=card)
         limit = min(value, spec.get("max") or 6)
         move(w, seat, tuple(e.path), tuple(e.path2), e.figure, limit, None, tuple(e.take), tuple(e.discard), f"city card {card}", False)
 
@@ -872,7 +870,7 @@ def _card_fields(w: Work, kind: str, e) -> None:
         return
     for f, default in CARD_DEFAULTS.items():
         if f not in CARD_CHOICE_FIELDS[kind] and getattr(e, f) != default:
-            codes.illegal(codes.EXTRA_CHOICE, f"a {kind} city card takes no {f} (it reads {', '.join(CARD_CHOICE_FIELDS[kind]) or 'times only'})")
+            codes.illegal(codes.EXTRA_CHOICE, "a {kind} city card takes no {f} (it reads {card_choice_fields_item})", kind=kind, f=f, card_choice_fields_item=', '.join(CARD_CHOICE_FIELDS[kind]) or 'times only')
 
 
 # --- bonus actions ------------------------------------------------------------------------------
@@ -881,7 +879,7 @@ def _card_fields(w: Work, kind: str, e) -> None:
 def complete_contract(w: Work, seat: int, contract: str) -> None:
     d = w.pl.get(seat) or w.p(seat)
     if w.strict and contract not in d.contracts:
-        codes.illegal(codes.CONTRACT_NOT_ACTIVE, f"{contract!r} is not one of {w.who(seat)}'s contracts ({list(d.contracts)})")
+        codes.illegal(codes.CONTRACT_NOT_ACTIVE, "{contract!r} is not one of {player}'s contracts ({contracts})", contract=contract, player=w.who(seat), contracts=list(d.contracts))
     spec = component(w, "contract", contract)
     vidal = d.character == "vidal"
     if not vidal:  # Vidal: "ラクダ及び資源の支払いが必要なくなるが、達成報酬の勝利点が獲得できなくなる"
@@ -927,9 +925,9 @@ def improve_seal(w: Work, seat: int, guild: str) -> None:
     d = w.pl.get(seat) or w.p(seat)
     if w.strict:
         if guild not in d.seals:
-            codes.illegal(codes.SEAL_NOT_OWNED, f"{w.who(seat)} owns no {guild!r} seal")
+            codes.illegal(codes.SEAL_NOT_OWNED, "{player} owns no {guild!r} seal", player=w.who(seat), guild=guild)
         if guild in d.improved:
-            codes.illegal(codes.SEAL_IMPROVED, f"{w.who(seat)}'s {guild} seal is already improved")
+            codes.illegal(codes.SEAL_IMPROVED, "{player}'s {guild} seal is already improved", player=w.who(seat), guild=guild)
     spec = component(w, "seal", guild, "(its improvement cost and bonus)")
     cost = dict(spec["improve"])
     if d.character == "tebaldo":
@@ -944,7 +942,7 @@ def improve_seal(w: Work, seat: int, guild: str) -> None:
 def money_bag(w: Work, seat: int, die: str, take: str) -> None:
     options = {next(iter(b)): b for b in w.pack.money_bag}
     if w.strict and take not in options:
-        codes.illegal(codes.BAD_CHOICE, f"the money bag gives {', '.join(options)}, not {take!r}: \"３コイン／２ラクダ／１翡翠のいずれか\"")
+        codes.illegal(codes.BAD_CHOICE, "the money bag gives {options}, not {take!r}: {rule}", options=', '.join(options), take=take, rule="\"３コイン／２ラクダ／１翡翠のいずれか\"")
     place_dice(w, seat, BAG, (die,), 1, "free", "the money bag")
     gain_bundle(w, seat, options[take])
 
@@ -965,9 +963,9 @@ def adjust(w: Work, seat: int, die: str, delta: int) -> None:
         if kind == "p":
             codes.illegal(codes.PIECE_RULE, "Donata's pieces always count as a 6")
         if delta not in (1, -1):
-            codes.illegal(codes.BAD_CHOICE, f"a die turns by +1 or -1, not {delta!r}")
+            codes.illegal(codes.BAD_CHOICE, "a die turns by +1 or -1, not {delta!r}", delta=delta)
         if not turns(value, delta):
-            codes.illegal(codes.NO_WRAP, f"a {value} cannot turn to {value + delta}: \"１の目を６にしたり、またその逆をすることはできません。\"")
+            codes.illegal(codes.NO_WRAP, "a {value} cannot turn to {value_plus}: {rule}", value=value, value_plus=value + delta, rule="\"１の目を６にしたり、またその逆をすることはできません。\"")
     pay(w, seat, {"camels": w.pack.bonus_costs["adjust"]}, 'to turn a die ("ラクダを２頭支払うことにより")')
     take_die(w, seat, die)
     add_die(w, seat, kind, value + delta)
@@ -981,12 +979,12 @@ def isabella_roll(w: Work, seat: int, value: int) -> None:
 def buy_black(w: Work, seat: int, value) -> None:
     if w.strict:
         if w.s.bought_black:
-            codes.illegal(codes.ONE_BLACK_DIE_PER_TURN, '"各プレイヤーは１回の手番には１つだけしか黒ダイスを取れません。"')
+            codes.illegal(codes.ONE_BLACK_DIE_PER_TURN, "{rule}", rule="\"各プレイヤーは１回の手番には１つだけしか黒ダイスを取れません。\"")
         if w.s.black_supply <= 0:
             codes.illegal(codes.NO_BLACK_DICE_LEFT, "no black die is left this round")
         variant = w.s.options.black_dice_variant
         if variant and value not in w.s.black_pool:
-            codes.illegal(codes.BAD_DIE, f"black-dice variant: take one of the rolled black dice {list(w.s.black_pool)}, not {value!r}")
+            codes.illegal(codes.BAD_DIE, "black-dice variant: take one of the rolled black dice {black_pool}, not {value!r}", black_pool=list(w.s.black_pool), value=value)
         if not variant and value is not None:
             codes.illegal(codes.BAD_DIE, "a bought black die is rolled at once (its value follows as DieRolled)")
     pay(w, seat, {"camels": w.pack.bonus_costs["black"]}, 'for a black die ("ラクダを３頭支払うことにより")')
@@ -1008,7 +1006,7 @@ def goods_traded(w: Work, seat: int) -> None:
         if w.p(seat).character != "vidal":
             codes.illegal(codes.NOT_YOUR_CHARACTER, "only Vidal Badoer trades 1 gold + 1 silk + 1 pepper for 5 VP")
         if w.s.traded:
-            codes.illegal(codes.ONCE_PER_TURN, 'Vidal Badoer: "フリーアクションとして１ターンに１回"')
+            codes.illegal(codes.ONCE_PER_TURN, "Vidal Badoer: {rule}", rule="\"フリーアクションとして１ターンに１回\"")
     pay(w, seat, {"gold": 1, "silk": 1, "pepper": 1}, "(Vidal Badoer: 1 gold, 1 silk, 1 pepper)")
     w.p(seat).vp += 5
     w.f["traded"] = True
@@ -1017,7 +1015,7 @@ def goods_traded(w: Work, seat: int) -> None:
 def outpost_tile(w: Work, seat: int, tile: str) -> None:
     d = w.pl.get(seat) or w.p(seat)
     if w.strict and tile not in d.tiles:
-        codes.illegal(codes.NOT_YOUR_CHARACTER, f"{w.who(seat)} keeps no outpost tile {tile!r} (Filippo Vitello's power)")
+        codes.illegal(codes.NOT_YOUR_CHARACTER, "{player} keeps no outpost tile {tile!r} (Filippo Vitello's power)", player=w.who(seat), tile=tile)
     i = d.tiles.index(tile)
     d.tiles = d.tiles[:i] + d.tiles[i + 1 :]
     gain_bundle(w, seat, bonus_of(w, "outpost", tile))
@@ -1031,27 +1029,27 @@ def caravan_start(w: Work, seat: int, goods, tile: str, city: str) -> None:
         if not w.s.options.caravans:
             codes.illegal(codes.CARAVANS_OFF, "caravans are in play only with the caravan expansion (option caravans)")
         if free is None:
-            codes.illegal(codes.CARAVAN_NONE_FREE, f"{w.who(seat)} has no caravan available")
+            codes.illegal(codes.CARAVAN_NONE_FREE, "{player} has no caravan available", player=w.who(seat))
         if not 1 <= len(goods) <= 2 or any(g not in GOODS for g in goods):
-            codes.illegal(codes.CARAVAN_GOODS, f"load 1 or 2 goods (gold, silk, pepper), not {list(goods)}: \"資源（金・絹・胡椒）を１つか２つ載せ\"")
+            codes.illegal(codes.CARAVAN_GOODS, "load 1 or 2 goods (gold, silk, pepper), not {goods}: {rule}", goods=list(goods), rule="\"資源（金・絹・胡椒）を１つか２つ載せ\"")
         if tile not in w.get("tiles_up"):
-            codes.illegal(codes.CARAVAN_TILE, f"route tile {tile!r} is not face up")
+            codes.illegal(codes.CARAVAN_TILE, "route tile {tile!r} is not face up", tile=tile)
     spec = component(w, "route_tile", tile)
     a, b = spec["shields"]
     shields = {node(w, f).get("shield") for f in d.figures if known(w, "node", f) and node(w, f)["kind"] == "city"}
     target = known(w, "node", city) if isinstance(city, str) else None
     if w.strict:
         if a not in shields and b not in shields:
-            codes.illegal(codes.CARAVAN_TILE, f"route tile {tile} shows {a} and {b}; {w.who(seat)}'s figure stands in no city with either shield: \"コマのいる都市の紋章アイコンが片方のアイコンと合致しているルートタイルを選択\"")
+            codes.illegal(codes.CARAVAN_TILE, "route tile {tile} shows {a} and {b}; {player}'s figure stands in no city with either shield: {rule}", tile=tile, a=a, b=b, player=w.who(seat), rule="\"コマのいる都市の紋章アイコンが片方のアイコンと合致しているルートタイルを選択\"")
         if target is None:
             component(w, "node", city)
         ok = {b} if a in shields else set()
         if b in shields:
             ok.add(a)
         if target.get("kind") != "city" or target.get("shield") not in ok:
-            codes.illegal(codes.CARAVAN_CITY, f"the caravan goes to a city with the tile's other shield, not {city!r}: \"コマのいる方ではないアイコンの都市にキャラバンを置く\"")
+            codes.illegal(codes.CARAVAN_CITY, "the caravan goes to a city with the tile's other shield, not {city!r}: {rule}", city=city, rule="\"コマのいる方ではないアイコンの都市にキャラバンを置く\"")
         if d.character == "mailin" and city in d.figures:
-            codes.illegal(codes.CARAVAN_CITY, 'Mailin & Tian Chin: "キャラバンを自分のコマのある都市からスタートさせてはいけない"')
+            codes.illegal(codes.CARAVAN_CITY, "Mailin & Tian Chin: {rule}", rule="\"キャラバンを自分のコマのある都市からスタートさせてはいけない\"")
     for g in goods:
         pay(w, seat, {g: 1}, "to load the caravan")
     w.f["tiles_up"] = tuple(t for t in w.get("tiles_up") if t != tile)
@@ -1065,11 +1063,11 @@ def caravan_conquer(w: Work, seat: int, index: int, rewards, tile) -> None:
     cars = list(d.caravans)
     if w.strict:
         if not isinstance(index, int) or not 0 <= index < len(cars) or not cars[index][1]:
-            codes.illegal(codes.CARAVAN_NOT_MET, f"{w.who(seat)} has no caravan {index!r} on a route")
+            codes.illegal(codes.CARAVAN_NOT_MET, "{player} has no caravan {index!r} on a route", player=w.who(seat), index=index)
         if cars[index][1] not in d.figures:
-            codes.illegal(codes.CARAVAN_NOT_MET, f"the caravan is at {cars[index][1]}, no figure of {w.who(seat)} is: \"キャラバンとコマが同じ位置（オアシスでもいい）にいる必要がある\"")
+            codes.illegal(codes.CARAVAN_NOT_MET, "the caravan is at {cars_item_1}, no figure of {player} is: {rule}", cars_item_1=cars[index][1], player=w.who(seat), rule="\"キャラバンとコマが同じ位置（オアシスでもいい）にいる必要がある\"")
         if len(rewards) != len(cars[index][2]):
-            codes.illegal(codes.BAD_CHOICE, f"one reward per loaded good ({list(cars[index][2])}): sell, upgrade or double")
+            codes.illegal(codes.BAD_CHOICE, "one reward per loaded good ({cars_item_2}): sell, upgrade or double", cars_item_2=list(cars[index][2]))
     own_tile, _, goods = cars[index]
     for g, r in zip(goods, rewards):
         if r == "sell":
@@ -1079,7 +1077,7 @@ def caravan_conquer(w: Work, seat: int, index: int, rewards, tile) -> None:
         elif r == "double":
             gain(w, seat, g, 2)
         elif w.strict:
-            codes.illegal(codes.BAD_CHOICE, f"{r!r} for {g}: sell, upgrade (pepper->silk->gold; gold cannot) or double")
+            codes.illegal(codes.BAD_CHOICE, "{r!r} for {g}: sell, upgrade (pepper->silk->gold; gold cannot) or double", r=r, g=g)
     back = own_tile
     if tile is not None and tile != own_tile:
         others = [i for i, c in enumerate(cars) if c[0] == tile and c[1] and i != index]
@@ -1207,7 +1205,7 @@ def income(w: Work, seat: int, coins: int, camels: int, double, pair: int) -> No
     d = w.pl.get(seat) or w.p(seat)
     due = d.compensation
     if w.strict and not (isinstance(coins, int) and isinstance(camels, int) and coins >= 0 and camels >= 0 and coins + camels == due):
-        codes.illegal(codes.COMPENSATION, f"{w.who(seat)}'s compensation is {due}, as coins + camels, not {coins} + {camels}: \"１５との差分だけラクダかコインを好きな組み合わせで受け取りす\"")
+        codes.illegal(codes.COMPENSATION, "{player}'s compensation is {due}, as coins + camels, not {coins} + {camels}: {rule}", player=w.who(seat), due=due, coins=coins, camels=camels, rule="\"１５との差分だけラクダかコインを好きな組み合わせで受け取りす\"")
     d.coins += coins
     d.camels += camels
     d.compensation = 0
@@ -1218,7 +1216,7 @@ def income(w: Work, seat: int, coins: int, camels: int, double, pair: int) -> No
         sources = dict(round_sources(w, seat))
         if sources:
             if w.strict and double not in sources:
-                codes.illegal(codes.BAD_CHOICE, f"Mailin & Tian Chin take one «!» bonus twice: choose one of {sorted(sources)}, not {double!r}")
+                codes.illegal(codes.BAD_CHOICE, "Mailin & Tian Chin take one «!» bonus twice: choose one of {sources}, not {double!r}", sources=sorted(sources), double=double)
             b = sources.get(double, {})
             gain_bundle(w, seat, bonus_of(w, "city_bonus", b[1]) if type(b) is tuple else b)
         elif w.strict and double is not None:
@@ -1229,7 +1227,7 @@ def income(w: Work, seat: int, coins: int, camels: int, double, pair: int) -> No
         dice = list(d.dice)
         if pair:
             if w.strict and dice.count(pair) < 2:
-                codes.illegal(codes.BAD_CHOICE, f"Isabella Donati has no pair of {pair}s ({dice})")
+                codes.illegal(codes.BAD_CHOICE, "Isabella Donati has no pair of {pair}s ({dice})", pair=pair, dice=dice)
             dice.remove(pair)
             dice.remove(pair)
             gain(w, seat, ISABELLA_PAIR[pair], 1)

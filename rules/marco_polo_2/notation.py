@@ -101,7 +101,7 @@ def _hints(cls: type) -> dict[str, typing.Any]:
 
 
 def _bad(text: str, why: str = "") -> typing.NoReturn:
-    codes.illegal(codes.BAD_NOTATION, f"cannot read {text!r}{': ' + why if why else ''}; {EXPECTED}")
+    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=': ' + why if why else '', expected=EXPECTED)
 
 
 def _shape(tp) -> str:
@@ -188,7 +188,7 @@ def format_move(event: Event) -> str:
         return text if event.seat is None else f"@{event.seat} {text}"
     verb = VERB_OF.get(type(event))
     if verb is None:
-        codes.illegal(codes.UNKNOWN_EVENT, f"{type(event).__name__} is not a Marco Polo II event")
+        codes.illegal(codes.UNKNOWN_EVENT, "{name} is not a Marco Polo II event", name=type(event).__name__)
     cls, positional = VERBS[verb]
     hints = _hints(cls)
     words = [verb]

@@ -169,10 +169,10 @@ def _pack_for(opts: Options) -> Pack:
         pack = PACKS.get(pack_hash)
         if pack is None:
             codes.bad_options(
-                codes.CONTENT_MISMATCH, f"the game is pinned to {ref}, a Marco Polo II content pack this store does not hold"
+                codes.CONTENT_MISMATCH, "the game is pinned to {ref}, a Marco Polo II content pack this store does not hold", ref=ref
             )
         if pack_id is not None and pack_id != pack.id:
-            codes.bad_options(codes.CONTENT_MISMATCH, f"the game is pinned to {ref}, but hash {pack_hash} is pack {pack.id!r}")
+            codes.bad_options(codes.CONTENT_MISMATCH, "the game is pinned to {ref}, but hash {pack_hash} is pack {pack_id!r}", ref=ref, pack_hash=pack_hash, pack_id=pack.id)
         return pack
     named = with_id(str(pack_id or ""))
     shipped = [p for p in named if p in BUILTIN]
@@ -181,7 +181,7 @@ def _pack_for(opts: Options) -> Pack:
     if len(named) != 1:
         known = ", ".join(sorted({p.id for p in PACKS.values()}))
         why = "unknown" if not named else f"{len(named)} packs have the id; name its hash too"
-        codes.bad_options(codes.CONTENT_MISMATCH, f"Marco Polo II content pack {pack_id!r}: {why} (known: {known})")
+        codes.bad_options(codes.CONTENT_MISMATCH, "Marco Polo II content pack {pack_id!r}: {why} (known: {known})", pack_id=pack_id, why=why, known=known)
     return named[0]
 
 
@@ -196,13 +196,13 @@ def neutral_board(pack: Pack, n: int) -> tuple[Placed, ...]:
 def setup(players: tuple[str, ...], options: dict[str, Any] | None) -> MP2State:
     players = tuple(players)
     if not 2 <= len(players) <= 4:
-        codes.bad_options(codes.PLAYER_COUNT, f"Marco Polo II is for 2-4 players; got {len(players)}")
+        codes.bad_options(codes.PLAYER_COUNT, "Marco Polo II is for 2-4 players; got {n_players}", n_players=len(players))
     try:
         opts = msgspec.convert(dict(options or {}), Options)
     except msgspec.ValidationError as exc:
         codes.bad_options(
             codes.BAD_OPTIONS,
-            f"bad Marco Polo II options: {exc} (known: characters offer/all/chosen, caravans, black_dice_variant, content)",
+            "bad Marco Polo II options: {exc} (known: characters offer/all/chosen, caravans, black_dice_variant, content)", exc=exc,
         )
     pack = _pack_for(opts)
     n = len(players)

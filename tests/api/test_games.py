@@ -100,7 +100,7 @@ def test_get_a_game_tells_where_it_stands_and_hides_the_seed_until_the_end(clien
 def test_an_unknown_game_is_a_404_with_a_code(client):
     response = client.get("/games/nope")
     assert response.status_code == 404
-    assert response.json() == {"code": "unknown-game", "message": "no game 'nope'", "game_id": "nope"}
+    assert response.json() == {"code": "unknown-game", "message": "no game 'nope'", "game_id": "nope", "params": {"game_id": "nope"}}
 
 
 def test_list_filters_by_title_player_status_and_date_newest_first(client, svc):

@@ -67,6 +67,7 @@ def test_a_stale_expected_seq_is_a_409_and_writes_nothing(client, svc):
         "game_id": game.id,
         "expected_seq": 1,
         "current_seq": 2,
+        "params": {"expected_seq": 1, "game_id": game.id, "last_seq": 2},
     }
     assert log_rows(svc) == before
 

@@ -49,6 +49,7 @@ AT_LEAST = {"lost-cities": 8, "marco-polo": 4, "marco-polo-2": 6}
 #: routes that serve nothing of any game (the same for every store)
 NO_GAME_DATA = {
     ("get", "/health"), ("get", "/titles"), ("get", "/titles/details"), ("get", "/titles/{title_id}/content"),
+    ("get", "/i18n/{lang}.json"),  # the message catalogues
     ("post", "/games"),  # creates a game: answers its tokens, nothing hidden
     ("post", "/games/{game_id}/tokens"),  # new tokens for the write token's holder, nothing hidden
     # pack library writes answer the pack written; the forms are the same for every store

@@ -7,6 +7,7 @@ from collections import Counter
 
 import msgspec
 import pytest
+from catalogued import catalogued
 
 import rules  # noqa: F401  (registers the event types with the codec)
 from events.errors import ContradictsKnownFacts, IllegalMove, InvalidOptions
@@ -86,6 +87,7 @@ def refused(state: LostCitiesState, move, code: str, exc_type=IllegalMove):
     with pytest.raises(exc_type) as info:
         T.decide(state, move_obj)
     assert info.value.code == code, info.value.message
+    catalogued(info.value)
     assert code in CODES
     assert msgspec.msgpack.encode(state) == before
     return info.value

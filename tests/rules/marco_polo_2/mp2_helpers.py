@@ -7,6 +7,7 @@ import random
 
 import msgspec
 import pytest
+from catalogued import catalogued
 import seed_docs
 
 import rules  # noqa: F401  (registers the event types with the codec)
@@ -96,6 +97,7 @@ def refused(state: MP2State, move, code: str, exc_type=IllegalMove):
     with pytest.raises(exc_type) as info:
         T.decide(state, move)
     assert info.value.code == code, (info.value.code, info.value.message)
+    catalogued(info.value)
     assert info.value.message
     assert msgspec.msgpack.encode(state) == before
     return info.value

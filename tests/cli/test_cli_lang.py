@@ -1,0 +1,59 @@
+"""The command line in the reader's language: ``--lang`` or the locale (LC_ALL, LC_MESSAGES,
+LANG) for its own messages and for the refusals it shows."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from api.cli import app
+from api.i18n import locale_lang
+
+runner = CliRunner()
+NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": ""}
+
+
+def run(*args: str, env: dict[str, str] | None = None, input: str | None = None):
+    return runner.invoke(app, [str(a) for a in args], env={**NO_LOCALE, **(env or {})}, input=input)
+
+
+@pytest.fixture
+def db(tmp_path) -> str:
+    return str(tmp_path / "t.duckdb")
+
+
+def test_a_refusal_is_shown_in_the_language_of_lang(db):
+    said = {lang: run("--lang", lang, "new", "lost-cities", "Ana", "--db", db) for lang in ("en", "es", "ja")}
+    assert {r.exit_code for r in said.values()} == {1}
+    assert "lost-cities.player-count: Lost Cities is played by 2 players, or 4 in partnerships (parejas); got 1" in said["en"].output
+    assert "lost-cities.player-count: Lost Cities se juega entre 2 jugadores, o 4 por parejas; hay 1" in said["es"].output
+    assert "lost-cities.player-count: ロストシティは2人、またはペア戦で4人で遊びます。1 人ではありません" in said["ja"].output
+
+
+def test_the_locale_chooses_when_lang_is_not_given_and_lang_wins(db):
+    spanish = run("new", "lost-cities", "Ana", "Bea", "--option", "rounds=1", "--db", db, env={"LANG": "es_ES.UTF-8"})
+    assert spanish.exit_code == 0 and spanish.output.startswith("partida ") and "token de escritura: " in spanish.output
+    japanese = run("new", "lost-cities", "Ana", "--db", db, env={"LC_ALL": "ja_JP.UTF-8", "LANG": "es_ES.UTF-8"})
+    assert "ペア戦" in japanese.output
+    english = run("--lang", "en", "new", "lost-cities", "Ana", "--db", db, env={"LC_ALL": "ja_JP.UTF-8"})
+    assert "got 1" in english.output
+
+
+def test_the_interactive_recorder_refuses_in_the_chosen_language(db):
+    created = run("new", "lost-cities", "Ana", "Bea", "--option", "rounds=1", "--db", db)
+    game_id = created.output.split()[1]
+    result = run("--lang", "es", "record", game_id, "--db", db, input="Q9\nquit\n")
+    assert "No se registró nada; inténtalo de nuevo" in result.output
+
+
+def test_an_unknown_lang_is_refused_by_name(db):
+    result = run("--lang", "de", "games", "--db", db)
+    assert result.exit_code == 1 and "--lang is one of en, es, ja, not 'de'" in result.output
+
+
+def test_the_locale_names_the_language():
+    assert locale_lang({"LC_ALL": "", "LC_MESSAGES": "ja_JP.UTF-8", "LANG": "es_ES"}) == "ja"
+    assert locale_lang({"LANG": "es_MX.UTF-8"}) == "es"
+    assert locale_lang({"LANG": "C.UTF-8"}) == "en"
+    assert locale_lang({"LANG": "de_DE"}) == "en"
+    assert locale_lang({}) == "en"
