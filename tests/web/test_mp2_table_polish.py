@@ -55,6 +55,10 @@ def test_the_map_shows_each_city_s_cards_as_printed_and_a_tap_shows_them_large(t
     assert CODE.findall(text) == [], text  # no code, no seq, no seat number in the drawing's text
     assert "Xian" in page.locator("#drawing svg.mp-map").text_content()
     shot(page, "map", page.locator("#drawing"))
+    page.get_by_text("Hide the recording panel").click()
+    page.locator("#drawing .mp-lower").scroll_into_view_if_needed()
+    shot(page, "seats", page.locator("#drawing .mp-lower"))
+    page.get_by_text("Show the recording panel").click()
 
     page.locator("#drawing [data-loc=XIA] .mp-city-shape").click()
     dialog = page.locator("#mp-face-dialog[open]")
