@@ -1,6 +1,12 @@
 // What lies on a city of a board game's map, drawn as the faces printed on it: small beside the
 // city, large in a dialog when the city is tapped (Marco Polo, Marco Polo II).
 import { h, s, clear } from '../dom.js';
+import { zoomable } from '../mapzoom.js';
+
+/** The map fits the width; zoom and pan reach every place on it. */
+export function mapWrap(svg, key) {
+  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
+}
 
 /** The small faces (elements) beside a city, sized for the drawing's scale (the map zooms). */
 export function tagFaces(faces, x, y, width, height, how, loc) {

@@ -3,8 +3,7 @@
 // each player's resources and caravans, and the offers of the round.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { zoomable } from '../mapzoom.js';
-import { tagFaces, tappable, showFaces } from './mapfaces.js';
+import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 import { characterName, defaultSpot, faceFor, specOf } from '../faces/mp2-table.js';
 
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
@@ -172,10 +171,6 @@ export function score(view) {
   return scoreSheet(view, { during: ['in_game'], end: ['goal_seals', 'shields', 'goods', 'coins', 'most_contracts', 'caravans'] }, { shields: 'shields_count' });
 }
 
-// the map fits the width; zoom and pan reach every place on it
-function mapWrap(svg, key) {
-  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
-}
 
 // ---- the picker: kinds and moves in the table's words, the components they name as pictures ------
 const GROUPS = {

@@ -2,9 +2,8 @@
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { zoomable } from '../mapzoom.js';
 import { faceOf, nameOf } from '../faces/mp-faces.js';
-import { tagFaces, tappable, showFaces } from './mapfaces.js';
+import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
 
 // where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
@@ -188,8 +187,4 @@ export function moveLabel(m, view, content) {
   }
 }
 
-// the map fits the width; zoom and pan reach every place on it
-function mapWrap(svg, key) {
-  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
-}
 
