@@ -54,6 +54,7 @@ def test_the_map_shows_each_city_s_cards_as_printed_and_a_tap_shows_them_large(t
     text = page.locator("#drawing").inner_text()
     assert CODE.findall(text) == [], text  # no code, no seq, no seat number in the drawing's text
     assert "Xian" in page.locator("#drawing svg.mp-map").text_content()
+    assert page.locator("#status-line").inner_text() == "round 1: the contract refilled in Xian"
     shot(page, "map", page.locator("#drawing"))
     page.get_by_text("Hide the recording panel").click()
     page.locator("#drawing .mp-lower").scroll_into_view_if_needed()

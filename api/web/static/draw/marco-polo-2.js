@@ -206,6 +206,12 @@ export function subgroupLabel(group, key) {
   return null;
 }
 
+/** A sentence of the server's with each place's code said by its name ("refilled in XIA" -> "in Xian"). */
+export function inWords(text, content) {
+  const names = new Map(((content && content.map && content.map.nodes) || []).filter((n) => n.name).map((n) => [n.id, n.name]));
+  return names.size ? String(text).replace(/\b[A-Z][A-Z0-9]{1,3}\b/g, (w) => names.get(w) || w) : text;
+}
+
 export function groupLabel(k) {
   return GROUPS[String(k).split('.').pop()] || null;
 }

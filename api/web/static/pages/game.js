@@ -166,7 +166,9 @@ export async function show(main, q, { navigate }) {
     if (changed && !g.left) { renderHistory(); markCurrent(); labelStep(); }
   }
   const moveOf = (f) => (g.names.get(f.seq) || {}).move || f.move || null;
-  const textOf = (f) => (g.names.get(f.seq) || {}).text || f.text || humanize(f.type);
+  // a title may say the server's codes in words (Marco Polo II's places by their names)
+  const inWords = (text) => (g.mod && g.mod.inWords && text ? g.mod.inWords(text, g.content) : text);
+  const textOf = (f) => inWords((g.names.get(f.seq) || {}).text || f.text || humanize(f.type));
   // the log's seqs, as the timeline numbers its steps (null: not a step now)
   const stepOf = (seq) => { const i = g.frames.findIndex((f) => f.seq === seq); return i < 0 ? null : i; };
   const showError = (box, e) => box.append(errorBox(e, { stepOf }));
@@ -244,7 +246,7 @@ export async function show(main, q, { navigate }) {
     labelStep();
     first.disabled = back.disabled = pos === 0;
     fwd.disabled = last.disabled = pos === g.frames.length - 1;
-    status.textContent = f.status;
+    status.textContent = inWords(f.status);
     drawing.dataset.seq = String(f.seq);
     drawing.dataset.index = String(pos);
     drawTable(f);
