@@ -259,6 +259,8 @@ class Recorder:
                 code="amendment-illegal",
                 breaking_seq=seq,
                 rule=exc.code,
+                # what the rule names (an undescribed component's kind and id: the page asks for it)
+                **{k: v for k, v in exc.details.items() if k not in ("code", "breaking_seq", "rule")},
             ) from exc
         if len(decided) != 1:
             raise HistoryEditRefused("an amendment must stand for exactly one event", code="amend-shape")

@@ -223,7 +223,7 @@ def marco_polo_drawn(page) -> dict:
         const posts = [...d.querySelectorAll('[data-post]')].map(e => `${e.dataset.seat}@${e.dataset.post}`).sort();
         const res = {};
         for (const s of d.querySelectorAll('.mp-seat')) {
-          res[s.dataset.seat] = Object.fromEntries([...s.querySelectorAll('[data-res]')].map(e => [e.dataset.res, Number(e.textContent)]));
+          res[s.dataset.seat] = Object.fromEntries([...s.querySelectorAll('.mp-res [data-res]')].map(e => [e.dataset.res, Number(e.textContent)]));
         }
         const board = Object.fromEntries([...d.querySelectorAll('[data-space]')].map(e => [e.dataset.space, e.dataset.dice]));
         const display = [...d.querySelectorAll('[data-contract]')].map(e => e.dataset.contract);

@@ -9,6 +9,7 @@ axe-core and tap targets on the screens Marco Polo II adds."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 from pagehelp import (
@@ -273,6 +274,14 @@ def play_first_round(c: Counter, http, game_id: str, first_game: bool) -> dict:
         else:
             offered = kinds_on_offer(page)
             seat = view["to_move"]
+            if P + "goal-kept" in offered and first_game and seat == 0:
+                # the goal cards the recorder described while secret: by their faces (this device's), never a code
+                keep = page.locator("#picker .options-area .move")
+                assert keep.count() == 3 and keep.locator("[data-face=goal]").count() == 3
+                assert not re.search(r"\bG\d", " ".join(keep.all_inner_texts())), keep.all_inner_texts()
+                kept = {m.get_attribute("data-notation").split()[-1] for m in keep.all()}
+                public = {g["id"] for g in http.get(f"/games/{game_id}/content").json().get("goals") or []}
+                assert kept and not kept & public  # the server shows none of them before the end
             p = view["seats"][seat]
             acted = view["main_done"] or not (p["dice"] or p["black"])
             if not acted and mains == 0 and first_game:
@@ -483,7 +492,7 @@ def test_a_layout_half_entered_survives_a_reload(tall_phone, server, http):
     wait_ready(page)
     form = page.locator("#facts [data-fact=setup]")
     assert form.locator(".mp2-char[data-character='dewu']").get_attribute("aria-pressed") == "true"
-    assert form.locator(".mp2-place[data-place='KAS']").get_attribute("aria-label") == "KAS Kashgar: done"
+    assert form.locator(".mp2-place[data-place='KAS']").get_attribute("aria-label") == "Kashgar: done"
     form.locator(".mp2-place[data-place='KAS']").click()
     assert form.locator(".mpf-slot[data-slot='bonus:KAS:0']").get_attribute("data-chosen") == "CB01"
     assert form.locator(".mpf-slot[data-slot='bonus:KAS:0'] .mp2-pick[data-id='CB01'] [data-face=city_bonus]").count() == 1

@@ -3,7 +3,7 @@
 // each player's resources and caravans, and the offers of the round.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { zoomable } from '../mapzoom.js';
+import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 import { characterName, defaultSpot, faceFor, specOf } from '../faces/mp2-table.js';
 
 const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
@@ -71,8 +71,9 @@ function map(view, content) {
   const routes = m.routes || [];
   const start = (content && content.start_city) || (nodes.find((n) => n.kind === 'start') || {}).id;
   const pos = layout(nodes, routes, start);
-  const tags = [byCity(view.bonuses), byCity(view.outposts), byCity(view.cards), byCity(view.city_contracts)];
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'mp-map', role: 'img', 'aria-labelledby': 'mp2-map-t' },
+  const tags = [['city_bonus', byCity(view.bonuses)], ['outpost', byCity(view.outposts)], ['city_card', byCity(view.cards)], ['contract', byCity(view.city_contracts)]];
+  const facesOver = s('g', { class: 'mp-tags' });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'mp-map mp2-map', role: 'group', 'aria-labelledby': 'mp2-map-t' },
     s('title', { id: 'mp2-map-t' }, `The map (${nodes.length} places known): figures, trading posts, tiles and cards`),
     s('rect', { x: 0, y: 0, width: W, height: H, rx: 16, class: 'mp-sea' }));
   for (const r of routes) {
@@ -97,10 +98,14 @@ function map(view, content) {
     if (kind === 'oasis') g.append(s('rect', { x: -8, y: -8, width: 16, height: 16, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
     else if (kind === 'start') g.append(s('rect', { x: -30, y: -20, width: 60, height: 40, rx: 6, class: 'mp-city-shape' }));
     else g.append(s('circle', { r: n.special ? 20 : 17, class: 'mp-city-shape' }));
-    if (kind !== 'oasis') g.append(s('text', { y: 4, 'text-anchor': 'middle', class: 'mp-code' }, n.id));
     if (n.name && n.name !== n.id) g.append(s('text', { y: 32, 'text-anchor': 'middle', class: 'mp-name' }, n.name));
-    const label = tags.flatMap((t) => t[n.id] || []).join(' ');
-    if (label) g.append(s('text', { y: -26, 'text-anchor': 'middle', class: 'mp-tag' }, label));
+    const lying = tags.flatMap(([kind, at]) => (at[n.id] || []).map((id) => [kind, id]));
+    if (lying.length) {
+      // above the city (below it near the top edge), the city's name staying its own text
+      const [ty, how] = y <= 110 ? [48, 'below'] : [-30 - 64, ''];
+      facesOver.append(tagFaces(lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id))), Math.max(0, Math.min(W - 320, x - 160)), y + ty, 320, 64, how, n.id));
+      tappable(g, () => showFaces(g, n.name || 'the city', lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id)))));
+    }
     (postsAt[n.id] || []).forEach((seat, i) => g.append(s('rect', { x: -22 + i * 12, y: 36, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': n.id, 'data-seat': seat },
       s('title', {}, `trading post of ${view.players[seat]}`))));
     (figuresAt[n.id] || []).forEach((seat, i) => {
@@ -110,15 +115,21 @@ function map(view, content) {
     });
     svg.append(g);
   }
+  svg.append(facesOver);
   if (nodes.length <= 1) svg.append(s('text', { x: W / 2, y: H - 30, 'text-anchor': 'middle', class: 'mp-name' }, 'The rest of the map appears as the table describes it.'));
   return svg;
 }
 
 function list(label, items, attrs = {}) {
-  return h('p', { class: 'small', ...attrs }, h('strong', {}, `${label}: `), items && items.length ? items.join(', ') : h('span', { class: 'muted' }, '—'));
+  return h('p', { class: 'small', ...attrs }, h('strong', {}, `${label}: `), items && items.length ? (items.some((x) => x instanceof Node) ? h('span', { class: 'mp2-move-faces' }, items) : items.join(', ')) : h('span', { class: 'muted' }, '—'));
 }
 
-function board(view) {
+// components as their faces, small (a code only while nothing is known of it)
+function faceList(label, kind, ids, content, attrs = {}) {
+  return list(label, (ids || []).map((id) => faceFor(kind, id, specOf(content, kind, id))), { class: 'small mp2-faces-line', ...attrs });
+}
+
+function board(view, content) {
   const placed = {};
   for (const [space, value, seat, kind] of view.board) (placed[space] = placed[space] || []).push([value, seat, kind]);
   const spaces = Object.keys(placed);
@@ -127,22 +138,24 @@ function board(view) {
     spaces.length ? h('ul', { class: 'mp-spaces' }, spaces.map((id) => h('li', { 'data-space': id, 'data-dice': placed[id].map((d) => d[0]).join(' ') },
       h('span', { class: 'mp-space-name' }, humanize(id.replace(':', ' '))), h('span', { class: 'mp-dice' }, placed[id].map(([v, seat, kind]) => die(v, seat, kind))))))
       : h('p', { class: 'muted small' }, 'No dice on the board.'),
-    list('Offer tiles', view.offers), list('Coming up', view.upcoming), list('Action-area city cards', view.area_cards),
+    faceList('Offer tiles', 'offer', view.offers, content), faceList('Coming up', 'offer', view.upcoming, content),
+    faceList('Action-area city cards', 'city_card', view.area_cards, content),
     list('Characters on offer', (view.offered || []).map(humanize)),
-    list('Route tiles (face up)', view.route_tiles_up), list('Black dice pool', view.black_pool),
+    faceList('Route tiles (face up)', 'route_tile', view.route_tiles_up, content), list('Black dice pool', view.black_pool),
     h('p', { class: 'small muted' }, `Black dice left: ${view.black_dice_left}`));
 }
 
-function seatCard(view, p) {
+function seatCard(view, p, content) {
   const me = view.to_move === p.seat;
   return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': `${p.player}'s resources` },
-    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, 'to move') : null),
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${characterName(p.character)}`) : null, me ? h('span', { class: 'badge' }, 'to move') : null),
     h('dl', { class: 'mp-res mp2-res' }, RES.map(([k, name, short]) => [h('dt', {}, h('abbr', { title: name }, short)), h('dd', { 'data-res': k }, p[k])])),
     h('p', { class: 'small' }, 'Dice: ', p.dice.length || p.black.length ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b'))] : h('span', { class: 'muted' }, 'none')),
-    list('Contracts', p.contracts), list('Completed', p.completed), list('Seals', p.seals),
+    faceList('Contracts', 'contract', p.contracts, content), faceList('Completed', 'contract', p.completed, content),
+    list('Seals', p.seals.map((g) => GUILD_WORDS[g] || g)),
     list('Caravans', (p.caravans || []).map((c) => `[${c.join(' ')}]`), { 'data-caravans': (p.caravans || []).length }),
-    list('Outpost tiles', p.outpost_tiles),
-    h('p', { class: 'small' }, `Posts left ${p.posts_left}`, p.improved && p.improved.length ? ` · improved: ${p.improved.join(', ')}` : ''));
+    faceList('Outpost tiles', 'outpost', p.outpost_tiles, content),
+    h('p', { class: 'small' }, `Posts left ${p.posts_left}`, p.improved && p.improved.length ? ` · improved: ${p.improved.map((g) => GUILD_WORDS[g] || g).join(', ')}` : ''));
 }
 
 export function draw(container, view, ctx) {
@@ -151,17 +164,13 @@ export function draw(container, view, ctx) {
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
     h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', PHASE_WORDS[view.phase] ? ` · ${PHASE_WORDS[view.phase]}` : ''),
     mapWrap(map(view, ctx.content), 'marco-polo-2'),
-    h('div', { class: 'mp-lower' }, board(view), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p))))));
+    h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
 }
 
 export function score(view) {
   return scoreSheet(view, { during: ['in_game'], end: ['goal_seals', 'shields', 'goods', 'coins', 'most_contracts', 'caravans'] }, { shields: 'shields_count' });
 }
 
-// the map fits the width; zoom and pan reach every place on it
-function mapWrap(svg, key) {
-  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
-}
 
 // ---- the picker: kinds and moves in the table's words, the components they name as pictures ------
 const GROUPS = {
@@ -195,6 +204,12 @@ export function subgroupLabel(group, key) {
   if (k === 'city-card-used') return /^area\d$/.test(key) ? `Action-board card ${key.slice(4)}` : placeName(shownContent, key);
   if (/^(b?\d|p[A-Z])$/.test(key)) return `Die ${dieText(key)}`;
   return null;
+}
+
+/** A sentence of the server's with each place's code said by its name ("refilled in XIA" -> "in Xian"). */
+export function inWords(text, content) {
+  const names = new Map(((content && content.map && content.map.nodes) || []).filter((n) => n.name).map((n) => [n.id, n.name]));
+  return names.size ? String(text).replace(/\b[A-Z][A-Z0-9]{1,3}\b/g, (w) => names.get(w) || w) : text;
 }
 
 export function groupLabel(k) {

@@ -2,8 +2,8 @@
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { zoomable } from '../mapzoom.js';
 import { faceOf, nameOf } from '../faces/mp-faces.js';
+import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
 
 // where each location sits on the drawing (a 1000 x 560 sketch of the board, west to east)
@@ -80,8 +80,8 @@ function map(view, content) {
     const lying = [extra, ...sumatra, outpost].filter(Boolean);
     if (lying.length) {
       const [tx, ty, tw, th, how] = TAG_AT[id] || (y <= 80 ? [-80, 40, 160, 40, 'below'] : [-80, -66, 160, 40, '']); // near the top edge: below the name
-      tags.append(tagFaces(content, lying, x + tx, y + ty, tw, th, how, id)); // beside the city, not in it: the city's name is its own text
-      tappable(g, () => showFaces(g, loc.name, lying, content));
+      tags.append(tagFaces(lying.map((c) => faceOf(content, c, { small: true }) || c), x + tx, y + ty, tw, th, how, id)); // beside the city, not in it: the city's name is its own text
+      tappable(g, () => showFaces(g, loc.name, lying.map((c) => faceOf(content, c) || h('span', {}, c))));
     }
     (postsAt[id] || []).forEach((seat, i) => {
       g.append(s('rect', { x: -22 + i * 12, y: 40, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': id, 'data-seat': seat }, s('title', {}, `trading post of ${view.players[seat]}`)));
@@ -187,42 +187,4 @@ export function moveLabel(m, view, content) {
   }
 }
 
-// the map fits the width; zoom and pan reach every place on it
-function mapWrap(svg, key) {
-  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
-}
 
-// what lies on a city, as the small pictures printed on it (tap the city to see them large)
-function tagFaces(content, ids, x, y, width, height, how, loc) {
-  return s('foreignObject', { x, y, width, height, class: 'mp-tag-fo', 'data-tag-of': loc },
-    h('div', { class: `mp-tag-faces ${how}`, 'aria-hidden': 'true' }, ids.map((id) => faceOf(content, id, { small: true }) || id)));
-}
-
-function tappable(g, open) {
-  const title = g.querySelector(':scope > title');
-  if (title) title.remove(); // its shown name is its accessible name; a title would replace it
-  g.setAttribute('tabindex', '0');
-  g.setAttribute('role', 'button');
-  g.setAttribute('aria-haspopup', 'dialog'); // its name is what it shows (code and city); it opens the faces
-  g.classList.add('mp-tappable');
-  // a finger's reach around the city: 150 map units are >= 44 px on a 375-px phone's whole map
-  g.prepend(s('rect', { x: -75, y: -75, width: 150, height: 150, class: 'mp-hit' }));
-  g.addEventListener('click', open);
-  g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); open(); } });
-}
-
-// one dialog per page: the faces of a city's card and tile, large, with a close button
-function showFaces(from, name, ids, content) {
-  let dialog = document.getElementById('mp-face-dialog');
-  if (!dialog) {
-    dialog = h('dialog', { id: 'mp-face-dialog', class: 'mp-face-dialog', 'aria-labelledby': 'mp-face-h' },
-      h('h3', { id: 'mp-face-h' }), h('div', { class: 'mp-face-body' }),
-      h('button', { type: 'button', class: 'mp-face-close', onclick: () => dialog.close() }, 'Close'));
-    document.body.append(dialog);
-  }
-  dialog.querySelector('#mp-face-h').textContent = `On ${name}`;
-  clear(dialog.querySelector('.mp-face-body')).append(...ids.map((id) => faceOf(content, id) || h('span', {}, id)));
-  dialog.onclose = () => { if (from.isConnected) from.focus(); };
-  dialog.showModal();
-  dialog.querySelector('.mp-face-close').focus();
-}

@@ -3,7 +3,7 @@
 // map does not show yet (tap its two ends). A component the pack lacks is described with its form.
 import { h, clear, errorBox, humanize } from '../dom.js';
 import {
-  askComponent, characterName, componentsOf, nextId, pickGrid, placeId, rememberId, specOf, tapBoard,
+  askComponent, characterName, componentsOf, faceFor, nextId, pickGrid, placeId, rememberId, rememberSecrets, secretIds, specOf, tapBoard,
 } from './mp2-table.js';
 
 const SETUP_DEALT = 'marco-polo-2.setup-dealt';
@@ -225,13 +225,24 @@ export function setupOnBoard(box, ctx) {
       ...SLOTS.flatMap(([slot, kind]) => pairs(slot).map(([, x]) => `${kind}:${x}`)),
     ]);
     move.describe = store.list(used).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec }));
-    if (await send(ctx, err, move)) draft.clear();
+    if (await send(ctx, err, move)) { rememberSecrets(info.game_id, move.describe); draft.clear(); }
   });
   box.append(form);
   return true;
 }
 
 // ---- a round's reveals ---------------------------------------------------------------------------
+/** The offer tiles and action-area city cards of the rounds so far, from the public frames (the rules refuse them again). */
+export function usedSoFar(frames, view) {
+  const offers = new Set(); const cards = new Set();
+  for (const v of [...frames.map((f) => f.view), view]) {
+    if (!v) continue;
+    for (const x of [...(v.offers || []), ...(v.upcoming || [])]) offers.add(x);
+    for (const x of v.area_cards || []) cards.add(x);
+  }
+  return { offers, cards };
+}
+
 export function roundOnBoard(box, ctx) {
   const { view, content } = ctx;
   const round = view.round + 1;
@@ -245,7 +256,7 @@ export function roundOnBoard(box, ctx) {
   const area = saved.area || [null, null];
   const err = errorArea();
   const body = h('div', {});
-  const shown = new Set([...(view.offers || []), ...(view.upcoming || [])]);
+  const { offers: usedOffers, cards: usedCards } = usedSoFar(ctx.frames || [], view);
 
   function slot(list, i, kind, title, initial, exclude) {
     const current = list[i];
@@ -262,12 +273,13 @@ export function roundOnBoard(box, ctx) {
   }
   function render() {
     draft.save({ offers, upcoming, area, fresh: store.list() });
-    const used = new Set([...(view.area_cards || []), ...(view.cards || []).map((p) => p[1])]);
+    const used = new Set([...usedCards, ...(view.cards || []).map((p) => p[1])]);
     clear(body).append(
       h('fieldset', {}, h('legend', {}, `Round ${round}: the offer tiles on the books`),
-        fixed ? h('p', { class: 'small' }, 'Shown last round: ', offers.join(', ')) : [1, 2, 3].map((b) => slot(offers, b - 1, 'offer', `Book ${b}`, { book: b }, shown))),
+        fixed ? h('div', { class: 'small mp2-shown' }, 'Shown last round: ', h('span', { class: 'mp2-move-faces' }, offers.map((x) => faceFor('offer', x, specOf(content, 'offer', x, store.fresh)))))
+          : [1, 2, 3].map((b) => slot(offers, b - 1, 'offer', `Book ${b}`, { book: b }, usedOffers))),
       last ? null : h('fieldset', {}, h('legend', {}, `Round ${round + 1}'s offer tiles (shown now)`),
-        [1, 2, 3].map((b) => slot(upcoming, b - 1, 'offer', `Book ${b}, next round`, { book: b }, shown))),
+        [1, 2, 3].map((b) => slot(upcoming, b - 1, 'offer', `Book ${b}, next round`, { book: b }, usedOffers))),
       h('fieldset', {}, h('legend', {}, 'The two city cards beside the action board'),
         [0, 1].map((i) => slot(area, i, 'city_card', `City card ${i + 1}`, {}, used))));
   }
@@ -333,52 +345,71 @@ export function newRouteTravel(box, ctx) {
   if (!p || view.main_done || !(p.dice.length || p.black.length) || !p.figures.length) return false;
   const store = freshStore([], ctx.info.game_id);
   const err = errorArea();
-  const picked = [];
-  let route = null;
+  const picked = []; // the figure's place, then each place stepped onto
+  const drawn = []; // per leg: the route described on this screen for it, or null (the map has it)
   const body = h('div', {});
   const nodes = () => [...componentsOf(content, 'node'), ...store.list().filter((c) => c.kind === 'node').map((c) => ({ id: c.id, ...c.spec }))];
-  const known = (a, b) => componentsOf(content, 'route').some((r) => r.ends && r.ends.includes(a) && r.ends.includes(b));
+  const routes = () => [...componentsOf(content, 'route'), ...store.list().filter((c) => c.kind === 'route').map((c) => ({ id: c.id, ...c.spec }))];
+  const joined = (a, b) => routes().some((r) => r.ends && r.ends.includes(a) && r.ends.includes(b));
+  const nameOf = (id) => (nodes().find((x) => x.id === id) || {}).name || 'the new place';
+  const refuse = (code, message) => clear(err).append(errorBox({ code, message }));
 
   async function tapped(id) {
-    if (picked.length === 0 && !p.figures.includes(id)) { clear(err).append(errorBox({ code: 'not-here', message: `${p.player}'s figure is not there: tap where it stands first` })); return; }
     clear(err);
-    if (picked.includes(id)) picked.splice(picked.indexOf(id), 1); else if (picked.length < 2) picked.push(id);
-    if (picked.length === 2) {
-      if (known(...picked)) { clear(err).append(errorBox({ code: 'known-route', message: 'that route is on the map: pick the travel among the moves' })); picked.pop(); render(); return; }
-      const [a, b] = picked;
-      const rid = a <= b ? `${a}-${b}` : `${b}-${a}`;
-      const got = await askComponent({ kind: 'route', id: rid, initial: { ends: [a, b] }, why: `The route from ${a} to ${b}`, content, nodes: nodes() });
-      if (got) { store.add('route', rid, { ends: [a, b], ...got.spec }); route = rid; } else picked.pop();
+    if (!picked.length) {
+      if (!p.figures.includes(id)) { refuse('not-here', `${p.player}'s figure is not there: tap where it stands first`); return; }
+      picked.push(id);
+    } else if (id === picked[picked.length - 1]) { // the last place tapped again: that step taken back
+      picked.pop();
+      const rid = drawn.pop();
+      if (rid) store.fresh.delete(`route:${rid}`);
+    } else if (picked.includes(id)) { refuse('place-twice', 'a travel passes each place once'); return; } else {
+      const a = picked[picked.length - 1];
+      let rid = null;
+      if (!joined(a, id)) { // a leg the map lacks: drawn now, with the route's form
+        rid = a <= id ? `${a}-${id}` : `${id}-${a}`;
+        const got = await askComponent({ kind: 'route', id: rid, initial: { ends: [a, id] }, why: `The route from ${nameOf(a)} to ${nameOf(id)}`, content, nodes: nodes() });
+        if (!got) { render(); return; }
+        store.add('route', rid, { ends: [a, id], ...got.spec });
+      }
+      picked.push(id);
+      drawn.push(rid);
     }
     render();
   }
   async function addPlace(xy) {
-    if (picked.length !== 1) { clear(err).append(errorBox({ code: 'start-first', message: 'tap where the figure stands first' })); return; }
-    const id = await describePlace(store, content, xy, 'Where the route leads');
+    if (!picked.length) { refuse('start-first', 'tap where the figure stands first'); return; }
+    const id = await describePlace(store, content, xy, 'Where the path leads');
     if (id) await tapped(id);
   }
   function render() {
-    const routes = [...componentsOf(content, 'route'), ...store.list().filter((c) => c.kind === 'route').map((c) => ({ id: c.id, ...c.spec }))];
     const marks = Object.fromEntries(p.figures.map((f) => [f, `${p.player}'s figure`]));
+    picked.slice(1).forEach((x, i) => { marks[x] = `step ${i + 1}`; });
+    const said = !picked.length ? `Tap where ${p.player}'s figure stands.`
+      : `${picked.map(nameOf).join(' → ')}. Tap the next place (an empty spot for one the map does not show), or the last one again to take it back${picked.length > 1 ? '; then the dice below' : ''}.`;
     clear(body).append(
-      h('p', { class: 'small', 'aria-live': 'polite' }, route ? 'Now the dice placed on the travel space.' : picked.length ? 'Now tap where it goes (an empty spot for a place the map does not show).' : `Tap where ${p.player}'s figure stands.`),
-      tapBoard({ nodes: nodes(), routes, marks, pressed: picked, label: 'Draw the route: tap its two ends', onPlace: tapped, onAdd: addPlace }),
-      picked.length === 1 && !route ? h('button', { type: 'button', class: 'secondary', 'data-action': 'new-place', onclick: () => addPlace({ x: 500, y: 500 }) }, 'It goes to a place the map does not show') : null);
-    if (route) {
-      const end = picked[1];
+      h('p', { class: 'small', 'aria-live': 'polite', 'data-path': picked.slice(1).join(',') }, said),
+      tapBoard({ nodes: nodes(), routes: routes(), marks, pressed: picked, label: 'The path: tap its places in order', onPlace: tapped, onAdd: addPlace }),
+      picked.length ? h('button', { type: 'button', class: 'secondary', 'data-action': 'new-place', onclick: () => addPlace({ x: 500, y: 500 }) }, 'Next: a place the map does not show') : null);
+    if (picked.length > 1) {
+      const used = new Set(drawn.filter(Boolean).map((rid) => `route:${rid}`).concat(store.list().filter((c) => c.kind === 'node' && picked.includes(c.id)).map((c) => `node:${c.id}`)));
+      const steps = picked.length - 1;
+      // a row whose dice cannot go that far is left out (Möngke Khan's skipped oases: the rules say)
+      const reaches = (row, dice) => p.character === 'mongke' || (steps <= (((content.travel || {})[row] || {}).max || 6)
+        && dice.every((x) => x[0] === 'p' || Number(x.replace(/\D/g, '')) >= steps));
       body.append(h('div', { class: 'mp2-travel-dice', role: 'group', 'aria-label': 'The dice placed' }, ROWS.flatMap(([row, label]) =>
-        diceSets(p, { 1: 1, 2: 2, 3: 3 }[row]).map((dice) => h('button', {
+        diceSets(p, row).filter((dice) => reaches(row, dice)).map((dice) => h('button', {
           type: 'button', class: 'move', 'data-row': row, 'data-dice': dice.join(','),
           onclick: () => send(ctx, err, {
-            type: 'marco-polo-2.travelled', row, dice, path: [end], figure: p.figures.indexOf(picked[0]), seat,
-            describe: store.list().map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
+            type: 'marco-polo-2.travelled', row, dice, path: picked.slice(1), figure: p.figures.indexOf(picked[0]), seat,
+            describe: store.list(used).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
           }),
         }, `${label}: ${dice.map(dieWord).join(' + ')}`)))));
     }
   }
   render();
   box.append(h('details', { class: 'fact mp2-new-route', 'data-fact': 'new-route' },
-    h('summary', {}, 'Travel along a route the map does not show yet'), body, err));
+    h('summary', {}, 'Travel: tap the path on the board (a route the map lacks is drawn as you go)'), body, err));
   return true;
 }
 
@@ -394,7 +425,8 @@ export function goalsShown(box, ctx) {
     const err = errorArea();
     const who = view.players[seat];
     const others = new Set((view.all_goals || []).filter((g, s) => g && s !== seat));
-    const ids = componentsOf(content, 'goal').map((x) => x.id).filter((x) => !others.has(x));
+    // with those this device described while they were secret (the server knows them: no form)
+    const ids = [...new Set([...componentsOf(content, 'goal').map((x) => x.id), ...secretIds(ctx.info.game_id, 'goal')])].filter((x) => !others.has(x));
     const show = (id) => send(ctx, err, {
       type: 'marco-polo-2.goal-revealed', seat, goal: id,
       describe: store.list(new Set([`goal:${id}`])).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),

@@ -43,14 +43,40 @@ export function componentsOf(content, kind) {
   return content[SECTION[kind]] || [];
 }
 
-/** A component's spec: from the descriptions made on this screen, else the content; null if unknown. */
+/** A component's spec: from the descriptions made on this screen, else the content, else what this device entered while it is secret; null if unknown. */
 export function specOf(content, kind, id, fresh = null) {
   const mine = fresh && fresh.get(`${kind}:${id}`);
   if (mine) return mine.spec;
   const found = componentsOf(content, kind).find((x) => x.id === id);
-  if (!found) return null;
+  if (!found) return secretOf(shownGame(), kind, id);
   const { id: _, ...spec } = found;
   return spec;
+}
+
+// the game the page shows (a picker's label has no other way to know it)
+const shownGame = () => { try { return new URLSearchParams(location.search).get('game'); } catch { return null; } };
+
+// a goal card the recorder saw and described while it is secret: the server keeps it out of every
+// public read until the end, so the device that entered it keeps its face, for that game only
+const secretKey = (game) => `tabletape.mp2-secret.${game}`;
+function secrets(game) {
+  if (!game) return {};
+  try { return JSON.parse(localStorage.getItem(secretKey(game))) || {}; } catch { return {}; }
+}
+/** Keeps the secret components (goal cards) of ``describe`` that this device entered in ``game``. */
+export function rememberSecrets(game, describe) {
+  const mine = (describe || []).filter((c) => c.kind === 'goal');
+  if (!game || !mine.length) return;
+  const all = secrets(game);
+  for (const c of mine) all[`${c.kind}:${c.id}`] = c.spec;
+  try { localStorage.setItem(secretKey(game), JSON.stringify(all)); } catch { /* a help only */ }
+}
+/** The ids of the secret components of a kind this device entered in ``game``. */
+export function secretIds(game, kind) {
+  return Object.keys(secrets(game)).filter((k) => k.startsWith(`${kind}:`)).map((k) => k.slice(kind.length + 1));
+}
+function secretOf(game, kind, id) {
+  return kind === 'goal' ? secrets(game)[`${kind}:${id}`] || null : null;
 }
 
 // the ids this device gave components in a game: a goal card described while it is secret is not
@@ -101,12 +127,14 @@ function wordsOf(kind, spec) {
   return spec.name || '';
 }
 
-/** A component drawn as printed (the pack forms' card face), with its id as a small label. */
+/** A component drawn as printed (the pack forms' card face). */
 export function faceFor(kind, id, spec) {
   if (formsModule && formsModule.cardFace && spec) {
     try { const el = formsModule.cardFace(kind, id, spec); if (el) return el; } catch (err) { console.error(err); }
   }
-  return h('span', { class: 'mp2-face', 'data-face': kind, 'data-id': id }, h('span', { class: 'mp2-face-words' }, wordsOf(kind, spec) || id), h('span', { class: 'mpf-id' }, id));
+  // not described yet (a secret goal card...): what it is, never its code as if it were printed
+  const words = wordsOf(kind, spec) || (spec ? '' : `${(KIND_NAMES[kind] || kind).replace(/^an? /, '')} not described yet`);
+  return h('span', { class: 'mp2-face', 'data-face': kind, 'data-id': id }, h('span', { class: 'mp2-face-words' }, words));
 }
 
 // ---- asking for a component --------------------------------------------------------------------
@@ -195,6 +223,8 @@ function spotOf(node, i) {
   return [x, y * YS];
 }
 
+const placeWord = (n) => (n.kind === 'oasis' ? 'Oasis' : n.kind === 'start' ? 'Start' : 'City');
+
 /**
  * The board as a table sees it: places as buttons, routes as lines. ``onAdd({x, y})`` for a tap on
  * an empty spot (pack units 0..1000); ``onPlace(id)`` for a tap on a place. ``marks``: id -> a word
@@ -207,10 +237,6 @@ export function tapBoard({ nodes, routes = [], onAdd, onPlace, marks = {}, press
   for (const r of routes) {
     const [a, b] = r.ends || [];
     if (pos.has(a) && pos.has(b)) svg.append(s('line', { x1: pos.get(a)[0], y1: pos.get(a)[1], x2: pos.get(b)[0], y2: pos.get(b)[1], class: 'mp-route', 'data-route': r.id || `${a}-${b}` }));
-  }
-  for (const n of nodes) {
-    const [x, y] = pos.get(n.id);
-    if (n.name) svg.append(s('text', { x: Math.min(BW - 90, Math.max(90, x)), y: y + 115, 'text-anchor': 'middle', class: 'mpf-setup-name' }, n.name));
   }
   const box = h('div', { class: 'mp2-board', role: 'group', 'aria-label': label || 'The board' }, svg);
   if (onAdd) {
@@ -228,10 +254,10 @@ export function tapBoard({ nodes, routes = [], onAdd, onPlace, marks = {}, press
     const b = h('button', {
       type: 'button', class: `mpf-city-btn mp2-place${n.kind === 'oasis' ? ' oasis' : ''}${mark === 'done' ? ' done' : ''}`,
       'data-place': n.id, 'aria-pressed': String(pressed.includes(n.id)),
-      'aria-label': `${n.id} ${n.name || ''}${mark ? `: ${mark}` : ''}`.trim(),
+      'aria-label': `${n.name || placeWord(n)}${mark ? `: ${mark}` : ''}`,
       style: `left:${(x / BW) * 100}%;top:${(y / BH) * 100}%;transform:translate(-50%,-50%)`,
       onclick: onPlace ? () => onPlace(n.id) : undefined, disabled: onPlace ? null : true,
-    }, n.id);
+    }, n.name || placeWord(n));
     box.append(b);
   }
   return box;

@@ -166,7 +166,9 @@ export async function show(main, q, { navigate }) {
     if (changed && !g.left) { renderHistory(); markCurrent(); labelStep(); }
   }
   const moveOf = (f) => (g.names.get(f.seq) || {}).move || f.move || null;
-  const textOf = (f) => (g.names.get(f.seq) || {}).text || f.text || humanize(f.type);
+  // a title may say the server's codes in words (Marco Polo II's places by their names)
+  const inWords = (text) => (g.mod && g.mod.inWords && text ? g.mod.inWords(text, g.content) : text);
+  const textOf = (f) => inWords((g.names.get(f.seq) || {}).text || f.text || humanize(f.type));
   // the log's seqs, as the timeline numbers its steps (null: not a step now)
   const stepOf = (seq) => { const i = g.frames.findIndex((f) => f.seq === seq); return i < 0 ? null : i; };
   const showError = (box, e) => box.append(errorBox(e, { stepOf }));
@@ -244,7 +246,7 @@ export async function show(main, q, { navigate }) {
     labelStep();
     first.disabled = back.disabled = pos === 0;
     fwd.disabled = last.disabled = pos === g.frames.length - 1;
-    status.textContent = f.status;
+    status.textContent = inWords(f.status);
     drawing.dataset.seq = String(f.seq);
     drawing.dataset.index = String(pos);
     drawTable(f);
@@ -391,8 +393,8 @@ export async function show(main, q, { navigate }) {
       const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), mod: g.mod, view, content: g.content });
       const strip = dieStrip(legal.moves, { onPick: (m) => record(m.notation, m.move), view }); // a reroll: the die, then its value
       if (strip) pick.prepend(strip);
-      const factsShown = chance && chance.kind ? await g.facts.render(facts, { chance, view, info: i, content: g.content, record, compose }) : false;
-      if (!factsShown && g.facts.always) await g.facts.always(facts, { view, info: i, content: g.content, record, compose, legal });
+      const factsShown = chance && chance.kind ? await g.facts.render(facts, { chance, view, info: i, content: g.content, record, compose, frames: g.frames }) : false;
+      if (!factsShown && g.facts.always) await g.facts.always(facts, { view, info: i, content: g.content, record, compose, legal, frames: g.frames });
       if (!shown && !facts.childNodes.length) {
         // nothing to pick and no form for this fact: the table's report in the title's notation
         pick.append(h('p', { class: 'muted' }, legal.status_line), notationForm());
@@ -471,17 +473,11 @@ export async function show(main, q, { navigate }) {
     g.showError && g.showError(null);
     let sent = { ...body, expected_seq: g.info.last_seq, actor: 'web', ...(what === 'moves' ? { idempotency_key: newKey() } : {}) };
     try {
-      for (;;) {
-        try {
-          await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: sent });
-          break;
-        } catch (e) {
-          const again = what === 'moves' ? await describedAgain(e, sent, queued.move) : null;
-          if (!again) throw e;
-          sent = again;
-          queued = { ...queued, move: again.move };
-        }
-      }
+      if (what === 'moves') {
+        const out = await postDescribing(what, sent, queued.move);
+        sent = out.sent;
+        queued = { ...queued, move: out.move };
+      } else await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: sent });
       await reload({ toEnd: true, appended: what === 'moves' });
       return true;
     } catch (e) {
@@ -496,11 +492,28 @@ export async function show(main, q, { navigate }) {
     }
   }
 
+  // A move (or a correction) posted; refused for a component the pack lacks, the component is asked
+  // for and the move goes again carrying it. Resolves to what was sent last; throws the refusal.
+  async function postDescribing(what, sent, move) {
+    for (;;) {
+      try {
+        await api(`/games/${id}/${what}`, { method: 'POST', token: g.tokens.write, body: sent });
+        return { sent, move };
+      } catch (e) {
+        const again = await describedAgain(e, sent, move);
+        if (!again) throw e;
+        sent = again;
+        move = again.move;
+      }
+    }
+  }
+
   // A move refused for a component the game's pack lacks: the title asks the table for it (its
   // form, never JSON) and the same move goes again carrying it; null when not asked or closed.
   async function describedAgain(e, sent, move) {
     const missing = e.body || {};
-    if (!/\.undescribed(-component)?$/.test(e.code || '') || !missing.kind || !missing.id || !g.facts.askComponent) return null;
+    // a correction's refusal names the rule it broke: the same question, the same form
+    if (!/\.undescribed(-component)?$/.test(missing.rule || e.code || '') || !missing.kind || !missing.id || !g.facts.askComponent) return null;
     const base = sent.move || move;
     if (!base) return null;
     const got = await g.facts.askComponent({ kind: missing.kind, id: missing.id, why: 'The move needs it', content: g.content });
@@ -509,7 +522,7 @@ export async function show(main, q, { navigate }) {
       throw Object.assign(new Error(`the move needs ${what} (${missing.id}) that this game's pack does not hold yet: describe it to record the move`), { code: e.code, body: e.body });
     }
     const describe = [...(base.describe || []), { kind: missing.kind, id: missing.id, spec: got.spec }];
-    return { ...sent, notation: undefined, move: { ...base, describe }, idempotency_key: newKey() };
+    return { ...sent, notation: undefined, move: { ...base, describe }, ...(sent.idempotency_key ? { idempotency_key: newKey() } : {}) };
   }
 
   async function forkHere() {
@@ -540,7 +553,7 @@ export async function show(main, q, { navigate }) {
     const amend = async (notation, move) => {
       clear(err);
       try {
-        await api(`/games/${id}/amend`, { method: 'POST', token: g.tokens.write, body: { seq: f.seq, ...(notation ? { notation } : { move }), expected_seq: g.info.last_seq, actor: 'web' } });
+        await postDescribing('amend', { seq: f.seq, ...(notation ? { notation } : { move }), expected_seq: g.info.last_seq, actor: 'web' }, move);
         dialog.close();
         await reload({ toEnd: true }); // back to the latest step, where recording goes on
         return true;
@@ -553,7 +566,7 @@ export async function show(main, q, { navigate }) {
       ]);
       renderPicker(pick, legal.moves, { onPick: (m) => amend(m.notation, m.move), mod: g.mod, view: before.view, content: g.content, label: 'Replace with' });
       if (chance && chance.kind) {
-        await g.facts.render(facts, { chance, view: before.view, info: g.info, content: g.content, record: amend,
+        await g.facts.render(facts, { chance, view: before.view, info: g.info, content: g.content, record: amend, frames: g.frames.slice(0, i),
           compose: (outcome) => api(`/games/${id}/chance`, { method: 'POST', token: g.tokens.write, body: { outcome, at: before.seq } }) });
       }
     } catch (e) { showError(err, e); }
