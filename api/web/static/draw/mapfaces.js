@@ -15,9 +15,11 @@ export function tagFaces(faces, x, y, width, height, how, loc) {
 }
 
 /** Makes a city's group a button (tap, Enter or Space) that calls ``open``. */
-export function tappable(g, open) {
+export function tappable(g, open, name = null) {
   const title = g.querySelector(':scope > title');
   if (title) title.remove(); // its shown name is its accessible name; a title would replace it
+  // a place drawn without its name as text (a pack whose names are its codes) still needs one
+  if (name) g.setAttribute('aria-label', `${name}: what lies there`);
   g.setAttribute('tabindex', '0');
   g.setAttribute('role', 'button');
   g.setAttribute('aria-haspopup', 'dialog'); // its name is what it shows (code and city); it opens the faces

@@ -104,7 +104,7 @@ function map(view, content) {
       // above the city (below it near the top edge), the city's name staying its own text
       const [ty, how] = y <= 110 ? [48, 'below'] : [-30 - 64, ''];
       facesOver.append(tagFaces(lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id))), Math.max(0, Math.min(W - 320, x - 160)), y + ty, 320, 64, how, n.id));
-      tappable(g, () => showFaces(g, n.name || 'the city', lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id)))));
+      tappable(g, () => showFaces(g, n.name || 'the city', lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id)))), n.name && n.name !== n.id ? null : n.name || n.id);
     }
     (postsAt[n.id] || []).forEach((seat, i) => g.append(s('rect', { x: -22 + i * 12, y: 36, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': n.id, 'data-seat': seat },
       s('title', {}, `trading post of ${view.players[seat]}`))));
