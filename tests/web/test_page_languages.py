@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import pytest
 
+import live_server
 from pagehelp import PHONE_TALL, shot, start_game, step, wait_ready
+from statsseed import seed_store
 
 HEADING = {"en": "Games", "es": "Partidas", "ja": "ゲーム"}
 NEW_GAME = {"en": "New game", "es": "Nueva partida", "ja": "新しいゲーム"}
 REFUSED = {"en": "cannot be there", "es": "no puede estar ahí", "ja": "ありえません"}
+ROUNDS_HELP = {"en": "How many rounds to play; the rules suggest 3.", "es": "Cuántas rondas jugar; el reglamento propone 3.", "ja": "何ラウンド遊ぶか。ルールでは3ラウンドです。"}
+STATS = {"en": ("Statistics of the group", "Win %"), "es": ("Estadísticas del grupo", "% de victorias"), "ja": ("グループの統計", "勝率")}
 NOT_RECORDED = {"en": "Not recorded.", "es": "No registrado.", "ja": "記録されていません。"}
 
 
@@ -75,6 +79,8 @@ def test_the_switch_is_on_every_page_a_finger_wide_and_remembered(tall_phone, se
         shot(page, f"lang-{lang}-packs")
         page.goto(f"{server}/?page=new")
         page.wait_for_selector("form.new-game [data-option]")
+        page.select_option("#n-title", "lost-cities")
+        assert page.locator("#n-opt-rounds-help").inner_text() == ROUNDS_HELP[lang]  # the reader's language, not the rulebook's
         shot(page, f"lang-{lang}-new-game")
 
 
@@ -115,4 +121,38 @@ def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, ser
     assert REFUSED[lang] in text and "R2" in text, text
     assert NOT_RECORDED[lang] in text
     shot(page, f"lang-{lang}-lost-cities-refused")
+    no_missing_strings(page)
+
+
+@pytest.fixture(scope="module")
+def stats_server(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lang-stats") / "stats.duckdb"
+    seed_store(path)
+    base, proc = live_server.start(path)
+    yield base
+    live_server.stop(proc)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ja"])
+def test_the_statistics_page_in_each_language_with_its_numbers(tall_phone, stats_server, lang):
+    page = tall_phone
+    page.goto(f"{stats_server}/")
+    page.evaluate("lang => localStorage.setItem('tabletape.lang', lang)", lang)
+    page.goto(f"{stats_server}/?page=stats")
+    page.wait_for_selector(".stats-page[data-ready=true]")
+    heading, win_rate = STATS[lang]
+    assert page.locator("main h1").inner_text() == heading
+    board = page.locator("[data-section=leaderboard] table")
+    assert win_rate.replace(" %", "\u00a0%") in board.locator("thead").inner_text()
+    # the percentages as the reader's locale writes them (Spanish: a decimal comma and a spaced %)
+    rate = board.locator("tbody tr").first.locator("[data-col=win_rate] .v").inner_text()
+    expected = page.evaluate(
+        "([lang, text]) => { const n = new Intl.NumberFormat(lang, {style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1});"
+        " return n.formatToParts(0.5).find((p) => p.type === 'decimal').value; }",
+        [lang, rate],
+    )
+    assert expected in rate and "%" in rate, rate
+    if lang == "es":
+        assert "," in rate and "\u00a0%" in rate, rate
+    shot(page, f"lang-{lang}-statistics")
     no_missing_strings(page)
