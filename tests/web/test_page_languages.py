@@ -13,6 +13,8 @@ from statsseed import seed_store
 
 HEADING = {"en": "Games", "es": "Partidas", "ja": "ゲーム"}
 NEW_GAME = {"en": "New game", "es": "Nueva partida", "ja": "新しいゲーム"}
+ROUND = {"es": "Ronda 1 de 1", "ja": "ラウンド 1/1"}
+PLAY = {"es": "Jugar", "ja": "出す"}
 REFUSED = {"en": "cannot be there", "es": "no puede estar ahí", "ja": "ありえません"}
 ROUNDS_HELP = {"en": "How many rounds to play; the rules suggest 3.", "es": "Cuántas rondas jugar; el reglamento propone 3.", "ja": "何ラウンド遊ぶか。ルールでは3ラウンドです。"}
 STATS = {"en": ("Statistics of the group", "Win %"), "es": ("Estadísticas del grupo", "% de victorias"), "ja": ("グループの統計", "勝率")}
@@ -107,6 +109,8 @@ def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, ser
     wait_ready(page)
     for _ in range(2):  # Ana plays and draws: the turn
         step(page)
+    assert page.locator("#drawing .lc-round").inner_text() == ROUND[lang]
+    assert PLAY[lang] in page.locator("#picker .kind[data-group]").first.inner_text()
     shot(page, f"lang-{lang}-lost-cities-turn")
     reveal = page.locator("details.fact:has([data-fact=reveal])")
     if reveal.get_attribute("open") is None:

@@ -61,7 +61,7 @@ export function plainError(err, { stepOf = null } = {}) {
   if (stepOf) text = text.replace(/\bseq (\d+)/g, (_, n) => { const st = stepOf(Number(n)); return st === null ? t('error.a-later-step') : t('error.step', { step: st }); });
   text = text.replace(/\bseat (\d+) \(([^)]+)\)/g, '$2').replace(/^body\.players\.\d+: .*$/, t('error.every-player-named'));
   text = text.charAt(0).toUpperCase() + text.slice(1);
-  if (text && !/[.!?]$/.test(text)) text += '.';
+  if (text && !/[.!?。！？]$/.test(text)) text += lang === 'ja' ? '。' : '.';
   const rule = body.rule || (code.includes('.') ? code : null);
   // the code's words are English: another language's message names its rule in its own words
   const ruleName = rule && lang === 'en' ? humanize(rule) : null;
