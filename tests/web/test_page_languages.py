@@ -160,3 +160,31 @@ def test_the_statistics_page_in_each_language_with_its_numbers(tall_phone, stats
         assert "," in rate and "\u00a0%" in rate, rate
     shot(page, f"lang-{lang}-statistics")
     no_missing_strings(page)
+
+
+MP_ROUND = {"es": "Ronda 1 de 5", "ja": "ラウンド 1/5"}
+MP_BOARD = {"es": "Tablero de acciones", "ja": "アクションボード"}
+MP_FIVE_COINS = {"es": "Coger 5 monedas", "ja": "5コインを取る"}
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_a_marco_polo_turn_in_the_chosen_language(tall_phone, server, lang):
+    page = tall_phone
+    start_game(page, server, "marco-polo", ["Ana", "Bea"], {"characters": "first-game"})
+    game = page.url
+    page.goto(f"{server}/")
+    page.wait_for_selector("main h1")
+    switch_to(page, lang)
+    page.goto(game)
+    wait_ready(page)
+    for _ in range(8):  # the layout, the contracts, the roll: until Ana chooses an action
+        if page.locator("#picker .kind").count():
+            break
+        step(page)
+    assert page.locator("#drawing .lc-round").inner_text().startswith(MP_ROUND[lang])
+    assert page.locator("#drawing .mp-board h3").inner_text() == MP_BOARD[lang]
+    kinds = page.locator("#picker .kind").all_inner_texts()
+    assert any(MP_FIVE_COINS[lang] in k for k in kinds), kinds
+    step(page, prefer=("marco-polo.five-coins-taken",))  # Ana's action
+    shot(page, f"lang-{lang}-marco-polo-turn")
+    no_missing_strings(page)
