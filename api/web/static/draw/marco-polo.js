@@ -16,11 +16,10 @@ export const MAP_XY = {
 };
 // Sumatra's three cards and its tile stand in a column to its right, where the sea is empty
 const TAG_AT = { SUM: [26, -96, 300, 150, 'side'] };
-const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'], ['gold', 'Gold', 'gold'], ['vp', 'Victory points', 'VP']];
-const SPACES = [
-  ['bazaar-camels', 'Bazaar: camels'], ['bazaar-pepper', 'Bazaar: pepper'], ['bazaar-silk', 'Bazaar: silk'], ['bazaar-gold', 'Bazaar: gold'],
-  ['khan', "Khan's favor"], ['coins5', 'Take 5 coins'], ['contracts', 'Contracts'], ['travel', 'Travel'], ['bag', 'Bag (3 coins)'],
-];
+// each resource and its short mark (the mark stays: it is the board's icon, the name is the reader's)
+const RES = [['coins', 'coin'], ['camels', 'camel'], ['pepper', 'pepr'], ['silk', 'silk'], ['gold', 'gold'], ['vp', 'VP']];
+// the action board's spaces, named as the rulebook names them
+const SPACES = () => ['bazaar-camels', 'bazaar-pepper', 'bazaar-silk', 'bazaar-gold', 'khan', 'coins5', 'contracts', 'travel', 'bag'].map((id) => [id, t(`mp.space.${id}`)]);
 
 function die(value, seat, kind) {
   const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
@@ -102,7 +101,7 @@ function map(view, content) {
 function board(view, content) {
   const placed = {};
   for (const [space, value, seat, kind] of view.board) (placed[space] = placed[space] || []).push([value, seat, kind]);
-  const spaces = [...SPACES, ...Object.keys(view.city_cards).map((k) => [k, `City card: ${nameOf(content, k.split('-')[0])}${k.includes('-') ? ` ${k.split('-')[1]}` : ''}`, describe(content, view.city_cards[k]), faceOf(content, view.city_cards[k], { small: true })])];
+  const spaces = [...SPACES(), ...Object.keys(view.city_cards).map((k) => [k, t('mp.city-card', { city: `${nameOf(content, k.split('-')[0])}${k.includes('-') ? ` ${k.split('-')[1]}` : ''}` }), describe(content, view.city_cards[k]), faceOf(content, view.city_cards[k], { small: true })])];
   return h('section', { class: 'mp-board', 'aria-label': t('mp.action-board') },
     h('h3', {}, t('mp.action-board')),
     h('ul', { class: 'mp-spaces' }, spaces.map(([id, name, text, face]) => h('li', { 'data-space': id, 'data-dice': (placed[id] || []).map((d) => d[0]).join(' '), title: text || null },
@@ -117,7 +116,7 @@ function seatCard(view, p, content) {
   const me = view.to_move === p.seat;
   return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': t('mp.resources-of', { player: p.player }) },
     h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, t('mp.to-move')) : null),
-    h('dl', { class: 'mp-res' }, RES.map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, icon)), h('dd', { 'data-res': k }, p[k])])),
+    h('dl', { class: 'mp-res' }, RES.map(([k, icon]) => [k, t(`mp.res.${k}`), icon]).map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, icon)), h('dd', { 'data-res': k }, p[k])])),
     h('p', { class: 'small' }, `${t('mp.dice')} `, p.dice.length || p.black.length || p.white.length
       ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b')), p.white.map((v) => die(v, p.seat, 'w'))]
       : h('span', { class: 'muted' }, t('mp.none'))),
