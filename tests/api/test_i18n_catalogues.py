@@ -23,7 +23,7 @@ from rules.marco_polo_2.content import SYNTHETIC
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {lang: ROOT / "api" / "i18n" / f"{lang}.json" for lang in i18n.LANGS}
-SECTIONS = ("errors", "edge", "cli", "terms", "score")
+SECTIONS = ("errors", "edge", "cli", "terms", "score", "page")
 QUOTED = re.compile(r'"[^"{}]{6,}"')
 
 
@@ -259,3 +259,18 @@ def test_every_source_of_a_finished_score_sheet_has_a_label(title_id, players, o
     wanted = sources(sheet, set()) - {"rounds_played", "rounds_agreed"} | set(sheet.get("expedition_order", ()))
     for lang in i18n.LANGS:
         assert wanted - set(i18n.catalogue(lang)["score"][title_id]) == set(), lang
+
+
+# -- every string the page asks for is in the catalogue ------------------------------------------
+
+PAGE_KEY = re.compile(r"""\b(?:t|say)\('([a-z0-9][a-z0-9._-]*)'""")
+STATIC = ROOT / "api" / "web" / "static"
+
+
+def test_every_key_the_page_names_is_in_the_page_section():
+    """The page's ``t('key')`` calls (``api/web/static``, i18n.js): each key written out in the
+    source is in the catalogue (keys built at run time are caught by the browser tests)."""
+    page = {".".join(key[1:]) for key in strings("en") if key[0] == "page"}
+    named = {m for path in STATIC.rglob("*.js") if "vendor" not in path.parts for m in PAGE_KEY.findall(path.read_text(encoding="utf-8"))}
+    assert len(named) > 100
+    assert sorted(named - page) == []

@@ -165,6 +165,7 @@ def check_page(page, name: str) -> None:
     )
     assert page.evaluate("() => [...document.querySelectorAll('.sv-chart img')].length") == 0  # drawn, not images
     first = marks.first
+    page.mouse.move(0, 0)  # a pointer left resting on another chart's mark would show that mark's tip as the page scrolls
     first.focus()
     tip = page.locator(".sv-tip:not([hidden])")
     assert tip.count() == 1 and tip.inner_text() == first.get_attribute("aria-label")

@@ -1,4 +1,6 @@
 // The HTTP API, as the page uses it. Every error is JSON {code, message, ...}; it becomes an ApiError.
+// Every call names the reader's language, so a refusal's message arrives in it.
+import { lang, t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -17,7 +19,7 @@ export async function api(path, { method = 'GET', body, token, params, signal } 
     const s = q.toString();
     if (s) url += (url.includes('?') ? '&' : '?') + s;
   }
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: 'application/json', 'Accept-Language': lang };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
@@ -25,7 +27,7 @@ export async function api(path, { method = 'GET', body, token, params, signal } 
     response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   } catch (err) {
     if (err.name === 'AbortError') throw err;
-    throw new ApiError(0, { code: 'network', message: `the server did not answer (${err.message})` });
+    throw new ApiError(0, { code: 'network', message: t('shell.no-answer', { detail: err.message }) });
   }
   const text = await response.text();
   let data = null;

@@ -1,6 +1,11 @@
 // The page's router: ?game=ID[&at=N] a game; ?page=new start one; ?page=stats statistics;
 // ?page=packs (or #/packs) content packs; else the list.
 import { h, clear } from './dom.js';
+import { t, translateStatic, languageSwitch } from './i18n.js';
+
+translateStatic();
+for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+document.querySelector('footer.bottom').append(' · ', languageSwitch());
 
 const main = document.getElementById('main');
 let current = null; // the page now shown: {leave()}
@@ -26,7 +31,7 @@ async function route() {
     current = await mod.show(main, q, { navigate });
   } catch (err) {
     console.error(err);
-    clear(main).append(h('div', { class: 'error', role: 'alert' }, h('strong', {}, 'This page could not be shown: '), err.message || String(err)));
+    clear(main).append(h('div', { class: 'error', role: 'alert' }, h('strong', {}, t('shell.not-shown')), err.message || String(err)));
   } finally {
     main.removeAttribute('aria-busy');
   }

@@ -2,6 +2,7 @@
 // the round's roll is recorded as one move the moment the last die is in. Also the dice strip: a
 // reroll or a black die is one tap on the die, then one on the value it shows.
 import { h, clear, errorBox, seatColour } from './dom.js';
+import { t } from './i18n.js';
 import { randomInt } from './facts/generic.js';
 
 const BLACK = '#222';
@@ -18,20 +19,20 @@ function groupsOf(chance, info, view) {
     const p = (view && view.pending && view.pending[0]) || [];
     const seat = p[0] === 'roll' ? p[1] : view ? view.to_move : null;
     const black = p[0] === 'roll' && (p[2] === 'b' || p[2] === 'rb');
-    const who = seat !== null && seat !== undefined && info.players[seat] ? info.players[seat] : 'The die';
-    return [{ n: 1, label: black ? `${who}: black die` : who, colour: black ? BLACK : seatColour(seat) }];
+    const who = seat !== null && seat !== undefined && info.players[seat] ? info.players[seat] : t('dice.the-die');
+    return [{ n: 1, label: black ? t('dice.black-die-of', { who }) : who, colour: black ? BLACK : seatColour(seat) }];
   }
   const groups = chance.groups && chance.groups.reduce((a, b) => a + b, 0) === count ? chance.groups : [count];
   return groups.map((n, i) => (i < info.players.length && groups.length > 1
     ? { n, label: info.players[i], colour: seatColour(i), seat: i }
-    : { n, label: groups.length > 1 ? 'Black dice' : 'The dice', colour: groups.length > 1 ? BLACK : seatColour(null) }))
+    : { n, label: groups.length > 1 ? t('dice.black-dice') : t('dice.the-dice'), colour: groups.length > 1 ? BLACK : seatColour(null) }))
     .filter((g) => g.n > 0);
 }
 
 // The pad for a chance of kind dice. ``ctx`` as the facts modules get it (chance, info, view,
 // compose, record). Keys 1-6 add the next die; the typed field holds the same digits.
 // ``whiteAfter``: a seat's dice past that many are its white die (Marco Polo's Matteo rolls five, then the white).
-export function dicePad(box, ctx, { title = 'The roll', whiteAfter = null } = {}) {
+export function dicePad(box, ctx, { title = t('dice.the-roll'), whiteAfter = null } = {}) {
   const { chance, info, view } = ctx;
   const groups = groupsOf(chance, info, view);
   const count = groups.reduce((a, g) => a + g.n, 0);
@@ -43,21 +44,21 @@ export function dicePad(box, ctx, { title = 'The roll', whiteAfter = null } = {}
   const typedId = `pad-typed-${Math.random().toString(36).slice(2, 7)}`;
   const typed = h('input', { id: typedId, type: 'text', inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', 'data-pad-typed': '', maxlength: count + 8 });
   const keys = Array.from({ length: chance.sides || 6 }, (_, v) => h('button', {
-    type: 'button', class: 'pad-key', 'data-pad-value': v + 1, 'aria-label': `Die shows ${v + 1}`, onclick: () => add(v + 1),
+    type: 'button', class: 'pad-key', 'data-pad-value': v + 1, 'aria-label': t('dice.shows', { n: v + 1 }), onclick: () => add(v + 1),
   }, String(v + 1)));
-  const undo = h('button', { type: 'button', class: 'pad-undo secondary', 'data-pad-undo': '', 'aria-label': 'Undo the last die', title: 'Undo the last die', onclick: () => { values.pop(); show(); } }, '⌫');
+  const undo = h('button', { type: 'button', class: 'pad-undo secondary', 'data-pad-undo': '', 'aria-label': t('dice.undo'), title: t('dice.undo'), onclick: () => { values.pop(); show(); } }, '⌫');
   const form = h('form', { class: 'fact dice-pad', 'data-fact': 'dice', 'data-count': count, onsubmit: (ev) => { ev.preventDefault(); send(); } },
     h('h3', {}, title),
     h('div', { class: 'pad-seats' }, rows.map((r, i) => h('div', { class: 'pad-seat', 'data-pad-group': i, style: `--die:${r.colour}` },
       h('span', { class: 'pad-who' }, r.label), r.slots))),
     said,
-    h('div', { class: 'pad-keys', role: 'group', 'aria-label': 'Die values' }, keys, undo),
+    h('div', { class: 'pad-keys', role: 'group', 'aria-label': t('dice.values') }, keys, undo),
     h('div', { class: 'pad-tools' },
-      h('span', { class: 'field pad-typed' }, h('label', { for: typedId }, 'or type the digits'), typed),
+      h('span', { class: 'field pad-typed' }, h('label', { for: typedId }, t('dice.or-type')), typed),
       info.digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'roll-for-me', onclick: () => {
         while (values.length < count) values.push(1 + randomInt(chance.sides || 6));
         settle();
-      } }, 'Roll for me') : null),
+      } }, t('dice.roll-for-me')) : null),
     err);
 
   function current() {
@@ -85,7 +86,7 @@ export function dicePad(box, ctx, { title = 'The roll', whiteAfter = null } = {}
     rows.forEach((r, k) => r.slots.parentElement && r.slots.parentElement.classList.toggle('now', k === at && values.length < count));
     form.style.setProperty('--now', rows[at].colour);
     form.dataset.entered = String(values.length);
-    said.textContent = values.length < count ? `${rows[at].label}: die ${values.length - rows.slice(0, at).reduce((a, r) => a + r.n, 0) + 1} of ${rows[at].n}` : 'Recording the roll…';
+    said.textContent = values.length < count ? t('dice.now', { who: rows[at].label, k: values.length - rows.slice(0, at).reduce((a, r) => a + r.n, 0) + 1, n: rows[at].n }) : t('dice.recording');
     if (!fromTyping) typed.value = values.join('');
     undo.disabled = !values.length || sending;
     keys.forEach((b) => { b.disabled = sending || values.length >= count; });
@@ -125,24 +126,24 @@ export function dieStrip(moves, { onPick, view }) {
   const seat = view ? view.to_move : null;
   const colourOf = (die) => (String(die).startsWith('b') ? BLACK : String(die).startsWith('w') ? '#fff' : seatColour(seat));
   const face = (die) => String(die).replace(/^[bw]/, '');
-  const nameOf = (die) => (String(die).startsWith('b') ? `black ${face(die)}` : String(die).startsWith('w') ? `white ${face(die)}` : face(die));
+  const nameOf = (die) => (String(die).startsWith('b') ? t('dice.black-n', { n: face(die) }) : String(die).startsWith('w') ? t('dice.white-n', { n: face(die) }) : face(die));
   const buttons = [];
   const tap = async (m) => {
     buttons.forEach((x) => { x.disabled = true; });
     try { await onPick(m); } finally { buttons.forEach((x) => { x.disabled = false; }); }
   };
   for (const m of rerolls) {
-    const b = h('button', { type: 'button', class: 'strip-die', 'data-notation': m.notation ?? '', 'data-reroll': m.move.die, 'aria-label': `Reroll the ${nameOf(m.move.die)}`, onclick: () => tap(m) },
+    const b = h('button', { type: 'button', class: 'strip-die', 'data-notation': m.notation ?? '', 'data-reroll': m.move.die, 'aria-label': t('dice.reroll-the', { die: nameOf(m.move.die) }), onclick: () => tap(m) },
       dieFace(face(m.move.die), colourOf(m.move.die), { 'aria-hidden': 'true', class: `pad-die${String(m.move.die).startsWith('w') ? ' white' : ''}` }));
     buttons.push(b);
   }
   for (const m of blacks) {
-    const label = m.move.value ? `Take the black ${m.move.value}` : 'Buy a black die';
+    const label = m.move.value ? t('dice.take-black', { n: m.move.value }) : t('dice.buy-black');
     const b = h('button', { type: 'button', class: 'strip-die strip-black', 'data-notation': m.notation ?? '', 'data-black': m.move.value ?? '', 'aria-label': label, onclick: () => tap(m) },
       dieFace(m.move.value || '+', BLACK, { 'aria-hidden': 'true' }));
     buttons.push(b);
   }
-  return h('div', { class: 'die-strip', role: 'group', 'aria-label': 'Reroll or buy a die' },
-    rerolls.length ? h('span', { class: 'strip-label' }, 'Reroll') : null, buttons.slice(0, rerolls.length),
-    blacks.length ? h('span', { class: 'strip-label' }, 'Black die') : null, buttons.slice(rerolls.length));
+  return h('div', { class: 'die-strip', role: 'group', 'aria-label': t('dice.reroll-or-buy') },
+    rerolls.length ? h('span', { class: 'strip-label' }, t('dice.reroll')) : null, buttons.slice(0, rerolls.length),
+    blacks.length ? h('span', { class: 'strip-label' }, t('dice.black-die')) : null, buttons.slice(rerolls.length));
 }

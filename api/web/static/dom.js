@@ -1,4 +1,5 @@
 // A tiny element builder: h('p', {class: 'x', onclick: f}, 'text', child...).
+import { lang, t } from './i18n.js';
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -57,12 +58,14 @@ export function plainError(err, { stepOf = null } = {}) {
     quotes.unshift(m[1] + (m[2] || ''));
     text = text.slice(0, m.index);
   }
-  if (stepOf) text = text.replace(/\bseq (\d+)/g, (_, n) => { const st = stepOf(Number(n)); return st === null ? 'a later step' : `step ${st}`; });
-  text = text.replace(/\bseat (\d+) \(([^)]+)\)/g, '$2').replace(/^body\.players\.\d+: .*$/, 'every player needs a name');
+  if (stepOf) text = text.replace(/\bseq (\d+)/g, (_, n) => { const st = stepOf(Number(n)); return st === null ? t('error.a-later-step') : t('error.step', { step: st }); });
+  text = text.replace(/\bseat (\d+) \(([^)]+)\)/g, '$2').replace(/^body\.players\.\d+: .*$/, t('error.every-player-named'));
   text = text.charAt(0).toUpperCase() + text.slice(1);
-  if (text && !/[.!?]$/.test(text)) text += '.';
+  if (text && !/[.!?。！？]$/.test(text)) text += lang === 'ja' ? '。' : '.';
   const rule = body.rule || (code.includes('.') ? code : null);
-  const ruleName = rule ? humanize(rule) : null;
+  // the code's words are English: another language's message names its rule in its own words
+  const ruleName = rule && lang === 'en' ? humanize(rule) : null;
+  if (body.rulebook && body.rulebook.text && !quotes.some((q) => q.includes(body.rulebook.text))) quotes.push(body.rulebook.text);
   // a message that starts by naming its rule ("bad content pack: ...") is not told it twice
   if (ruleName && text.toLowerCase().startsWith(`${ruleName.toLowerCase()}: `)) text = text.slice(ruleName.length + 2);
   return { text, code, rule, ruleName, quotes };
@@ -71,13 +74,13 @@ export function plainError(err, { stepOf = null } = {}) {
 export function errorBox(err, opts = {}) {
   const e = plainError(err, opts);
   const seq = err && err.body && err.body.breaking_seq ? err.body.breaking_seq : null;
-  const where = seq && opts.stepOf && opts.stepOf(seq) !== null ? `step ${opts.stepOf(seq)}` : seq ? `log entry ${seq}` : null;
+  const where = seq && opts.stepOf && opts.stepOf(seq) !== null ? t('error.step', { step: opts.stepOf(seq) }) : seq ? t('error.log-entry', { seq }) : null;
   return h('div', { class: 'error', role: 'alert', 'data-code': e.code, ...(e.rule ? { 'data-rule': e.rule } : {}) },
-    h('p', {}, h('strong', {}, `${opts.lead || 'Not recorded.'} `), e.ruleName ? h('span', { class: 'rule-name' }, `${e.ruleName}: `) : null, e.text),
-    h('details', { class: 'error-details' }, h('summary', {}, 'Details'),
-      h('p', {}, 'Code: ', h('code', { class: 'code' }, e.code), e.rule && e.rule !== e.code ? [' · rule ', h('code', {}, e.rule)] : null,
-        where ? ` · breaks at ${where}` : null),
-      e.quotes.length ? h('blockquote', { class: 'rulebook' }, h('p', { class: 'small muted' }, 'The rulebook says:'), e.quotes.map((q) => h('p', { lang: guessLang(q) }, q))) : null));
+    h('p', {}, h('strong', {}, `${opts.lead || t('error.not-recorded')} `), e.ruleName ? h('span', { class: 'rule-name' }, `${e.ruleName}: `) : null, e.text),
+    h('details', { class: 'error-details' }, h('summary', {}, t('error.details')),
+      h('p', {}, t('error.code'), ' ', h('code', { class: 'code' }, e.code), e.rule && e.rule !== e.code ? [` · ${t('error.rule')} `, h('code', {}, e.rule)] : null,
+        where ? ` · ${t('error.breaks-at', { where })}` : null),
+      e.quotes.length ? h('blockquote', { class: 'rulebook' }, h('p', { class: 'small muted' }, t('error.rulebook-says')), e.quotes.map((q) => h('p', { lang: q === (err.body && err.body.rulebook && err.body.rulebook.text) ? err.body.rulebook.lang : guessLang(q) }, q))) : null));
 }
 
 // the seeds' languages: Spanish (Lost Cities, Marco Polo) and Japanese (Marco Polo II)

@@ -3,6 +3,7 @@
 // holds it; and new tokens when a device is lost (the old links stop working).
 import { api, tokensOf, saveTokens } from './api.js';
 import { h, clear, errorBox } from './dom.js';
+import { t } from './i18n.js';
 import qrcode from './vendor/qrcode-generator/qrcode.mjs';
 
 const base = (id) => `${location.origin}/?game=${encodeURIComponent(id)}`;
@@ -27,9 +28,9 @@ export async function takeHandover(id) {
   try {
     if (write) {
       await api(`/games/${id}/legal-moves`, { token: write });
-      const seats = (f.get('seats') || '').split(',').map((t) => t || null);
+      const seats = (f.get('seats') || '').split(',').map((x) => x || null);
       saveTokens(id, { write, ...(seats.some(Boolean) ? { seats } : {}) });
-      return { eyes: null, notice: notice('This device now records this game.', 'status') };
+      return { eyes: null, notice: notice(t('handover.now-records'), 'status') };
     }
     if (seat !== null && Number.isInteger(seat) && seat >= 0 && token) {
       await api(`/games/${id}/state`, { token, params: { seat } });
@@ -40,10 +41,10 @@ export async function takeHandover(id) {
     }
   } catch (err) {
     if (err.status === 401 || err.status === 403) {
-      return { eyes: null, notice: notice('This hand-over link no longer works: new tokens were issued for this game since it was made. Ask the recorder for a new link; meanwhile you can follow the game.', 'alert') };
+      return { eyes: null, notice: notice(t('handover.stale'), 'alert') };
     }
-    if (err.status === 0) return { eyes: null, notice: notice('The server did not answer, so this hand-over link was not checked. Open it again once the connection is back.', 'alert') };
-    return { eyes: null, notice: h('div', { class: 'handover-notice', id: 'handover-notice' }, errorBox(err, { lead: 'The link was not taken.' })) };
+    if (err.status === 0) return { eyes: null, notice: notice(t('handover.unchecked'), 'alert') };
+    return { eyes: null, notice: h('div', { class: 'handover-notice', id: 'handover-notice' }, errorBox(err, { lead: t('handover.not-taken') })) };
   }
   return { eyes: null, notice: null };
 }
@@ -93,17 +94,17 @@ export function handoverButton(game, onReissued) {
 
   function render(said = null) {
     const tokens = game.tokens();
-    const choices = [['record', 'Recording']].concat(game.players.map((p, s) => [`seat-${s}`, p]).filter((_, s) => (tokens.seats || [])[s]));
-    const bar = h('div', { class: 'kinds', role: 'group', 'aria-label': 'Hand over what' },
+    const choices = [['record', t('handover.recording')]].concat(game.players.map((p, s) => [`seat-${s}`, p]).filter((_, s) => (tokens.seats || [])[s]));
+    const bar = h('div', { class: 'kinds', role: 'group', 'aria-label': t('handover.what') },
       choices.map(([k, label]) => h('button', { type: 'button', class: 'kind', 'data-handover': k, 'aria-pressed': String(k === chosen), onclick: () => { chosen = k; render(); } }, label)));
     clear(dialog).append(
-      h('h2', { id: 'handover-h' }, 'Hand over'),
-      h('p', {}, 'Scan a code with the other phone\'s camera, or send it the link. A link is a key to this game: give it only to whom it is for.'),
+      h('h2', { id: 'handover-h' }, t('handover.heading')),
+      h('p', {}, t('handover.scan')),
       said || '', bar, chosenPart(tokens),
-      h('details', { class: 'reissue' }, h('summary', {}, 'A device is lost? Issue new tokens'),
-        h('p', {}, 'New tokens shut out every device that records this game or shows a player\'s hand, and every link and code shown before. This device keeps recording; hand over again with the new links.'),
-        h('button', { type: 'button', class: 'secondary danger', id: 'reissue', onclick: confirmReissue }, 'Issue new tokens…')),
-      h('div', { class: 'row' }, h('button', { type: 'button', class: 'secondary', id: 'handover-close', onclick: close }, 'Close')));
+      h('details', { class: 'reissue' }, h('summary', {}, t('handover.lost')),
+        h('p', {}, t('handover.new-tokens-help')),
+        h('button', { type: 'button', class: 'secondary danger', id: 'reissue', onclick: confirmReissue }, t('handover.issue-ellipsis'))),
+      h('div', { class: 'row' }, h('button', { type: 'button', class: 'secondary', id: 'handover-close', onclick: close }, t('handover.close'))));
   }
 
   function chosenPart(tokens) {
@@ -111,43 +112,43 @@ export function handoverButton(game, onReissued) {
     const seat = record ? null : Number(chosen.slice(5));
     const player = record ? null : game.players[seat];
     const link = record ? recordingLink(game.id, tokens) : seatLink(game.id, seat, tokens.seats[seat]);
-    const what = record ? 'record this game on another device' : `show ${player}'s own view (their hand)`;
-    const field = h('input', { type: 'text', readonly: true, id: 'handover-link', value: link, 'aria-label': `Link to ${what}`, onfocus: (ev) => ev.target.select() });
+    const what = record ? t('handover.what-record') : t('handover.what-seat', { player });
+    const field = h('input', { type: 'text', readonly: true, id: 'handover-link', value: link, 'aria-label': t('handover.link-to', { what }), onfocus: (ev) => ev.target.select() });
     const copied = h('span', { class: 'small muted', role: 'status' });
     const copy = h('button', { type: 'button', class: 'secondary', id: 'handover-copy', onclick: async () => {
-      try { await navigator.clipboard.writeText(link); copied.textContent = 'Copied.'; } catch { field.select(); copied.textContent = 'Selected: copy it with your keyboard or menu.'; }
-    } }, 'Copy the link');
-    const share = navigator.share ? h('button', { type: 'button', class: 'secondary', onclick: () => navigator.share({ title: 'tabletape', url: link }).catch(() => {}) }, 'Share…') : null;
+      try { await navigator.clipboard.writeText(link); copied.textContent = t('handover.copied'); } catch { field.select(); copied.textContent = t('handover.selected'); }
+    } }, t('handover.copy'));
+    const share = navigator.share ? h('button', { type: 'button', class: 'secondary', onclick: () => navigator.share({ title: 'tabletape', url: link }).catch(() => {}) }, t('handover.share')) : null;
     return h('section', { class: 'handover-part', 'data-part': chosen, 'aria-labelledby': 'handover-what' },
-      h('h3', { id: 'handover-what' }, record ? 'Record on another device' : `${player}'s own view`),
-      h('p', { class: 'small' }, record ? 'That device can then record moves, as this one does.' : `Opens ${player}'s hand on their phone; it records nothing.`),
-      qrSvg(link, `QR code of the link to ${what}`),
+      h('h3', { id: 'handover-what' }, record ? t('handover.record-elsewhere') : t('handover.own-view', { player })),
+      h('p', { class: 'small' }, record ? t('handover.record-help') : t('handover.seat-help', { player })),
+      qrSvg(link, t('handover.qr', { what })),
       h('div', { class: 'field' }, field),
       h('div', { class: 'row wrap' }, copy, share, copied));
   }
 
   function confirmReissue() {
-    const no = h('button', { type: 'button', class: 'secondary', id: 'reissue-cancel', onclick: () => render() }, 'Keep the tokens');
+    const no = h('button', { type: 'button', class: 'secondary', id: 'reissue-cancel', onclick: () => render() }, t('handover.keep'));
     const err = h('div', { 'aria-live': 'assertive' });
     const yes = h('button', { type: 'button', class: 'primary danger', id: 'reissue-confirm', onclick: async () => {
       yes.disabled = true;
       try {
         const out = await api(`/games/${game.id}/tokens`, { method: 'POST', token: game.tokens().write });
-        saveTokens(game.id, { write: out.write_token, seats: out.seat_tokens.map((t) => t.token) });
+        saveTokens(game.id, { write: out.write_token, seats: out.seat_tokens.map((x) => x.token) });
         onReissued();
         chosen = 'record';
-        render(h('p', { class: 'notice', role: 'status', id: 'reissued' }, 'New tokens issued: the old links and codes no longer work. Hand over again with these.'));
+        render(h('p', { class: 'notice', role: 'status', id: 'reissued' }, t('handover.reissued')));
       } catch (e) {
         yes.disabled = false;
-        clear(err).append(errorBox(e, { lead: 'No new tokens.' }));
+        clear(err).append(errorBox(e, { lead: t('handover.no-new') }));
       }
-    } }, 'Issue new tokens');
+    } }, t('handover.issue'));
     clear(dialog).append(
-      h('h2', { id: 'handover-h' }, 'Issue new tokens?'),
-      h('p', {}, 'Every other device loses access at once: the one that records with a link from here, and each player\'s phone showing their hand. The links and codes shown before stop working. Only this device keeps recording.'),
+      h('h2', { id: 'handover-h' }, t('handover.issue-q')),
+      h('p', {}, t('handover.issue-help')),
       err, h('div', { class: 'row' }, no, yes));
     no.focus();
   }
 
-  return h('button', { type: 'button', id: 'handover-open', class: 'secondary', onclick: open }, 'Hand over…');
+  return h('button', { type: 'button', id: 'handover-open', class: 'secondary', onclick: open }, t('handover.open'));
 }

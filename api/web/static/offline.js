@@ -4,6 +4,7 @@
 // whose first answer was lost is not recorded twice when it is sent again.
 import { api } from './api.js';
 import { h, clear } from './dom.js';
+import { t } from './i18n.js';
 
 const KEY = (id) => `tabletape.outbox.${id}`;
 const PAUSES = [1000, 2000, 4000, 8000, 15000, 30000];
@@ -40,8 +41,8 @@ export function outbox(id, { token, landed, refused, changed }) {
     status.hidden = !list.length;
     clear(status);
     if (list.length) {
-      status.append(h('strong', {}, list.length === 1 ? '1 move not sent yet' : `${list.length} moves not sent yet`),
-        navigator.onLine ? ': the server does not answer; trying again.' : ': no connection. It is sent when the connection is back.');
+      status.append(h('strong', {}, t('offline.not-sent', { n: list.length, one: list.length === 1 })),
+        navigator.onLine ? t('offline.retrying') : t('offline.no-connection'));
     }
   }
 

@@ -1,10 +1,11 @@
 // The move picker: the legal moves, grouped by kind, offered as buttons (never a free-text box).
 import { h, clear, humanize } from './dom.js';
+import { t } from './i18n.js';
 
 export const stripSeat = (n) => String(n ?? '').replace(/^@\d+\s+/, '');
 const SUBGROUP_OVER = 24;
 
-export function renderPicker(container, moves, { onPick, mod = {}, view = null, content = null, label = 'Legal moves' } = {}) {
+export function renderPicker(container, moves, { onPick, mod = {}, view = null, content = null, label = t('picker.legal-moves') } = {}) {
   clear(container);
   // a title may drop choices no table uses (Lost Cities: the named cards of an unseen draw)
   if (mod.choices) moves = mod.choices(moves, view, content);

@@ -2,12 +2,13 @@
 // picker and the dice pad are tapped. Its handle collapses it (a tap) or sizes it (a drag); on a wide
 // screen the sheet is just the panel in the side column (layout.css).
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const MIN = 56; // the handle alone
 
 // Wraps ``panel`` (the recorder) in the sheet; ``board`` is kept in view above it.
 export function sheetOf(panel, board) {
-  const label = h('span', { class: 'sheet-label' }, 'Hide the recording panel');
+  const label = h('span', { class: 'sheet-label' }, t('sheet.hide'));
   const handle = h('button', { type: 'button', class: 'sheet-handle', id: 'sheet-handle', 'aria-expanded': 'true', 'aria-controls': panel.id },
     h('span', { class: 'sheet-grip', 'aria-hidden': 'true' }), label);
   const sheet = h('div', { class: 'sheet open', id: 'sheet' }, handle, panel);
@@ -18,7 +19,7 @@ export function sheetOf(panel, board) {
   const setOpen = (open) => {
     sheet.classList.toggle('open', open);
     handle.setAttribute('aria-expanded', String(open));
-    label.textContent = open ? 'Hide the recording panel' : 'Show the recording panel';
+    label.textContent = open ? t('sheet.hide') : t('sheet.show');
     if (open) sheet.style.removeProperty('--sheet-max');
     requestAnimationFrame(measure);
   };

@@ -2,6 +2,7 @@
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
+import { t } from '../i18n.js';
 import { faceOf, nameOf } from '../faces/mp-faces.js';
 import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
@@ -15,11 +16,10 @@ export const MAP_XY = {
 };
 // Sumatra's three cards and its tile stand in a column to its right, where the sea is empty
 const TAG_AT = { SUM: [26, -96, 300, 150, 'side'] };
-const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'], ['gold', 'Gold', 'gold'], ['vp', 'Victory points', 'VP']];
-const SPACES = [
-  ['bazaar-camels', 'Bazaar: camels'], ['bazaar-pepper', 'Bazaar: pepper'], ['bazaar-silk', 'Bazaar: silk'], ['bazaar-gold', 'Bazaar: gold'],
-  ['khan', "Khan's favor"], ['coins5', 'Take 5 coins'], ['contracts', 'Contracts'], ['travel', 'Travel'], ['bag', 'Bag (3 coins)'],
-];
+// each resource and its short mark (the mark stays: it is the board's icon, the name is the reader's)
+const RES = [['coins', 'coin'], ['camels', 'camel'], ['pepper', 'pepr'], ['silk', 'silk'], ['gold', 'gold'], ['vp', 'VP']];
+// the action board's spaces, named as the rulebook names them
+const SPACES = () => ['bazaar-camels', 'bazaar-pepper', 'bazaar-silk', 'bazaar-gold', 'khan', 'coins5', 'contracts', 'travel', 'bag'].map((id) => [id, t(`mp.space.${id}`)]);
 
 function die(value, seat, kind) {
   const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
@@ -101,27 +101,27 @@ function map(view, content) {
 function board(view, content) {
   const placed = {};
   for (const [space, value, seat, kind] of view.board) (placed[space] = placed[space] || []).push([value, seat, kind]);
-  const spaces = [...SPACES, ...Object.keys(view.city_cards).map((k) => [k, `City card: ${nameOf(content, k.split('-')[0])}${k.includes('-') ? ` ${k.split('-')[1]}` : ''}`, describe(content, view.city_cards[k]), faceOf(content, view.city_cards[k], { small: true })])];
-  return h('section', { class: 'mp-board', 'aria-label': 'Action board' },
-    h('h3', {}, 'Action board'),
+  const spaces = [...SPACES(), ...Object.keys(view.city_cards).map((k) => [k, t('mp.city-card', { city: `${nameOf(content, k.split('-')[0])}${k.includes('-') ? ` ${k.split('-')[1]}` : ''}` }), describe(content, view.city_cards[k]), faceOf(content, view.city_cards[k], { small: true })])];
+  return h('section', { class: 'mp-board', 'aria-label': t('mp.action-board') },
+    h('h3', {}, t('mp.action-board')),
     h('ul', { class: 'mp-spaces' }, spaces.map(([id, name, text, face]) => h('li', { 'data-space': id, 'data-dice': (placed[id] || []).map((d) => d[0]).join(' '), title: text || null },
       h('span', { class: 'mp-space-name' }, name), face || null, h('span', { class: 'mp-dice' }, (placed[id] || []).map(([v, seat, kind]) => die(v, seat, kind)))))),
-    h('div', { class: 'mp-display' }, h('h4', {}, 'Contract display'),
+    h('div', { class: 'mp-display' }, h('h4', {}, t('mp.display')),
       h('ol', { class: 'mp-contracts' }, view.display.map((c, i) => h('li', { 'data-column': i + 1, 'data-contract': c, title: describe(content, c) || null }, faceOf(content, c, { small: true }) || c)))),
-    h('p', { class: 'small muted' }, `Special pile: ${view.special_pile.size} · black dice left: ${view.black_dice_left}`,
-      view.beijing.length ? ` · Beijing: ${view.beijing.map((x) => view.players[x]).join(', ')}` : ''));
+    h('p', { class: 'small muted' }, t('mp.special-black', { n: view.special_pile.size, black: view.black_dice_left }),
+      view.beijing.length ? ` · ${t('mp.beijing', { names: view.beijing.map((x) => view.players[x]).join(', ') })}` : ''));
 }
 
 function seatCard(view, p, content) {
   const me = view.to_move === p.seat;
-  return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': `${p.player}'s resources` },
-    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, 'to move') : null),
-    h('dl', { class: 'mp-res' }, RES.map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, icon)), h('dd', { 'data-res': k }, p[k])])),
-    h('p', { class: 'small' }, 'Dice: ', p.dice.length || p.black.length || p.white.length
+  return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': t('mp.resources-of', { player: p.player }) },
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, t('mp.to-move')) : null),
+    h('dl', { class: 'mp-res' }, RES.map(([k, icon]) => [k, t(`mp.res.${k}`), icon]).map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, icon)), h('dd', { 'data-res': k }, p[k])])),
+    h('p', { class: 'small' }, `${t('mp.dice')} `, p.dice.length || p.black.length || p.white.length
       ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b')), p.white.map((v) => die(v, p.seat, 'w'))]
-      : h('span', { class: 'muted' }, 'none')),
-    h('p', { class: 'small' }, 'Contracts: ', p.contracts.length ? h('span', { class: 'mpf-inline', 'data-seat-contracts': p.seat }, p.contracts.map((c) => faceOf(content, c, { small: true }) || c)) : '—',
-      ` · done ${p.completed.length} · posts left ${p.posts_left} · objectives ${p.objectives}`),
+      : h('span', { class: 'muted' }, t('mp.none'))),
+    h('p', { class: 'small' }, `${t('mp.contracts')} `, p.contracts.length ? h('span', { class: 'mpf-inline', 'data-seat-contracts': p.seat }, p.contracts.map((c) => faceOf(content, c, { small: true }) || c)) : '—',
+      ` · ${t('mp.seat-counts', { done: p.completed.length, posts: p.posts_left, objectives: p.objectives })}`),
     objectivesOf(view, p.seat, content));
 }
 
@@ -129,27 +129,24 @@ function seatCard(view, p, content) {
 function objectivesOf(view, seat, content) {
   const cards = view.all_objectives ? view.all_objectives[seat] : view.seat === seat ? view.objectives : null;
   if (!cards || !cards.length) return null;
-  return h('p', { class: 'small', 'data-objectives': seat }, 'Objectives: ', h('span', { class: 'mpf-inline' }, cards.map((c) => (c && faceOf(content, c, { small: true })) || (c ?? '?'))));
+  return h('p', { class: 'small', 'data-objectives': seat }, `${t('mp.objectives')} `, h('span', { class: 'mpf-inline' }, cards.map((c) => (c && faceOf(content, c, { small: true })) || (c ?? '?'))));
 }
 
 export function draw(container, view, ctx) {
   clear(container);
   container.dataset.drawing = 'marco-polo';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
-    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round} of 5` : 'Setup', view.phase !== 'play' ? ` · ${view.phase}` : ''),
+    h('p', { class: 'lc-round' }, view.round ? t('mp.round-of-5', { round: view.round }) : t('mp.setup'), view.phase !== 'play' ? ` · ${view.phase}` : ''),
     mapWrap(map(view, ctx.content), 'marco-polo'),
     h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
 }
 
-const GROUPS = {
-  'marco-polo.five-coins-taken': 'Take 5 coins', 'marco-polo.bazaar-used': 'Bazaar', 'marco-polo.khans-favor-taken': "Khan's favor",
-  'marco-polo.contracts-taken': 'Take contracts', 'marco-polo.travelled': 'Travel', 'marco-polo.city-card-used': 'City card',
-  'marco-polo.contract-completed': 'Complete a contract', 'marco-polo.money-bag-taken': 'Bag: 3 coins', 'marco-polo.die-rerolled': 'Reroll a die',
-  'marco-polo.die-adjusted': 'Turn a die ±1', 'marco-polo.black-die-bought': 'Buy a black die', 'marco-polo.turn-ended': 'End the turn',
-  'marco-polo.income-taken': 'Income', 'marco-polo.contract-discarded': 'Return a contract', 'marco-polo.character-picked': 'Pick a character',
-  'marco-polo.objectives-kept': 'Keep objectives',
-};
-export function groupLabel(k) { return GROUPS[k] || null; }
+// each kind of move as the rulebook names it, in the reader's language
+const GROUPS = new Set(['five-coins-taken', 'bazaar-used', 'khans-favor-taken', 'contracts-taken', 'travelled', 'city-card-used', 'contract-completed', 'money-bag-taken', 'die-rerolled', 'die-adjusted', 'black-die-bought', 'turn-ended', 'income-taken', 'contract-discarded', 'character-picked', 'objectives-kept']);
+export function groupLabel(k) {
+  const kind = String(k).startsWith('marco-polo.') ? k.slice('marco-polo.'.length) : null;
+  return kind && GROUPS.has(kind) ? t(`mp.group.${kind}`) : null;
+}
 
 export function score(view) {
   return scoreSheet(view, { during: ['contracts', 'city_cards', 'post_bonuses', 'city_bonuses'], end: ['objectives', 'objective_cities', 'coins', 'beijing', 'goods', 'most_contracts'] });
@@ -181,8 +178,8 @@ export function moveLabel(m, view, content) {
     case 'contract-discarded': return ['return ', face(v.contract) || v.contract];
     case 'character-picked': return humanize(v.character);
     case 'objectives-kept': return (v.objectives || []).map((o) => (o && face(o)) || (o ?? '?'));
-    case 'turn-ended': return 'End the turn';
-    case 'black-die-bought': return 'Buy a black die';
+    case 'turn-ended': return t('mp.group.turn-ended');
+    case 'black-die-bought': return t('mp.group.black-die-bought');
     default: return null;
   }
 }

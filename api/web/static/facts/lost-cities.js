@@ -1,5 +1,6 @@
 // Lost Cities at the table: the deal (hands not seen by the recorder), or a shuffle for digital play.
 import { h, clear, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
 import * as generic from './generic.js';
 
 export async function render(box, ctx) {
@@ -9,12 +10,12 @@ export async function render(box, ctx) {
     deal.disabled = true;
     clear(err);
     try { await ctx.record('deal'); } catch (e) { err.append(errorBox(e)); } finally { deal.disabled = false; }
-  } }, 'Cards dealt (8 each, not seen)');
+  } }, t('lc.dealt'));
   // inventing a shuffle is for digital play: a table deals its own cards
   const shuffle = ctx.info && ctx.info.digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'page-shuffle', onclick: async () => {
     try { const made = await ctx.compose(generic.shuffled(ctx.chance.items)); await ctx.record(made.notation, made.move); } catch (e) { err.append(errorBox(e)); }
-  } }, 'Let the page shuffle (then deal as it says)') : null;
-  box.append(h('div', { class: 'fact' }, h('h3', {}, 'The deal'), h('p', { class: 'small muted' }, 'Shuffle and deal at the table, then record it.'),
+  } }, t('lc.page-shuffle')) : null;
+  box.append(h('div', { class: 'fact' }, h('h3', {}, t('lc.the-deal')), h('p', { class: 'small muted' }, t('lc.deal-help')),
     h('div', { class: 'row wrap' }, deal, shuffle), err));
   return true;
 }
@@ -28,14 +29,14 @@ export async function always(box, ctx) {
   if (info.digital || !['play', 'draw'].includes(view.phase)) return false;
   const seat = h('select', { id: 'reveal-seat' }, info.players.map((p, i) => h('option', { value: i }, p)));
   const picked = [];
-  const list = h('ol', { class: 'picked', 'aria-label': 'Cards shown' });
+  const list = h('ol', { class: 'picked', 'aria-label': t('lc.cards-shown') });
   const err = h('div', { 'aria-live': 'assertive' });
   const size = () => view.hand_sizes[Number(seat.value)];
-  const submit = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Record the hand');
+  const submit = h('button', { type: 'submit', class: 'primary', disabled: true }, t('lc.record-hand'));
   const sync = () => {
-    clear(list).append(...picked.map((c, i) => h('li', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': `Remove ${c}`, onclick: () => { picked.splice(i, 1); sync(); } }, c))));
+    clear(list).append(...picked.map((c, i) => h('li', {}, h('button', { type: 'button', class: 'small secondary', 'aria-label': t('lc.remove-card', { card: c }), onclick: () => { picked.splice(i, 1); sync(); } }, c))));
     submit.disabled = picked.length !== size();
-    submit.textContent = `Record the hand (${picked.length} of ${size()})`;
+    submit.textContent = t('lc.record-hand-of', { n: picked.length, size: size() });
   };
   seat.addEventListener('change', () => { picked.length = 0; sync(); });
   const chips = view.expedition_order.map((colour) => h('div', { class: 'moves' }, VALUES.map((v) => {
@@ -46,8 +47,8 @@ export async function always(box, ctx) {
     ev.preventDefault();
     clear(err);
     try { await ctx.record(`reveal ${seat.value}:${picked.join(',')}`); } catch (e) { err.append(errorBox(e)); }
-  } }, h('div', { class: 'field inline' }, h('label', { for: 'reveal-seat' }, 'Who'), seat), chips, list, submit, err);
-  box.append(h('details', { class: 'fact' }, h('summary', {}, 'A player shows their hand'), form));
+  } }, h('div', { class: 'field inline' }, h('label', { for: 'reveal-seat' }, t('lc.who')), seat), chips, list, submit, err);
+  box.append(h('details', { class: 'fact' }, h('summary', {}, t('lc.shows-hand')), form));
   sync();
   return true;
 }

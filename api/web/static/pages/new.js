@@ -1,29 +1,16 @@
 // Start a game: the form is built from /titles/details (players range, options as a JSON schema).
 import { api, saveTokens } from '../api.js';
 import { h, clear, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
 
-const LABELS = {
-  rounds: 'Rounds', expeditions: 'Expeditions', first_seat: 'Who starts',
-  characters: 'Characters', random_city_bonuses: 'Random city bonuses (expert)', objectives_keep: 'Deal 4 objectives, keep 2 (expert)',
-  caravans: 'The caravans expansion', black_dice_variant: 'Black dice rolled at the start of each round (variant)',
-};
-// a line of help under an option, in the table's words (the titles document them for developers)
-const HELP = {
-  rounds: 'How many rounds to play; the rules suggest 3.',
-  expeditions: '5, or 6 with the purple expedition of newer editions.',
-  first_seat: 'The oldest player starts, by the rules; the table decides.',
-  random_city_bonuses: 'City bonus markers shuffled instead of printed ones.',
-  objectives_keep: 'Each player is dealt 4 objective cards and keeps 2.',
-  caravans: 'Adds its route tiles and 4 characters.',
-};
-// what an option's values mean, per title
-const VALUE_LABELS = {
-  characters: {
-    'first-game': 'First game: each seat has a set character', draft: 'Draft (expert): players + 1 shown, picked last seat first',
-    chosen: 'Chosen at the table (the layout names them)', offer: 'Offered: players + 1 shown, picked in turn', all: 'Any character (variant)',
-  },
-};
-const label = (k) => LABELS[k] || k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+// an option's label, its values and a line of help under it, in the table's words and the reader's
+// language (the titles document them for developers)
+const LABELLED = ['rounds', 'expeditions', 'first_seat', 'characters', 'random_city_bonuses', 'objectives_keep', 'caravans', 'black_dice_variant'];
+const HELPED = ['rounds', 'expeditions', 'first_seat', 'random_city_bonuses', 'objectives_keep', 'caravans'];
+const VALUED = { characters: ['first-game', 'draft', 'chosen', 'offer', 'all'] };
+const HELP = (k) => (HELPED.includes(k) ? t(`new.help.${k}`) : null);
+const valueLabel = (k, v) => ((VALUED[k] || []).includes(v) ? t(`new.value.${k}.${v}`) : String(v));
+const label = (k) => (LABELLED.includes(k) ? t(`new.label.${k}`) : k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()));
 
 function enumOf(prop) {
   if (Array.isArray(prop.enum)) return prop.enum;
@@ -33,11 +20,11 @@ function enumOf(prop) {
 
 export async function show(main, q, { navigate }) {
   const details = await api('/titles/details');
-  const byId = Object.fromEntries(details.map((t) => [t.id, t]));
-  const titleSel = h('select', { id: 'n-title', name: 'title', required: true }, details.map((t) => h('option', { value: t.id }, t.name)));
+  const byId = Object.fromEntries(details.map((d) => [d.id, d]));
+  const titleSel = h('select', { id: 'n-title', name: 'title', required: true }, details.map((d) => h('option', { value: d.id }, d.name)));
   if (q.get('title') && byId[q.get('title')]) titleSel.value = q.get('title');
   const players = h('ol', { class: 'players-list' });
-  const addBtn = h('button', { type: 'button', class: 'secondary', onclick: () => { addPlayer(''); sync(); } }, 'Add a player');
+  const addBtn = h('button', { type: 'button', class: 'secondary', onclick: () => { addPlayer(''); sync(); } }, t('new.add-player'));
   const options = h('fieldset', { class: 'options' });
   const digital = h('input', { id: 'n-digital', type: 'checkbox', name: 'digital' });
   const seed = h('input', { id: 'n-seed', type: 'number', name: 'seed', min: 0, inputmode: 'numeric', disabled: true });
@@ -47,62 +34,62 @@ export async function show(main, q, { navigate }) {
   });
   const out = h('div', { 'aria-live': 'polite' });
   const form = h('form', { class: 'new-game', onsubmit: submit, novalidate: true },
-    h('div', { class: 'field' }, h('label', { for: 'n-title' }, 'Game'), titleSel),
-    h('fieldset', {}, h('legend', {}, 'Players, in seat order'), h('p', { class: 'small muted', id: 'n-players-help' }, 'Each player needs a name, and no two the same.'), players, addBtn),
+    h('div', { class: 'field' }, h('label', { for: 'n-title' }, t('new.game')), titleSel),
+    h('fieldset', {}, h('legend', {}, t('new.players')), h('p', { class: 'small muted', id: 'n-players-help' }, t('new.players-help')), players, addBtn),
     options,
-    h('fieldset', {}, h('legend', {}, 'Chance'),
-      h('div', { class: 'check' }, digital, h('label', { for: 'n-digital' }, 'Digital play: the server shuffles and rolls (otherwise you record what the table deals and rolls)')),
-      h('div', { class: 'field' }, h('label', { for: 'n-seed' }, 'Seed'), seed)),
-    h('button', { type: 'submit', class: 'primary' }, 'Start the game'), out);
-  main.append(h('h1', {}, 'New game'), form);
+    h('fieldset', {}, h('legend', {}, t('new.chance')),
+      h('div', { class: 'check' }, digital, h('label', { for: 'n-digital' }, t('new.digital'))),
+      h('div', { class: 'field' }, h('label', { for: 'n-seed' }, t('new.seed')), seed)),
+    h('button', { type: 'submit', class: 'primary' }, t('new.start')), out);
+  main.append(h('h1', {}, t('new.heading')), form);
 
   function addPlayer(name) {
     const i = players.children.length;
-    const input = h('input', { id: `n-player-${i}`, name: 'player', required: true, 'aria-required': 'true', maxlength: 64, value: name, autocomplete: 'off', placeholder: `Name of player ${i + 1}`, 'aria-describedby': 'n-players-help' });
-    const remove = h('button', { type: 'button', class: 'icon secondary', 'data-remove': true, 'aria-label': `Remove player ${i + 1}`, onclick: () => { li.remove(); renumber(); sync(); } }, '×');
-    const up = h('button', { type: 'button', class: 'icon secondary', 'data-up': true, 'aria-label': `Move player ${i + 1} up a seat`, onclick: () => {
+    const input = h('input', { id: `n-player-${i}`, name: 'player', required: true, 'aria-required': 'true', maxlength: 64, value: name, autocomplete: 'off', placeholder: t('new.name-of', { n: i + 1 }), 'aria-describedby': 'n-players-help' });
+    const remove = h('button', { type: 'button', class: 'icon secondary', 'data-remove': true, 'aria-label': t('new.remove', { n: i + 1 }), onclick: () => { li.remove(); renumber(); sync(); } }, '×');
+    const up = h('button', { type: 'button', class: 'icon secondary', 'data-up': true, 'aria-label': t('new.up', { n: i + 1 }), onclick: () => {
       if (li.previousElementSibling) { players.insertBefore(li, li.previousElementSibling); renumber(); sync(); up.focus(); }
     } }, '↑');
-    const li = h('li', {}, h('label', { for: `n-player-${i}` }, `Seat ${i + 1}`), input, up, remove);
+    const li = h('li', {}, h('label', { for: `n-player-${i}` }, t('new.seat', { n: i + 1 })), input, up, remove);
     players.append(li);
   }
   function renumber() {
     [...players.children].forEach((li, i) => {
-      li.querySelector('label').textContent = `Seat ${i + 1}`;
-      li.querySelector('input').placeholder = `Name of player ${i + 1}`;
+      li.querySelector('label').textContent = t('new.seat', { n: i + 1 });
+      li.querySelector('input').placeholder = t('new.name-of', { n: i + 1 });
       li.querySelector('label').setAttribute('for', `n-player-${i}`);
       li.querySelector('input').id = `n-player-${i}`;
-      li.querySelector('[data-remove]').setAttribute('aria-label', `Remove player ${i + 1}`);
-      li.querySelector('[data-up]').setAttribute('aria-label', `Move player ${i + 1} up a seat`);
+      li.querySelector('[data-remove]').setAttribute('aria-label', t('new.remove', { n: i + 1 }));
+      li.querySelector('[data-up]').setAttribute('aria-label', t('new.up', { n: i + 1 }));
       li.querySelector('[data-up]').disabled = i === 0;
     });
   }
   function names() { return [...players.querySelectorAll('input')].map((i) => i.value.trim()); }
 
   function sync() {
-    const t = byId[titleSel.value];
+    const chosen = byId[titleSel.value];
     const n = players.children.length;
-    addBtn.disabled = n >= t.players.max;
-    for (const b of players.querySelectorAll('[data-remove]')) b.disabled = n <= t.players.min;
+    addBtn.disabled = n >= chosen.players.max;
+    for (const b of players.querySelectorAll('[data-remove]')) b.disabled = n <= chosen.players.min;
     players.querySelectorAll('[data-up]').forEach((b, i) => { b.disabled = i === 0; });
     // seat selects follow the names
     for (const sel of options.querySelectorAll('select[data-seat-option]')) {
       const keep = sel.value;
-      clear(sel).append(...names().map((p, i) => h('option', { value: i }, p || `Player ${i + 1}`)));
+      clear(sel).append(...names().map((p, i) => h('option', { value: i }, p || t('new.player', { n: i + 1 }))));
       sel.value = keep !== '' && Number(keep) < n ? keep : (sel.dataset.default || '0');
     }
   }
 
   function buildOptions() {
-    const t = byId[titleSel.value];
-    clear(options).append(h('legend', {}, 'Options'));
-    const props = t.options.properties || {};
+    const chosen = byId[titleSel.value];
+    clear(options).append(h('legend', {}, t('new.options')));
+    const props = chosen.options.properties || {};
     for (const [key, prop] of Object.entries(props)) {
       const id = `n-opt-${key}`;
       const values = enumOf(prop);
       let input;
       if (values) {
-        input = h('select', { id, 'data-option': key }, values.map((v) => h('option', { value: v }, (VALUE_LABELS[key] || {})[v] || String(v))));
+        input = h('select', { id, 'data-option': key }, values.map((v) => h('option', { value: v }, valueLabel(key, v))));
         if (prop.default !== undefined && prop.default !== null) input.value = prop.default;
       } else if (prop.type === 'boolean') {
         input = h('input', { id, type: 'checkbox', 'data-option': key, 'data-kind': 'bool' });
@@ -125,9 +112,10 @@ export async function show(main, q, { navigate }) {
   }
 
   function helpOf(key, id, input) {
-    if (!HELP[key]) return null;
+    const help = HELP(key);
+    if (!help) return null;
     input.setAttribute('aria-describedby', `${id}-help`);
-    return h('p', { class: 'small muted help', id: `${id}-help` }, HELP[key]);
+    return h('p', { class: 'small muted help', id: `${id}-help` }, help);
   }
 
   // the names as the table must give them: every seat named, no two alike (case and spaces aside)
@@ -135,11 +123,11 @@ export async function show(main, q, { navigate }) {
     const inputs = [...players.querySelectorAll('input')];
     inputs.forEach((i) => i.removeAttribute('aria-invalid'));
     const blank = inputs.findIndex((i) => !i.value.trim());
-    if (blank >= 0) return { input: inputs[blank], text: `Seat ${blank + 1} has no name yet: type the name of the player in seat ${blank + 1}.` };
+    if (blank >= 0) return { input: inputs[blank], text: t('new.blank', { n: blank + 1 }) };
     const seen = new Map();
     for (const [i, input] of inputs.entries()) {
       const key = input.value.trim().toLowerCase().replace(/\s+/g, ' ');
-      if (seen.has(key)) return { input, text: `Seats ${seen.get(key) + 1} and ${i + 1} are both called “${input.value.trim()}”: give each player a different name (add an initial, say).` };
+      if (seen.has(key)) return { input, text: t('new.same', { a: seen.get(key) + 1, b: i + 1, name: input.value.trim() }) };
       seen.set(key, i);
     }
     return null;
@@ -168,10 +156,10 @@ export async function show(main, q, { navigate }) {
     button.disabled = true;
     try {
       const made = await api('/games', { method: 'POST', body });
-      saveTokens(made.game_id, { write: made.tokens.write_token, seats: made.tokens.seat_tokens.map((t) => t.token) });
+      saveTokens(made.game_id, { write: made.tokens.write_token, seats: made.tokens.seat_tokens.map((s) => s.token) });
       navigate(`/?game=${made.game_id}`);
     } catch (err) {
-      out.append(errorBox(err, { lead: 'Not started.' }));
+      out.append(errorBox(err, { lead: t('new.not-started') }));
       button.disabled = false;
     }
   }

@@ -4,6 +4,7 @@
 // admin token (asked for once, kept in this browser); downloaded, uploaded, compared with its parent.
 import { api, ApiError } from '../api.js';
 import { h, clear, errorBox, humanize } from '../dom.js';
+import { t } from '../i18n.js';
 import { cardFace, componentForm } from '../packforms.js';
 import { mapEditor } from '../mapedit.js';
 
@@ -99,37 +100,37 @@ const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 
 // ---- the list of packs ----------------------------------------------------------------------------
 // which pack a button is for, for a screen reader (the card it sits in shows it)
-const which = (p) => h('span', { class: 'visually-hidden' }, `: ${p.name || p.id}, version ${p.version}`);
+const which = (p) => h('span', { class: 'visually-hidden' }, `: ${t('packs.which', { name: p.name || p.id, version: p.version })}`);
 async function listPage(main, title, navigate) {
   const titles = await api('/titles').catch(() => []);
-  const name = (titles.find((t) => t.id === title) || {}).name || title;
+  const name = (titles.find((d) => d.id === title) || {}).name || title;
   const list = h('div', { class: 'pk-packs', 'aria-live': 'polite' });
   const status = h('p', { class: 'pk-status', role: 'status' });
-  const others = h('nav', { class: 'pk-titles', 'aria-label': 'Packs of other games' });
-  main.append(h('h1', {}, 'Content packs'),
-    h('p', {}, `${name}: the map, cards and tiles of your copy of the game. A new game uses the pack marked “for new games”; every game keeps the one it started with.`),
+  const others = h('nav', { class: 'pk-titles', 'aria-label': t('packs.of-other-games') });
+  main.append(h('h1', {}, t('shell.packs')),
+    h('p', {}, t('packs.intro', { name })),
     others, list, uploadForm(title, status, () => load()), status);
   // the other games with packs in this store
-  Promise.all(titles.filter((t) => t.id !== title).map((t) => api(`/titles/${encodeURIComponent(t.id)}/packs`).then(() => t, () => null)))
+  Promise.all(titles.filter((d) => d.id !== title).map((d) => api(`/titles/${encodeURIComponent(d.id)}/packs`).then(() => d, () => null)))
     .then((found) => {
       const with_ = found.filter(Boolean);
-      if (with_.length) others.append(h('span', {}, 'Other games: ', with_.map((t, i) => [i ? ' · ' : null, h('a', { href: `/?page=packs&title=${encodeURIComponent(t.id)}` }, t.name)])));
+      if (with_.length) others.append(h('span', {}, `${t('packs.other-games')} `, with_.map((d, i) => [i ? ' · ' : null, h('a', { href: `/?page=packs&title=${encodeURIComponent(d.id)}` }, d.name)])));
     });
 
   async function load() {
     let data;
-    try { data = await api(`/titles/${encodeURIComponent(title)}/packs`); } catch (err) { clear(list).append(errorBox(err, { lead: 'No packs here.' })); return; }
+    try { data = await api(`/titles/${encodeURIComponent(title)}/packs`); } catch (err) { clear(list).append(errorBox(err, { lead: t('packs.none-here') })); return; }
     clear(list).append(h('ul', { class: 'pk-list' }, data.packs.map((p) => h('li', { class: 'pk-pack', 'data-pack': p.id, 'data-hash': p.hash },
       h('h2', {}, p.name || p.id),
-      h('p', { class: 'pk-meta' }, [`version ${p.version}`, SOURCE[p.source] || p.source, plural(total(p.components), 'component'),
-        p.games ? `used by ${plural(p.games, 'game')}` : 'no game uses it yet', p.complete ? 'complete' : null].filter(Boolean).join(' · ')),
-      p.working ? h('p', {}, h('span', { class: 'badge', 'data-working': 'true' }, 'for new games')) : null,
+      h('p', { class: 'pk-meta' }, [t('packs.version', { version: p.version }), SOURCE[p.source] || p.source, plural(total(p.components), 'component'),
+        p.games ? t('packs.used-by', { games: plural(p.games, 'game') }) : t('packs.unused'), p.complete ? t('packs.complete') : null].filter(Boolean).join(' · ')),
+      p.working ? h('p', {}, h('span', { class: 'badge', 'data-working': 'true' }, t('packs.for-new'))) : null,
       h('p', { class: 'pk-links' },
-        h('a', { class: 'button', href: packUrl(title, p.id, p.hash) }, 'Open', which(p)),
-        h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json` }, 'Download', which(p)),
-        p.working ? null : h('button', { type: 'button', 'data-action': 'use', onclick: () => use(p) }, 'Use for new games', which(p)),
+        h('a', { class: 'button', href: packUrl(title, p.id, p.hash) }, t('packs.open'), which(p)),
+        h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json` }, t('packs.download'), which(p)),
+        p.working ? null : h('button', { type: 'button', 'data-action': 'use', onclick: () => use(p) }, t('packs.use'), which(p)),
         p.working || p.games || p.source === 'builtin' ? null
-          : h('button', { type: 'button', class: 'danger', 'data-action': 'delete', onclick: () => remove(p) }, 'Delete', which(p)))))));
+          : h('button', { type: 'button', class: 'danger', 'data-action': 'delete', onclick: () => remove(p) }, t('packs.delete'), which(p)))))));
   }
   // the same content uploaded again is the pack already there: ``working`` makes new games use it
   async function use(p) {
@@ -139,7 +140,7 @@ async function listPage(main, title, navigate) {
       await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: full.pack, params: { working: 'true' } });
       await load();
       status.textContent = `New games now use “${p.name || p.id}” (version ${p.version}).`;
-    } catch (err) { status.append(errorBox(err, { lead: 'Not changed.' })); }
+    } catch (err) { status.append(errorBox(err, { lead: t('packs.not-changed') })); }
   }
   async function remove(p) {
     if (!window.confirm(`Delete “${p.name || p.id}” (version ${p.version}) from this store? No game uses it.`)) return;
@@ -148,7 +149,7 @@ async function listPage(main, title, navigate) {
       await asAdmin(packPath(title, p.id, p.hash), { method: 'DELETE' });
       await load();
       status.textContent = `Deleted “${p.name || p.id}”.`;
-    } catch (err) { status.append(errorBox(err, { lead: 'Not deleted.' })); }
+    } catch (err) { status.append(errorBox(err, { lead: t('packs.not-deleted') })); }
   }
   await load();
   return {};
@@ -158,16 +159,16 @@ function uploadForm(title, status, done) {
   const file = h('input', { id: 'pk-upload', type: 'file', accept: '.json,application/json' });
   const working = h('input', { id: 'pk-upload-working', type: 'checkbox', class: 'pf-check', checked: true });
   const form = h('form', { class: 'pk-upload' },
-    h('h2', {}, 'Add a pack file'),
+    h('h2', {}, t('packs.add-file')),
     h('p', { class: 'pf-help' }, 'A pack downloaded from another store: the same content keeps the same fingerprint there and here.'),
-    h('label', { for: 'pk-upload', class: 'pf-label' }, 'Pack file'), file,
-    h('label', { for: 'pk-upload-working', class: 'pf-check-label' }, working, h('span', {}, 'Use it for new games')),
-    h('button', { type: 'submit', class: 'primary' }, 'Upload'));
+    h('label', { for: 'pk-upload', class: 'pf-label' }, t('packs.file')), file,
+    h('label', { for: 'pk-upload-working', class: 'pf-check-label' }, working, h('span', {}, t('packs.use-it'))),
+    h('button', { type: 'submit', class: 'primary' }, t('packs.upload')));
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     clear(status);
     const f = file.files && file.files[0];
-    if (!f) { status.append(h('span', { class: 'pf-problem' }, 'Choose a pack file first.')); return; }
+    if (!f) { status.append(h('span', { class: 'pf-problem' }, t('packs.choose-first'))); return; }
     let data;
     try { data = JSON.parse(await f.text()); } catch { status.append(h('span', { class: 'pf-problem' }, `“${f.name}” is not a pack file (it is not JSON).`)); return; }
     try {
@@ -175,7 +176,7 @@ function uploadForm(title, status, done) {
       await done();
       status.append(h('span', { 'data-uploaded': info.id, 'data-hash': info.hash }, `Added “${info.name || info.id}” (${plural(total(info.components), 'component')}).`));
     } catch (err) {
-      status.append(errorBox(err, { lead: 'Not added.' }));
+      status.append(errorBox(err, { lead: t('packs.not-added') }));
     }
   });
   return form;
@@ -394,7 +395,7 @@ async function editPage(main, title, packId, hash, navigate) {
       sessionStorage.setItem('tabletape.pack-saved', `Saved as version ${made.version} (${made.name || made.id})${made.working ? ': new games use it' : ''}.`);
       navigate(packUrl(title, made.id, made.hash));
     } catch (err) {
-      clear(status).append(errorBox(err, { lead: 'Not saved.' }));
+      clear(status).append(errorBox(err, { lead: t('packs.not-saved') }));
     }
   }
 

@@ -1,0 +1,190 @@
+"""The page in English, Spanish and Japanese: the language the browser asks for, a switch on every
+page that is remembered over a reload, a Lost Cities turn recorded in each language, a refusal's
+message in the chosen language with its card, and no string missing from a catalogue on any screen
+visited (the page marks a missing key with ``data-missing-i18n``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import live_server
+from pagehelp import PHONE_TALL, shot, start_game, step, wait_ready
+from statsseed import seed_store
+
+HEADING = {"en": "Games", "es": "Partidas", "ja": "ゲーム"}
+NEW_GAME = {"en": "New game", "es": "Nueva partida", "ja": "新しいゲーム"}
+ROUND = {"es": "Ronda 1 de 1", "ja": "ラウンド 1/1"}
+PLAY = {"es": "Jugar", "ja": "出す"}
+REFUSED = {"en": "cannot be there", "es": "no puede estar ahí", "ja": "ありえません"}
+ROUNDS_HELP = {"en": "How many rounds to play; the rules suggest 3.", "es": "Cuántas rondas jugar; el reglamento propone 3.", "ja": "何ラウンド遊ぶか。ルールでは3ラウンドです。"}
+STATS = {"en": ("Statistics of the group", "Win %"), "es": ("Estadísticas del grupo", "% de victorias"), "ja": ("グループの統計", "勝率")}
+NOT_RECORDED = {"en": "Not recorded.", "es": "No registrado.", "ja": "記録されていません。"}
+
+
+def no_missing_strings(page) -> None:
+    assert page.evaluate("document.documentElement.getAttribute('data-missing-i18n')") is None
+
+
+def switch_to(page, lang: str) -> None:
+    with page.expect_navigation():
+        page.click(f"footer .lang-switch [data-lang={lang}]")
+    page.wait_for_selector(f"html[lang={lang}] main:not([aria-busy])")
+
+
+@pytest.fixture
+def spanish_browser(browser):
+    """A phone whose browser asks for Spanish first."""
+    context = browser.new_context(viewport=PHONE_TALL, device_scale_factor=1, has_touch=True, locale="es-ES")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_the_language_is_the_browsers_until_the_reader_switches_it(spanish_browser, server):
+    page = spanish_browser
+    page.goto(f"{server}/")
+    page.wait_for_selector("main h1")
+    assert page.locator("html").get_attribute("lang") == "es"
+    assert page.locator("main h1").inner_text() == HEADING["es"]
+    no_missing_strings(page)
+
+
+def test_the_switch_is_on_every_page_a_finger_wide_and_remembered(tall_phone, server):
+    page = tall_phone
+    page.goto(f"{server}/")
+    page.wait_for_selector("main h1")
+    buttons = page.locator("footer .lang-switch button")
+    assert buttons.all_inner_texts() == ["English", "Español", "日本語"]
+    for i in range(3):
+        box = buttons.nth(i).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+    for lang in ("es", "ja", "en"):
+        page.goto(f"{server}/")
+        page.wait_for_selector("main h1")
+        switch_to(page, lang)
+        assert page.locator("main h1").inner_text() == HEADING[lang]
+        assert page.locator("[data-nav=new]").inner_text() == NEW_GAME[lang]
+        assert page.locator(f"footer [data-lang={lang}]").get_attribute("aria-pressed") == "true"
+        no_missing_strings(page)
+        page.reload()
+        page.wait_for_selector("main h1")
+        assert page.locator("main h1").inner_text() == HEADING[lang]  # remembered over a reload
+        for where in ("?page=new", "?page=stats", "?page=packs"):
+            page.goto(f"{server}/{where}")
+            page.wait_for_selector("main:not([aria-busy]) h1")
+            assert page.locator("html").get_attribute("lang") == lang
+            assert page.locator(f"footer [data-lang={lang}]").get_attribute("aria-pressed") == "true"
+            no_missing_strings(page)
+        shot(page, f"lang-{lang}-packs")
+        page.goto(f"{server}/?page=new")
+        page.wait_for_selector("form.new-game [data-option]")
+        page.select_option("#n-title", "lost-cities")
+        assert page.locator("#n-opt-rounds-help").inner_text() == ROUNDS_HELP[lang]  # the reader's language, not the rulebook's
+        shot(page, f"lang-{lang}-new-game")
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, server, lang):
+    page = tall_phone
+    start_game(page, server, "lost-cities", ["Ana", "Bea"], {"rounds": 1})
+    game = page.url
+    page.goto(f"{server}/")
+    page.wait_for_selector("main h1")
+    switch_to(page, lang)
+    page.goto(game)
+    wait_ready(page)
+    assert page.locator("#facts [data-fact=deal]").inner_text() != "Cards dealt (8 each, not seen)"
+    step(page)  # the deal
+    # Bea shows her hand; then Ana is said to hold one of Bea's cards: refused, naming the card
+    reveal = page.locator("details.fact:has([data-fact=reveal])")
+    reveal.locator("summary").click()
+    page.select_option("#reveal-seat", "1")
+    for card in ("R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"):
+        page.click(f"[data-fact=reveal] [data-card='{card}']")
+    page.click("[data-fact=reveal] button[type=submit]")
+    page.wait_for_selector("#history li[data-type='lost-cities.hand-revealed']", state="attached")
+    wait_ready(page)
+    for _ in range(2):  # Ana plays and draws: the turn
+        step(page)
+    assert page.locator("#drawing .lc-round").inner_text() == ROUND[lang]
+    assert PLAY[lang] in page.locator("#picker .kind[data-group]").first.inner_text()
+    shot(page, f"lang-{lang}-lost-cities-turn")
+    reveal = page.locator("details.fact:has([data-fact=reveal])")
+    if reveal.get_attribute("open") is None:
+        reveal.locator("summary").click()
+    page.select_option("#reveal-seat", "0")
+    for card in ("R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"):
+        page.click(f"[data-fact=reveal] [data-card='{card}']")
+    page.click("[data-fact=reveal] button[type=submit]")
+    error = page.locator(".error[data-code='lost-cities.card-already-seen']")
+    error.wait_for()
+    text = error.locator("p").first.inner_text()
+    assert REFUSED[lang] in text and "R2" in text, text
+    assert NOT_RECORDED[lang] in text
+    shot(page, f"lang-{lang}-lost-cities-refused")
+    no_missing_strings(page)
+
+
+@pytest.fixture(scope="module")
+def stats_server(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lang-stats") / "stats.duckdb"
+    seed_store(path)
+    base, proc = live_server.start(path)
+    yield base
+    live_server.stop(proc)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ja"])
+def test_the_statistics_page_in_each_language_with_its_numbers(tall_phone, stats_server, lang):
+    page = tall_phone
+    page.goto(f"{stats_server}/")
+    page.evaluate("lang => localStorage.setItem('tabletape.lang', lang)", lang)
+    page.goto(f"{stats_server}/?page=stats")
+    page.wait_for_selector(".stats-page[data-ready=true]")
+    heading, win_rate = STATS[lang]
+    assert page.locator("main h1").inner_text() == heading
+    board = page.locator("[data-section=leaderboard] table")
+    assert win_rate.replace(" %", "\u00a0%") in board.locator("thead").inner_text()
+    # the percentages as the reader's locale writes them (Spanish: a decimal comma and a spaced %)
+    rate = board.locator("tbody tr").first.locator("[data-col=win_rate] .v").inner_text()
+    expected = page.evaluate(
+        "([lang, text]) => { const n = new Intl.NumberFormat(lang, {style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1});"
+        " return n.formatToParts(0.5).find((p) => p.type === 'decimal').value; }",
+        [lang, rate],
+    )
+    assert expected in rate and "%" in rate, rate
+    if lang == "es":
+        assert "," in rate and "\u00a0%" in rate, rate
+    shot(page, f"lang-{lang}-statistics")
+    no_missing_strings(page)
+
+
+MP_ROUND = {"es": "Ronda 1 de 5", "ja": "ラウンド 1/5"}
+MP_BOARD = {"es": "Tablero de acciones", "ja": "アクションボード"}
+MP_FIVE_COINS = {"es": "Coger 5 monedas", "ja": "5コインを取る"}
+
+
+@pytest.mark.parametrize("lang", ["es", "ja"])
+def test_a_marco_polo_turn_in_the_chosen_language(tall_phone, server, lang):
+    page = tall_phone
+    start_game(page, server, "marco-polo", ["Ana", "Bea"], {"characters": "first-game"})
+    game = page.url
+    page.goto(f"{server}/")
+    page.wait_for_selector("main h1")
+    switch_to(page, lang)
+    page.goto(game)
+    wait_ready(page)
+    for _ in range(8):  # the layout, the contracts, the roll: until Ana chooses an action
+        if page.locator("#picker .kind").count():
+            break
+        step(page)
+    assert page.locator("#drawing .lc-round").inner_text().startswith(MP_ROUND[lang])
+    assert page.locator("#drawing .mp-board h3").inner_text() == MP_BOARD[lang]
+    kinds = page.locator("#picker .kind").all_inner_texts()
+    assert any(MP_FIVE_COINS[lang] in k for k in kinds), kinds
+    step(page, prefer=("marco-polo.five-coins-taken",))  # Ana's action
+    shot(page, f"lang-{lang}-marco-polo-turn")
+    no_missing_strings(page)
