@@ -9,13 +9,16 @@ from pydantic import BaseModel, Field
 from api.models import Strict
 
 
-class LeaderRow(BaseModel):
+class BoardRow(BaseModel):
     player: str
     games: int
     wins: int
     win_rate: float
     avg_score: float
     best_score: int
+
+
+class LeaderRow(BoardRow):
     worst_score: int
 
 

@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from api.stats_models import (
     BeijingRow,
+    BoardRow,
     BonusOut,
     CharacterRow,
     ContractsRow,
@@ -50,15 +51,6 @@ class StatsIndexOut(BaseModel):
     games: int = Field(description="finished games, forks left out")
     titles: list[IndexTitle] = Field(description="titles that have finished games, most played first")
     players: list[IndexPlayer]
-
-
-class BoardRow(BaseModel):
-    player: str
-    games: int
-    wins: int
-    win_rate: float
-    avg_score: float
-    best_score: int
 
 
 class LatestSeat(BaseModel):
