@@ -162,3 +162,45 @@ def test_the_marco_polo_setup_picker_in_japanese(tall_phone, server):
     form.locator("button[type=submit]").click()
     wait_ready(page, after=1)
     assert page.locator("html").get_attribute("lang") == "ja"
+
+
+PLAY_WORDS = ["Xianに補充された依頼タイル", "公開された依頼タイルをタップしてください。"]
+ASK_WORDS = ["依頼タイルを入力", "グループのパックにはまだありません"]
+TRAVEL_WORDS = ["移動: ボード上で道筋をタップ", "次の場所をタップしてください", "中段: 4 + 4", "下段: 4"]
+PLAY_ENGLISH = ["The contract laid in", "Tap the contract", "Describe", "Your group's pack", "Travel:", "Tap the next place",
+                "Middle row", "Lower row", "Next: a place", "Another one", "Describe it"]
+
+
+def test_a_refill_a_component_asked_and_a_travel_drawn_on_the_board_in_japanese(tall_phone, server, http):
+    from test_mp2_table import OPENING, Counter, fill_form
+    from test_mp2_table_polish import recorded
+
+    page = tall_phone
+    game_id, token = recorded(http, OPENING)
+    open_recording(page, server, game_id, token, "ja")
+    refill = page.locator("#facts [data-fact=refill]")
+    in_language(visible(page, "#facts"), PLAY_WORDS, PLAY_ENGLISH)
+    c = Counter(page)
+    c.tap(refill.locator("[data-new]"))
+    dialog = page.locator("dialog.mp2-ask[open]")
+    dialog.wait_for()
+    in_language(dialog.locator("h2").inner_text() + dialog.locator("p.small").first.inner_text(), ASK_WORDS, PLAY_ENGLISH)
+    shot(page, "lang-ja-mp2-describe")
+    before = int(page.locator("#recorder").get_attribute("data-last-seq"))
+    fill_form(c, {"cost.silk": 2, "reward.vp": 5})
+    wait_ready(page, after=before)
+    step(page, prefer=(P + "turn-ended",))  # Ana's turn ends: Bea travels from Beijing, on the board
+    travel = page.locator("#facts [data-fact=new-route]")
+    travel.locator("summary").click()
+    travel.locator(".mp2-place[data-place='BEI']").click()
+    travel.locator(".mp2-place[data-place='XIA']").click()
+    assert travel.locator("[data-path]").get_attribute("data-path") == "XIA"
+    in_language(visible(page, "#facts [data-fact=new-route]"), TRAVEL_WORDS, PLAY_ENGLISH)
+    assert travel.locator(".mp2-place[data-place='XIA']").get_attribute("aria-label") == "Xian: 1歩目"
+    shot_of(page, "#facts", "lang-ja-mp2-travel")
+    no_missing_strings(page)
+    before = int(page.locator("#recorder").get_attribute("data-last-seq"))
+    travel.locator(".mp2-travel-dice .move[data-row='2']").first.click()
+    wait_ready(page, after=before)
+    assert "Xian" in [n["name"] for n in http.get(f"/games/{game_id}/content").json()["map"]["nodes"]]
+    no_missing_strings(page)

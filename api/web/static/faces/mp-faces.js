@@ -120,7 +120,9 @@ export function shortText(content, id) {
     }
   };
   walk(face);
-  return out.join(' ').replace(/ ?× die,? ?/g, '×d ').replace(/per trading post on the board/, '/post').replace(/per completed contract/, '/contract').replace(/at most the die/, '≤d');
+  const short = [[t('mpfaces.times-die-one-way'), '×d'], [t('mpfaces.times-die'), '×d'], [t('mpfaces.per-post'), '/post'], [t('mpfaces.per-contract'), '/contract'], [t('mpfaces.at-most-die'), '≤d']];
+  return short.reduce((text, [long, abbr]) => text.split(long).join(abbr), out.join(' '));
+
 }
 
 // ---- finding a card by what it shows -----------------------------------------------------------
