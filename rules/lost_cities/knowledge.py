@@ -17,6 +17,7 @@ from collections import Counter
 from rules.lost_cities import codes
 from rules.lost_cities.cards import COLOURS
 from rules.lost_cities.state import SIDES, LostCitiesState
+from events.messages import phrase
 
 
 def player(state: LostCitiesState, seat: int) -> str:
@@ -160,13 +161,13 @@ def require_in_hand(
             known = ", ".join(sorted(state.hands[seat])) or "no known cards"
             where = "; ".join(places(state, card))
             if unknown == 0:
-                reason = f"the hand is fully known ({known}) and holds no {card}"
+                reason = phrase("reason/fully-known", "the hand is fully known ({known}) and holds no {card}", known=known, card=card)
             elif from_unknown > unknown:
-                reason = f"the hand has only {unknown} unknown card(s)"
+                reason = phrase("reason/few-unknown", "the hand has only {unknown} unknown card(s)", unknown=unknown)
             else:
-                reason = f"{copies(state, card)} and every copy is already placed"
+                reason = phrase("reason/all-placed", "{copies} and every copy is already placed", copies=copies(state, card))
             if where:
-                reason += f" ({card} is {where})"
+                reason = phrase("reason/where", "{reason} ({card} is {where})", reason=reason, card=card, where=where)
             codes.contradiction(
                 codes.CARD_NOT_IN_HAND, "{what}: {card} is not in {player}'s hand: {reason}", what=what, card=card, player=player(state, seat), reason=reason
             )
