@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api import i18n
 from events.errors import TabletapeError
-from events.messages import Phrase
+from events.messages import Joined, Phrase
 
 log = logging.getLogger("tabletape.api")
 
@@ -98,7 +98,7 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
     # a nested phrase ("for the bonus of Kashgar") is given as its text in the answer's language, as
     # the message reads it: a client shows params, it has no catalogue of phrases to render them
     localised = i18n.localised_params(exc, lang)
-    raw = {k: localised[k] if isinstance(v, Phrase) else v for k, v in exc.params.items()}
+    raw = {k: localised[k] if isinstance(v, (Phrase, Joined)) else v for k, v in exc.params.items()}
     params = {
         k: {"code": v.code, "message": i18n.message(v, lang)} if isinstance(v, TabletapeError) else v
         for k, v in raw.items()

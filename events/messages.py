@@ -56,6 +56,33 @@ class Phrase:
         return hash(str(self))
 
 
+class Joined:
+    """Phrases (or words) written one after another with ``sep`` between: each is translated."""
+
+    __slots__ = ("sep", "items")
+
+    def __init__(self, sep: str, items: Any) -> None:
+        self.sep, self.items = sep, tuple(items)
+
+    def __str__(self) -> str:
+        return self.sep.join(str(i) for i in self.items)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == str(other) if isinstance(other, (str, Joined)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
 def phrase(key: str, template: str, /, **params: Any) -> Phrase:
     """A ``Phrase`` with its parameters as keywords."""
     return Phrase(key, template, params)
@@ -69,3 +96,8 @@ def render(template: str, params: Mapping[str, Any]) -> str:
 def fields(template: str) -> set[str]:
     """The parameter names a template uses."""
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in _FORMATTER.parse(template) if name}
+
+
+def joined(sep: str, items: Any) -> Joined:
+    """``sep.join(items)``, its phrases each translated."""
+    return Joined(sep, items)

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from events.errors import TabletapeError
-from events.messages import Phrase, render
+from events.messages import Joined, Phrase, render
 
 LANGS: tuple[str, ...] = ("en", "es", "ja")
 DEFAULT = "en"
@@ -117,6 +117,8 @@ def localised_params(exc: TabletapeError, lang: str) -> dict[str, Any]:
 def _term(terms: Mapping[str, Any], name: str, value: Any, lang: str) -> Any:
     if isinstance(value, Phrase):
         return phrase_text(value, lang, terms)
+    if isinstance(value, Joined):
+        return value.sep.join(str(_term(terms, name, v, lang)) for v in value.items)
     return terms.get(name, {}).get(value, value) if isinstance(value, str) else value
 
 
@@ -146,7 +148,7 @@ def rule(exc: TabletapeError) -> dict[str, str] | None:
     literal = re.sub(r"\{[^{}]*\}", "", template.replace("{{", "").replace("}}", ""))
     quotes += _QUOTED.findall(literal)
     # an engine's phrase may quote the rulebook too ("for the route ...: \"Puedes avanzar ...\"")
-    quotes += [q for v in exc.params.values() if isinstance(v, (str, Phrase)) for q in _QUOTED.findall(str(v))]
+    quotes += [q for v in exc.params.values() if isinstance(v, (str, Phrase, Joined)) for q in _QUOTED.findall(str(v))]
     if not quotes:
         return None
     text = quotes[0].strip()

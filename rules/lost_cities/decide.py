@@ -41,7 +41,7 @@ from rules.lost_cities.knowledge import (
     seen_counts,
 )
 from rules.lost_cities.state import DEAL, DRAW, OVER, PLAY, SIDES, LostCitiesState
-from events.messages import phrase
+from events.messages import joined, phrase
 
 Q_ALTERNATE = '"El jugador de mayor edad comienza y los jugadores alternan turnos."'
 Q_PLAY_THEN_DRAW = (
@@ -357,7 +357,7 @@ def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event,
                 require_unseen(state, card, seen, what=phrase("what/reveal-hand", "reveal of {who}'s hand", who=who))
                 codes.contradiction(
                     codes.CARD_ALREADY_SEEN,
-                    "reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies ({places})", who=who, k=k, card=card, places='; '.join(places(state, card)),
+                    "reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies ({places})", who=who, k=k, card=card, places=joined('; ', places(state, card)),
                 )
             passed += max(0, k - unseen)
         if passed > room:

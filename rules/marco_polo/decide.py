@@ -74,7 +74,7 @@ from rules.marco_polo.state import (
     SHOW,
     MarcoPoloState,
 )
-from events.messages import phrase
+from events.messages import Phrase, phrase
 
 Q_ONE_MAIN = '"Haz una acción principal" (exactly one per turn, while dice remain)'
 Q_NOT_MIDDLE = '"No puedes intercalarlas mientras resuelves la acción principal."'
@@ -94,12 +94,12 @@ def who(state: MarcoPoloState, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else "the display"
 
 
-def describe_pending(state: MarcoPoloState) -> str:
+def describe_pending(state: MarcoPoloState) -> Phrase:
     kind, seat, arg = state.pending[0]
     text = PENDING_TEXT[kind]
     if kind == ROLL_DIE:
-        arg = {"b": "taken (black)", "c": "rerolled", "w": "rerolled (white)"}.get(arg, arg)
-    return text.format(who=who(state, seat), arg=arg)
+        arg = {"b": phrase("pending/taken-black", "taken (black)"), "c": phrase("pending/rerolled", "rerolled"), "w": phrase("pending/rerolled-white", "rerolled (white)")}.get(arg, arg)
+    return Phrase(f"pending/marco-polo/{kind}", text, dict(who=who(state, seat), arg=arg))
 
 
 def _check_seat(state: MarcoPoloState, seat: object) -> None:

@@ -24,7 +24,7 @@ from rules.marco_polo_2.events import (
 from rules.marco_polo_2.state import (
     HAND, INCOME, KEEP, OVER, PICK, PICKS, PLAY, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, SHOW, MP2State, pack_of,
 )
-from events.messages import phrase
+from events.messages import Phrase, phrase
 
 Q_ONE_MAIN = '"少なくともダイスを１つ自分のボードから取り、アクションマスを１つ選択して置き実行します。"'
 Q_MUST = '"手番プレイヤーは、ダイスがある限り、必ず本アクションを行わなければなりません。"'
@@ -42,11 +42,11 @@ def who(state: MP2State, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else "the table"
 
 
-def describe_pending(state: MP2State) -> str:
+def describe_pending(state: MP2State) -> Phrase:
     kind, seat, arg = state.pending[0]
     if kind == ROLL_DIE:
-        arg = "taken (black)" if arg == "b" else "rerolled (black)" if arg == "rb" else "rerolled"
-    return PENDING_TEXT[kind].format(who=who(state, seat), arg=arg)
+        arg = phrase("pending/taken-black", "taken (black)") if arg == "b" else phrase("pending/rerolled-black", "rerolled (black)") if arg == "rb" else phrase("pending/rerolled", "rerolled")
+    return Phrase(f"pending/marco-polo-2/{kind}", PENDING_TEXT[kind], dict(who=who(state, seat), arg=arg))
 
 
 def _check_seat(state: MP2State, seat: object) -> None:
