@@ -490,7 +490,7 @@ def take_contracts(w: Work, seat: int, taken: tuple[str, ...], discard: tuple[st
         spot = next((i for i, (c, kk) in enumerate(here) if kk == k and c in where), None)
         if spot is None:
             if w.strict:
-                codes.illegal(codes.CONTRACT_NOT_THERE, "contract {k!r} is not on a contract space of {where} {why}", k=k, where=sorted(where) or 'a city with your post', why=why)
+                codes.illegal(codes.CONTRACT_NOT_THERE, "contract {k!r} is not on a contract space of {where} {why}", k=k, where=sorted(where) or phrase("what/city-with-post", "a city with your post"), why=why)
             continue
         city = here.pop(spot)[0]
         d.contracts = d.contracts + (k,)
@@ -871,7 +871,7 @@ def _card_fields(w: Work, kind: str, e) -> None:
         return
     for f, default in CARD_DEFAULTS.items():
         if f not in CARD_CHOICE_FIELDS[kind] and getattr(e, f) != default:
-            codes.illegal(codes.EXTRA_CHOICE, "a {kind} city card takes no {f} (it reads {card_choice_fields_item})", kind=kind, f=f, card_choice_fields_item=', '.join(CARD_CHOICE_FIELDS[kind]) or 'times only')
+            codes.illegal(codes.EXTRA_CHOICE, "a {kind} city card takes no {f} (it reads {card_choice_fields_item})", kind=kind, f=f, card_choice_fields_item=', '.join(CARD_CHOICE_FIELDS[kind]) or phrase("what/times-only", "times only"))
 
 
 # --- bonus actions ------------------------------------------------------------------------------
