@@ -14,6 +14,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from templatize import build, module_consts, parts_of, pylit  # noqa: E402
 
 IMPORT = "from events.messages import phrase\n"
+#: the edits a phrase needs where code read the English string itself (exact text, wherever it is)
+FIXES = [
+    ('code = codes.OCCUPIED_FEE if why.startswith("for the occupied") else codes.CANNOT_AFFORD',
+     'code = codes.OCCUPIED_FEE if getattr(why, "key", "") == "why/occupied-space" else codes.CANNOT_AFFORD'),
+]
 
 
 def literals(tree):
@@ -60,12 +65,21 @@ def rewrite(path, by_template, show=None):
         start, end = off(node.lineno, node.col_offset), off(node.end_lineno, node.end_col_offset)
         edits.append((start, end, new.encode()))
         done.append((node.lineno, key))
-    if show is not None or not edits:
+    if show is not None:
+        return done
+    fixed = src
+    for before, after in FIXES:
+        fixed = fixed.replace(before, after)
+    if not edits:
+        if fixed != src:
+            open(path, "w", encoding="utf-8").write(fixed)
         return done
     b = src.encode()
     for start, end, new in sorted(edits, reverse=True):
         b = b[:start] + new + b[end:]
     text = b.decode()
+    for before, after in FIXES:
+        text = text.replace(before, after)
     if IMPORT not in text:  # one added line, after the last top-level import
         last = max(n.end_lineno for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)))
         ls = text.splitlines(keepends=True)
