@@ -105,7 +105,8 @@ def localised_params(exc: TabletapeError, lang: str) -> dict[str, Any]:
     """The refusal's parameters with the game's words in ``lang``: a colour, a good, a kind of die
     (the catalogue's ``terms``: by title, by parameter, by the English word), and a refusal it
     wraps in its own message."""
-    terms = catalogue(lang).get("terms", {}).get(exc.code.split(".")[0], {})
+    # English messages are the raised ones: its terms name components for the page, not for them
+    terms = {} if lang == DEFAULT else catalogue(lang).get("terms", {}).get(exc.code.split(".")[0], {})
     out: dict[str, Any] = {}
     for k, v in exc.params.items():
         if isinstance(v, TabletapeError):  # the refusal an amendment or an import ran into
