@@ -198,6 +198,8 @@ def serve(
     running = remote.discovered(db)
     if running is not None:  # the second would fail on DuckDB's lock
         fail(cli("service-busy", db=db, url=running.url, pid=running.pid))
+    if db != ":memory:" and Path(db).exists():
+        held_by_another(db)
     chosen = {"head_timeout_s": head_timeout, "body_timeout_s": body_timeout}
     try:
         settings = Settings(db_path=db, host=host, port=port, **{k: v for k, v in chosen.items() if v is not None})
@@ -205,6 +207,17 @@ def serve(
     except ValueError as exc:  # pydantic's ValidationError is one
         fail(f"serve: {exc}")
     run(create_app(settings), host, port, access_log=access_log, settings=settings)
+
+
+def held_by_another(db: str) -> None:
+    """End ``serve`` in one line when another process holds ``db`` (the app would fail to start
+    with DuckDB's traceback)."""
+    import duckdb
+
+    try:
+        duckdb.connect(db).close()
+    except duckdb.IOException as exc:
+        fail(cli("store-busy", db=db, exc=exc))
 
 
 # -- games --------------------------------------------------------------------------------------

@@ -216,3 +216,16 @@ def test_the_discovery_file_goes_when_the_service_stops(tmp_path):
     live_server.stop(proc)
     assert not remote.discovery_path(str(db)).exists()
     assert run("games", "--db", db).exit_code == 0  # the file is the CLI's again
+
+
+def test_a_store_held_without_a_discovery_file_is_store_busy_in_one_line(tmp_path):
+    """A service of an older tabletape (or a file removed by hand): no way through, but no traceback."""
+    db = tmp_path / "older.duckdb"
+    base, proc = live_server.start(db, output=tmp_path / "server.txt")
+    try:
+        remote.discovery_path(str(db)).unlink()
+        for args in (("serve", "--port", str(live_server.free_port())), ("stats", "leaderboard"), ("games",)):
+            busy = run(*args, "--db", db)
+            assert busy.exit_code == 1 and busy.output.startswith("store-busy") and busy.output.count("\n") == 1, busy.output
+    finally:
+        live_server.stop(proc)
