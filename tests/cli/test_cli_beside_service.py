@@ -186,6 +186,8 @@ def test_url_names_the_service_and_a_wrong_one_is_one_line(served, tmp_path):
     elsewhere = str(tmp_path / "elsewhere.duckdb")  # not the served file: --url alone decides
     given = run("--url", served["base"], "stats", "leaderboard", "--db", elsewhere)
     assert given.output == served["direct"]["stats"][("leaderboard",)]
+    no_route = run("--url", served["base"], "verify", "--db", elsewhere)
+    assert no_route.exit_code == 1 and no_route.output.count("\n") == 1 and "cannot go through" in no_route.output
     assert not Path(elsewhere).exists()
     port = live_server.free_port()
     wrong = run("--url", f"http://127.0.0.1:{port}", "stats", "leaderboard", "--db", elsewhere)
