@@ -74,8 +74,11 @@ def command_name() -> str:
     except ImportError:
         from click import get_current_context
 
-    ctx = get_current_context(silent=True)
-    return " ".join(ctx.command_path.split()[1:]) if ctx is not None else "..."
+    ctx, names = get_current_context(silent=True), []
+    while ctx is not None and ctx.parent is not None:  # the root's name is how it was run (python -m api)
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names)) or "..."
 
 
 def service(db: str) -> Any:

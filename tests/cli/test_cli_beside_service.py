@@ -169,6 +169,8 @@ def test_a_command_that_cannot_go_through_says_in_one_line_what_to_do(served, tm
         assert "--token" in result.output
     elif args[:2] in (("pack", "upload"), ("pack", "derive")):
         assert "admin token" in result.output
+    elif args[0] == "admin-token":
+        assert "new admin token" in result.output and "stop the service" in result.output
     elif args[0] == "serve":
         assert "already served" in result.output
     else:
