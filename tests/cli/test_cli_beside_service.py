@@ -57,6 +57,19 @@ def seeded(db: Path) -> list[str]:
     return ids
 
 
+#: refusals, in Spanish and Japanese: the service's words are the file's
+REFUSALS = [("--lang", "es", "stats", "seats"), ("--lang", "ja", "replay", "nope"), ("--lang", "es", "pack", "show", "nope")]
+
+
+def refused(db: str) -> dict[tuple[str, ...], str]:
+    out = {}
+    for args in REFUSALS:
+        result = run(*args, "--db", db)
+        assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+        out[args] = result.output
+    return out
+
+
 def asked(db: str) -> dict[tuple[str, ...], str]:
     """Every question's answer as tables and as JSON."""
     out = {}
@@ -80,6 +93,7 @@ def read_only(db: str, game_id: str) -> dict[str, str]:
         "packs": ("pack", "list"),
         "pack-show": ("pack", "show", "marco-polo-2-synthetic-test-1"),
         "pack-download": ("pack", "download", "marco-polo-2-synthetic-test-1"),
+        "pack-diff": ("pack", "diff", "marco-polo-2-public-1", "marco-polo-2-synthetic-test-1"),
     }
     out = {}
     for name, args in commands.items():
@@ -95,7 +109,7 @@ def served(tmp_path_factory):
     folder = tmp_path_factory.mktemp("served")
     db = folder / "club.duckdb"
     ids = seeded(db)
-    direct = {"ids": ids, "stats": asked(str(db)), "reads": read_only(str(db), ids[0])}
+    direct = {"ids": ids, "stats": asked(str(db)), "reads": read_only(str(db), ids[0]), "refused": refused(str(db))}
     base, proc = live_server.start(db, output=folder / "server.txt")
     yield {"db": str(db), "base": base, "proc": proc, "direct": direct, "folder": folder}
     live_server.stop(proc)
@@ -178,6 +192,7 @@ def test_a_command_that_cannot_go_through_says_in_one_line_what_to_do(served, tm
 
 
 def test_an_error_of_the_service_is_one_line_in_the_cli_language(served):
+    assert refused(served["db"]) == served["direct"]["refused"]
     result = run("--lang", "es", "replay", "nope", "--db", served["db"])
     assert result.exit_code == 1 and result.output.count("\n") == 1 and "unknown-game" in result.output
     seat = run("replay", served["direct"]["ids"][0], "--at", "999", "--db", served["db"])
