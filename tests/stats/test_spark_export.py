@@ -3,7 +3,7 @@ reads ``tabletape export --format parquet DIR`` of seeded random games of Lost C
 Polo as it is, and computes the leaderboard and the win rate by character; they are exactly the
 service's answers (``GET /stats/leaderboard``, ``GET /stats/marco-polo/characters``).
 
-Slow (a JVM starts: ~10-30 s); it runs in CI, where ``.ci/run`` installs Java when it is missing.
+Slow (60-100 s on a busy 2-core machine); it runs in CI, where ``.ci/run`` installs Java when it is missing.
 Without Java it is skipped, saying so."""
 
 from __future__ import annotations
