@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.base import Event
+from events.messages import Phrase
 from rules.base import Chance, Outcome
 from rules.lost_cities import codes
 from rules.lost_cities.codes import CODES
@@ -105,7 +106,7 @@ class LostCities:
     def public_move(self, event: Event) -> Event:
         return _public_move(event)
 
-    def describe(self, state: LostCitiesState, event: Event, after: LostCitiesState) -> str:
+    def describe(self, state: LostCitiesState, event: Event, after: LostCitiesState) -> Phrase:
         return _describe(state, event, after)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.base import Event
+from events.messages import Phrase
 from rules.base import Chance, Outcome
 from rules.marco_polo import codes
 from rules.marco_polo.codes import CODES
@@ -207,7 +208,7 @@ class MarcoPolo:
     def public_move(self, event: Event) -> Event:
         return _public_move(event)
 
-    def describe(self, state: MarcoPoloState, event: Event, after: MarcoPoloState) -> str:
+    def describe(self, state: MarcoPoloState, event: Event, after: MarcoPoloState) -> Phrase:
         return _describe(state, event, after)
 
 

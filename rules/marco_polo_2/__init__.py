@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from events.base import Event
+from events.messages import Phrase
 from events.errors import InvalidOptions
 from rules.base import Chance, Outcome
 from rules.marco_polo_2 import codes
@@ -315,7 +316,7 @@ class MarcoPolo2:
     def public_move(self, event: Event) -> Event | None:
         return _public_move(event)
 
-    def describe(self, state: MP2State, event: Event, after: MP2State) -> str:
+    def describe(self, state: MP2State, event: Event, after: MP2State) -> Phrase:
         return _describe(state, event, after)
 
 

@@ -23,7 +23,7 @@ from rules.marco_polo_2.content import SYNTHETIC
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {lang: ROOT / "api" / "i18n" / f"{lang}.json" for lang in i18n.LANGS}
-SECTIONS = ("errors", "edge", "cli", "terms", "score", "page")
+SECTIONS = ("errors", "edge", "cli", "terms", "score", "page", "sentences")
 QUOTED = re.compile(r'"[^"{}]{6,}"')
 
 
