@@ -106,11 +106,13 @@ _encoder = msgspec.json.Encoder()
 
 
 def frame_out(frame: Frame, lang: str) -> dict[str, Any]:
-    """A frame as the API sends it: its sentence said in ``lang`` as ``text``."""
+    """A frame as the API sends it: its sentence and status said in ``lang`` (``text``, ``status``)."""
     out = msgspec.structs.asdict(frame)
-    words = out.pop("sentence")
+    words, standing = out.pop("sentence"), out.pop("status_words")
     if words is not None:
         out["text"] = i18n.sentence(words, lang)
+    if standing is not None:
+        out["status"] = i18n.sentence(standing, lang)
     return out
 
 

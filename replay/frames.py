@@ -21,7 +21,7 @@ from events.base import Event
 from events.errors import HistoryEditRefused, TabletapeError
 from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Redone, ScoreOnly, Undone
 from events.messages import Phrase, phrase, say
-from projections.fold import GameState, fold, start, status_line
+from projections.fold import GameState, fold, start, status_words
 from projections.projector import Projector
 from replay.history import Entry, History, Node
 
@@ -74,8 +74,10 @@ class Frame(msgspec.Struct, kw_only=True):
     #: language (``localised``); not sent as such
     sentence: Phrase | None = None
     amended_by: int | None = None
-    #: the title's one-line status after this step
+    #: the title's one-line status after this step (English)
     status: str
+    #: the same as a phrase, for the API to say in the reader's language; not sent as such
+    status_words: Phrase | None = None
     to_move: int | None = None
     ended: bool = False
     view: dict[str, Any] | None = None
@@ -182,7 +184,7 @@ def sentence(before: GameState | None, after: GameState, body: Event, known: Eve
         if after.score_only is not None:
             scores = ", ".join(f"{p} {s}" for p, s in zip(after.players, body.scores))
             return phrase("step.ended-scores", "The game ended: {scores}", scores=scores)
-        return phrase("step.ended", "The game ended: {status}", status=status_line(after))
+        return phrase("step.ended", "The game ended: {status}", status=status_words(after))
     if type(body) in _LIFECYCLE_TEXT:
         return _LIFECYCLE_TEXT[type(body)]
     hook = getattr(after.title, "describe", None)
@@ -204,6 +206,7 @@ def _frame(
     seat, player = _who(game, body)
     known = known_move(game, body, perspective)
     words = sentence(before, game, body, known)
+    standing = status_words(game)
     return Frame(
         index=index,
         seq=seq,
@@ -213,7 +216,8 @@ def _frame(
         move=notation(game, known) if known is not None else None,
         text=say(words),
         sentence=words,
-        status=status_line(game),
+        status=say(standing),
+        status_words=standing,
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
         described=described(game, body),

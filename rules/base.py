@@ -105,3 +105,4 @@ class Title(Protocol, Generic[S]):
     # Optional: ``describe(state, event, after) -> Phrase``, one plain sentence with names for an
     # event recorded in ``state`` (``after``: the state it led to), worded from the event as given
     # (a template key and its parameters, ``events.messages``: the API says it in a language).
+    # Optional: ``status_words(state) -> Phrase``, ``status`` as such a phrase.

@@ -11,6 +11,7 @@ from typing import Annotated, Protocol
 from fastapi import APIRouter, Header, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
+from api import i18n
 from api.auth import Credentials, Svc, require_ended_or_write, require_write
 from api.by_hand import bearer_token, validated_body, validated_header
 from api.errors import MalformedRequest
@@ -34,7 +35,7 @@ from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused
 from events.log import AppendResult
-from projections.fold import GameState
+from projections.fold import GameState, status_words
 from replay.frames import notation, state_before, take_back_seq
 
 router = APIRouter(tags=["recording"])
@@ -212,9 +213,16 @@ def _legal(game: GameState, move: Event) -> LegalMove:
 
 
 @router.get("/games/{game_id}/legal-moves", response_model=LegalMovesOut, responses=errors(401, 403, 404, 422))
-def legal_moves(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = None) -> LegalMovesOut:
+def legal_moves(
+    game_id: str,
+    svc: Svc,
+    creds: Credentials,
+    at: Seq | None = None,
+    accept_language: Annotated[str | None, Header(description="the language of the status line")] = None,
+) -> LegalMovesOut:
     """The moves the recorder may pick now, or after raw seq ``at``. They can show the hand of the
-    seat to move, so before the end they need the write token."""
+    seat to move, so before the end they need the write token. The status line is in the language
+    ``Accept-Language`` asks for."""
     game = svc.projector.state(game_id)
     require_ended_or_write(svc, game_id, game, creds, "legal moves")
     at = check_seq(svc, game_id, at)
@@ -224,6 +232,6 @@ def legal_moves(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = Non
         game_id=game_id,
         at=at,
         to_move=then.title.to_move(then.state),
-        status_line=then.title.status(then.state),
+        status_line=i18n.sentence(status_words(then), i18n.negotiate(accept_language)),
         moves=[_legal(then, m) for m in moves],
     )

@@ -23,7 +23,9 @@ from rules.lost_cities.events import (
     DeckShuffled,
     HandRevealed,
 )
-from rules.lost_cities.state import LostCitiesState
+from rules.lost_cities.knowledge import player
+from rules.lost_cities.scoring import outcome
+from rules.lost_cities.state import DEAL, DRAW, PLAY, LostCitiesState
 
 
 def public_move(event: Event) -> Event:
@@ -110,3 +112,50 @@ def describe(state: LostCitiesState, event: Event, after: LostCitiesState | None
             return phrase("lost-cities.showed-cards", "{who} showed their hand: {cards}", who=who, cards=cards)
         return phrase("lost-cities.showed", "{who} showed their hand", who=who)
     return phrase("event", "{name}", name=type(event).__name__)
+
+
+def status_words(state: LostCitiesState) -> Phrase:
+    """The one-line status (``views.status``) as a phrase the API says in the reader's language."""
+    if state.phase == PLAY:
+        who = player(state, state.turn)
+        size = len(state.hands[state.turn]) + state.unknown[state.turn]
+        if state.partnership and size >= 8:
+            return phrase(
+                "lost-cities.status.play-or-pass",
+                "round {round}: {who} to play or discard or pass two cards to the partner",
+                round=state.round,
+                who=who,
+            )
+        return phrase("lost-cities.status.play", "round {round}: {who} to play or discard", round=state.round, who=who)
+    if state.phase == DRAW:
+        return phrase(
+            "lost-cities.status.draw",
+            "round {round}: {who} to draw (draw pile: {left} left, or the top of a discard pile)",
+            round=state.round,
+            who=player(state, state.turn),
+            left=state.draw_pile,
+        )
+    if state.phase == DEAL:
+        return phrase(
+            "lost-cities.status.deal",
+            "round {round} of {rounds}: waiting for the shuffle or the deal; {first} starts",
+            round=state.round + 1,
+            rounds=state.rounds,
+            first=player(state, state.starting_seat),
+        )
+    result = outcome(state)
+    assert result is not None
+    scores = ", ".join(f"{state.players[s]} {result.scores[s]}" for s in range(len(state.players)))
+    per_side = 2 if state.partnership else 1
+    if len(result.winners) > per_side:
+        return phrase(
+            "lost-cities.status.tie", "game over after {rounds} round(s): a tie ({scores})", rounds=state.rounds, scores=scores
+        )
+    return phrase(
+        "lost-cities.status.over",
+        "game over after {rounds} round(s): {names} {many:?win|wins} ({scores})",
+        rounds=state.rounds,
+        names=listed([state.players[s] for s in result.winners], last="and"),
+        many=per_side > 1,
+        scores=scores,
+    )

@@ -37,8 +37,8 @@ from rules.marco_polo.events import (
     Travelled,
     TurnEnded,
 )
-from rules.marco_polo.state import MarcoPoloState
-from rules.marco_polo_common.sentences import describe_step
+from rules.marco_polo.state import CONTRACTS, OVER, REVEAL, ROLL, SETUP, MarcoPoloState
+from rules.marco_polo_common.sentences import describe_step, game_over, turn_status
 
 
 def public_move(event: Event) -> Event:
@@ -122,3 +122,26 @@ def describe(state: MarcoPoloState, event: Event, after: MarcoPoloState) -> Phra
     if isinstance(event, DiceRolled):
         return _p("dice-rolled", "Everyone rolled their dice for round {round}", round=event.round)
     return describe_step(state, after, event, _what(event))
+
+
+def status_words(state: MarcoPoloState) -> Phrase:
+    """The one-line status (``views.status``) as a phrase the API says in the reader's language;
+    what a pending step waits for is the rules' English (``describe_pending``) as a parameter."""
+    from rules.marco_polo.decide import describe_pending
+    from rules.marco_polo.scoring import outcome
+
+    if state.phase == SETUP:
+        return _p(
+            "status.setup", "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)"
+        )
+    if state.phase == OVER:
+        return game_over(state, outcome(state))
+    if state.pending:
+        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
+    if state.phase == CONTRACTS:
+        return _p("status.contracts", "round {round}: waiting for the six contracts of the round", round=state.round)
+    if state.phase == ROLL:
+        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
+    if state.phase == REVEAL:
+        return _p("status.reveal", "after round 5: waiting for the objective cards")
+    return turn_status(state)

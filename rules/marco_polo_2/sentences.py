@@ -13,8 +13,8 @@ import msgspec
 from events.base import Event
 from events.messages import Phrase, phrase
 from rules.marco_polo_2 import events as ev
-from rules.marco_polo_2.state import MP2State
-from rules.marco_polo_common.sentences import describe_step
+from rules.marco_polo_2.state import OVER, REVEAL, ROLL, ROUND, SETUP, MP2State
+from rules.marco_polo_common.sentences import describe_step, game_over, turn_status
 
 
 def public_move(event: Event) -> Event | None:
@@ -78,3 +78,24 @@ def describe(state: MP2State, event: Event, after: MP2State) -> Phrase:
     if what is None:
         return phrase("event", "{name}", name=type(event).__name__)
     return describe_step(state, after, event, _p(*what))
+
+
+def status_words(state: MP2State) -> Phrase:
+    """The one-line status (``views.status``) as a phrase the API says in the reader's language;
+    what a pending step waits for is the rules' English (``describe_pending``) as a parameter."""
+    from rules.marco_polo_2.decide import describe_pending
+    from rules.marco_polo_2.scoring import outcome
+
+    if state.phase == SETUP:
+        return _p("status.setup", "setup: waiting for the table's layout (characters, contracts, goal cards, board)")
+    if state.phase == OVER:
+        return game_over(state, outcome(state))
+    if state.pending:
+        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
+    if state.phase == ROUND:
+        return _p("status.round", "round {round}: waiting for the offer tiles and action-area city cards", round=state.round + 1)
+    if state.phase == ROLL:
+        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
+    if state.phase == REVEAL:
+        return _p("status.reveal", "after the last round: waiting for the goal cards")
+    return turn_status(state)

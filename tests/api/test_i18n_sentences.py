@@ -11,7 +11,7 @@ from apiplay import new_game, read_stream
 
 from api import i18n
 from events.lifecycle import GameCreated
-from events.messages import Phrase
+from events.messages import Phrase, say
 from projections.fold import GameState, start
 from replay.recorder import draw_chance
 from rules.marco_polo_2.content import SYNTHETIC
@@ -50,7 +50,7 @@ COLOUR = {"en": "red", "es": "roja", "ja": "赤"}
 def test_the_same_frames_say_each_step_in_three_languages(client):
     game, card = a_turn(client)
     said = {lang: frames(client, game, lang) for lang in HEADERS}
-    strip = lambda fs: [{k: v for k, v in f.items() if k != "text"} for f in fs]  # noqa: E731
+    strip = lambda fs: [{k: v for k, v in f.items() if k not in ("text", "status")} for f in fs]  # noqa: E731
     assert strip(said["es"]) == strip(said["en"]) == strip(said["ja"])  # only the words differ
     colour = {lang: i18n.catalogue(lang)["sentences"]["lost-cities"]["colour"] for lang in HEADERS}
     name = {lang: colour[lang][dict(zip("YBWGRP", colour["en"]))[card[0]]] for lang in HEADERS}
@@ -61,6 +61,19 @@ def test_the_same_frames_say_each_step_in_three_languages(client):
     assert texts["es"][-2:] == [f"Ana jugó la carta {name['es']} {value}", "Ana tomó una carta del mazo"]
     assert texts["ja"][-2:] == [f"Anaが{name['ja']}の{value}を出した", "Anaが山札から引いた"]
     assert texts["es"][0] == "Empezó Lost Cities: Ana, Bea" and texts["ja"][0] == "Lost Cities開始: Ana, Bea"
+
+
+def test_the_status_line_of_frames_and_legal_moves_in_three_languages(client):
+    game, _ = a_turn(client)
+    status = {lang: frames(client, game, lang)[-1]["status"] for lang in HEADERS}
+    assert status == {
+        "en": "round 1: Bea to play or discard",
+        "es": "ronda 1: Bea juega o deshecha una carta",
+        "ja": "ラウンド1: Beaがカードを出すか捨てる",
+    }
+    for lang, header in HEADERS.items():
+        legal = client.get(f"/games/{game.id}/legal-moves", headers={**game.auth, "Accept-Language": header}).json()
+        assert legal["status_line"] == status[lang]
 
 
 def test_a_drawn_card_is_named_only_to_its_seat_in_every_language(client):
@@ -101,7 +114,8 @@ def phrases(words) -> list[Phrase]:
 
 
 def said_by(title_id: str, players: tuple[str, ...], options: dict, steps: int = 400) -> list[Phrase]:
-    """Every phrase a random legal digital game says (each event whole and as the public saw it)."""
+    """Every phrase a random legal digital game says (each event whole and as the public saw it,
+    and the status line after it)."""
     rng = random.Random(title_id)
     game = start(GameCreated(title=title_id, players=players, options=options, seed=5))
     title, state, out = game.title, game.state, []
@@ -120,6 +134,9 @@ def said_by(title_id: str, players: tuple[str, ...], options: dict, steps: int =
                 if known is not None:
                     out += phrases(title.describe(state, known, after))
             state = after
+            standing = title.status_words(state)
+            assert say(standing) == title.status(state)  # the status line's English as the rules word it
+            out += phrases(standing)
     return out
 
 
