@@ -16,6 +16,7 @@ from rich.markup import escape
 from api import i18n
 from api.console import describe
 from events.errors import HistoryEditRefused, TabletapeError
+from projections.fold import status_words
 from replay.frames import notation, take_back_seq
 from replay.recorder import Recorder
 
@@ -53,7 +54,7 @@ class TableRecorder:
         entries = history.entries()
         last = entries[-1]
         self.console.print(f"[dim]#{history.last_seq}[/] last: {escape(describe(game, last.body))}")
-        self.console.print(f"[bold]{escape(game.title.status(game.state))}[/]")
+        self.console.print(f"[bold]{escape(i18n.sentence(status_words(game), i18n.cli_lang))}[/]")
         if game.ended is not None:
             self.console.print("The game is over: undo, or quit.")
             return

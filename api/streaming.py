@@ -109,6 +109,8 @@ def frame_out(frame: Frame, lang: str) -> dict[str, Any]:
     """A frame as the API sends it: its sentence and status said in ``lang`` (``text``, ``status``)."""
     out = msgspec.structs.asdict(frame)
     words, standing = out.pop("sentence"), out.pop("status_words")
+    if lang == i18n.DEFAULT:
+        return out  # the frame's own words are the English ones
     if words is not None:
         out["text"] = i18n.sentence(words, lang)
     if standing is not None:
