@@ -110,6 +110,7 @@ def switch_on_the_game_page(page, lang: str) -> None:
 #: what the timeline says of Ana's card played and her draw, in each language
 LC_PLAYED = {"en": "Ana played the ", "es": "Ana jugó la carta ", "ja": "を出した"}
 LC_DREW = {"en": "from the draw pile", "es": "del mazo", "ja": "山札から"}
+LC_STATUS = {"en": "round 1: Bea to play or discard", "es": "ronda 1: Bea juega o deshecha una carta", "ja": "ラウンド1: Beaがカードを出すか捨てる"}
 GAME_LABELS = {"en": ("Undo last move", "Timeline"), "es": ("Deshacer el último movimiento", "Cronología"), "ja": ("最後の手を取り消す", "経過")}
 
 
@@ -138,6 +139,7 @@ def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, ser
     played = page.locator("#history li[data-type='lost-cities.card-played'] .said").last.inner_text()
     drew = page.locator("#history li[data-type='lost-cities.card-drawn'] .said").last.inner_text()
     assert LC_PLAYED[lang] in played and LC_DREW[lang] in drew, (played, drew)
+    assert page.locator("#status-line").inner_text() == LC_STATUS[lang]
     assert page.locator("#undo").inner_text() == GAME_LABELS[lang][0]
     assert page.locator("#hist-h").inner_text() == GAME_LABELS[lang][1]
     shot(page, f"lang-{lang}-lost-cities-turn")
