@@ -53,8 +53,9 @@ def public_move(event: Event) -> Event:
     return event
 
 
-def _place(loc: str) -> str:
-    return NAME.get(loc, loc)
+def _place(loc: str) -> Phrase | str:
+    """A place by its name, which a language may write its own way ("Venecia")."""
+    return phrase(f"marco-polo.place.{loc}", NAME[loc]) if loc in NAME else loc
 
 
 def _p(key: str, template: str, /, **params: object) -> Phrase:
