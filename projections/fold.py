@@ -74,7 +74,9 @@ def status_words(game: GameState) -> Phrase:
     if game.score_only is not None:
         source = SOURCES.get(game.score_only.source, game.score_only.source)
         return phrase(
-            "status.score-only", "recorded by its result alone (imported from {source}): there are no moves to replay", source=source
+            "status.score-only",
+            "recorded by its result alone (imported from {source}): there are no moves to replay",
+            source=source,
         )
     hook = getattr(game.title, "status_words", None)
     if hook is None:

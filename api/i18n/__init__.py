@@ -3,7 +3,8 @@ language: ``Accept-Language`` for the API, ``--lang`` or the locale for the CLI.
 
 A refusal is raised with an English template and its parameters (``events.messages``); its key in
 the catalogue is its code, or ``code/sub-key`` where one code has several messages, found by the
-English template it was raised with. A move's sentence is a ``Phrase`` keyed in ``sentences``. The page reads the same files at ``/i18n/{lang}.json``.
+English template it was raised with. A move's sentence is a ``Phrase`` keyed in
+``sentences``. The page reads the same files at ``/i18n/{lang}.json``.
 """
 
 from __future__ import annotations

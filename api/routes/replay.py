@@ -35,7 +35,10 @@ FullQuery = Annotated[bool, Query(description="everything the log knows (only on
 AcceptLanguage = Annotated[str | None, Header(description="the language of the frames' sentences (en, es, ja)")]
 LangQuery = Annotated[
     str | None,
-    Query(max_length=35, description="the language of the frames' sentences (en, es, ja): EventSource sends no headers of its own"),
+    Query(
+        max_length=35,
+        description="the language of the frames' sentences (en, es, ja): EventSource sends no headers of its own",
+    ),
 ]
 
 

@@ -77,7 +77,8 @@ def _what(event: Event) -> Phrase:
         return _p("travelled-to", "travelled to {place}", place=_place(stops[-1])) if stops else _p("travelled", "travelled")
     if isinstance(event, CityCardUsed):
         if event.times > 1:
-            return _p("city-card-times", "using the city card at {place} {times} times", place=_place(event.space), times=event.times)
+            where = _place(event.space)
+            return _p("city-card-times", "using the city card at {place} {times} times", place=where, times=event.times)
         return _p("city-card", "using the city card at {place}", place=_place(event.space))
     if isinstance(event, ContractCompleted):
         return _p("completing", "completing contract {contract}", contract=event.contract)

@@ -93,7 +93,9 @@ def status_words(state: MP2State) -> Phrase:
     if state.pending:
         return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
     if state.phase == ROUND:
-        return _p("status.round", "round {round}: waiting for the offer tiles and action-area city cards", round=state.round + 1)
+        return _p(
+            "status.round", "round {round}: waiting for the offer tiles and action-area city cards", round=state.round + 1
+        )
     if state.phase == ROLL:
         return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
     if state.phase == REVEAL:

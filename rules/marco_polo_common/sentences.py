@@ -62,16 +62,15 @@ def game_over(state: Any, result: Any) -> Phrase:
     """"game over: Ana wins (Ana 61, Bea 48)"."""
     scores = ", ".join(f"{state.players[s]} {result.scores[s]}" for s in range(state.n))
     names = listed([state.players[s] for s in result.winners])
-    return phrase(
-        "mp.status.over", "game over: {names} {many:?win|wins} ({scores})", names=names, many=len(result.winners) > 1, scores=scores
-    )
+    many = len(result.winners) > 1
+    return phrase("mp.status.over", "game over: {names} {many:?win|wins} ({scores})", names=names, many=many, scores=scores)
 
 
 def turn_status(state: Any) -> Phrase:
     """Whose turn it is and what they may do now."""
     who = state.players[state.turn]
     if state.main_done:
-        return phrase("mp.status.bonus", "round {round}: {who} may take bonus actions, then ends the turn", round=state.round, who=who)
-    return phrase(
-        "mp.status.main", "round {round}: {who} to take a main action (bonus actions before or after)", round=state.round, who=who
-    )
+        template = "round {round}: {who} may take bonus actions, then ends the turn"
+        return phrase("mp.status.bonus", template, round=state.round, who=who)
+    template = "round {round}: {who} to take a main action (bonus actions before or after)"
+    return phrase("mp.status.main", template, round=state.round, who=who)

@@ -110,8 +110,16 @@ def switch_on_the_game_page(page, lang: str) -> None:
 #: what the timeline says of Ana's card played and her draw, in each language
 LC_PLAYED = {"en": "Ana played the ", "es": "Ana jugó la carta ", "ja": "を出した"}
 LC_DREW = {"en": "from the draw pile", "es": "del mazo", "ja": "山札から"}
-LC_STATUS = {"en": "round 1: Bea to play or discard", "es": "ronda 1: Bea juega o deshecha una carta", "ja": "ラウンド1: Beaがカードを出すか捨てる"}
-GAME_LABELS = {"en": ("Undo last move", "Timeline"), "es": ("Deshacer el último movimiento", "Cronología"), "ja": ("最後の手を取り消す", "経過")}
+LC_STATUS = {
+    "en": "round 1: Bea to play or discard",
+    "es": "ronda 1: Bea juega o deshecha una carta",
+    "ja": "ラウンド1: Beaがカードを出すか捨てる",
+}
+GAME_LABELS = {
+    "en": ("Undo last move", "Timeline"),
+    "es": ("Deshacer el último movimiento", "Cronología"),
+    "ja": ("最後の手を取り消す", "経過"),
+}
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "ja"])
