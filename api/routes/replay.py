@@ -22,7 +22,7 @@ from api.routes.record import check_seq, loaded
 from api.services import Services
 from api.streaming import frame_out, sse_notice, stream
 from events.errors import TabletapeError
-from projections.fold import status_line
+from projections.fold import status_words
 from replay import frames as replay_frames
 
 router = APIRouter(tags=["replay"])
@@ -77,6 +77,7 @@ def read_state(
     at: Seq | None = None,
     seat: SeatQuery = None,
     full: FullQuery = False,
+    accept_language: AcceptLanguage = None,
 ) -> StateOut:
     """The table after raw seq ``at`` (default: now): the public view, a seat's view, or the full view."""
     now = svc.projector.state(game_id)
@@ -90,7 +91,7 @@ def read_state(
         steps=game.length,
         perspective=eyes.name,  # type: ignore[arg-type]
         seat=eyes.seat,
-        status_line=status_line(game),
+        status_line=i18n.sentence(status_words(game), i18n.negotiate(accept_language)),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
         outcome=outcome_of(game),

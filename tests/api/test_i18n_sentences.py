@@ -164,3 +164,11 @@ def test_every_phrase_of_a_game_is_catalogued_with_the_rules_english(title_id, p
         for lang in ("es", "ja"):
             assert template(lang, words.key) is not None, (lang, words.key)
             assert i18n.sentence(words, lang) != "", (lang, words.key)
+
+
+def test_the_game_and_its_state_say_the_status_line_in_the_language_asked_for(client):
+    game, _ = a_turn(client)
+    for lang, header in HEADERS.items():
+        said = frames(client, game, lang)[-1]["status"]
+        assert client.get(f"/games/{game.id}", headers={"Accept-Language": header}).json()["status_line"] == said
+        assert client.get(f"/games/{game.id}/state", headers={"Accept-Language": header}).json()["status_line"] == said
