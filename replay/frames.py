@@ -5,7 +5,8 @@ Frames fold incrementally: the state before a window comes from the projector (s
 each step is one ``evolve``. A ``Perspective`` says whose eyes the views are for; a move's
 notation is shown whole only to those who may know it (before the end, a draw names the drawn
 card); others get it as the table saw it (the title's ``public_move``), and every frame words
-the step as a sentence (the title's ``describe``) from what its viewer may know.
+the step as a sentence (the title's ``describe``) from what its viewer may know, a ``Phrase``
+that the API says in its reader's language (``sentence``, ``status_words``).
 Everything here works through the ``Title`` protocol, for every title.
 """
 
