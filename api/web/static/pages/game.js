@@ -436,7 +436,8 @@ export async function show(main, q, { navigate }) {
     try { label = g.mod.moveLabel ? g.mod.moveLabel({ notation, move }, g.frames[g.pos].view) : null; } catch { label = null; }
     if (label instanceof Node) label = label.getAttribute && label.getAttribute('aria-label') || label.textContent;
     const named = (typeof label === 'string' && label.trim()) || stripSeat(notation);
-    const kind = move && move.type ? humanize(move.type) : null;
+    // the event's kind in words is English (its tag); another language shows the picker's label alone
+    const kind = move && move.type && lang === 'en' ? humanize(move.type) : null;
     const text = [kind, named].filter(Boolean).join(': ') || t('game.a-move');
     return g.info.to_move_player ? `${g.info.to_move_player}: ${text}` : text;
   }
