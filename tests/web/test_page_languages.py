@@ -222,7 +222,9 @@ def test_a_marco_polo_turn_in_the_chosen_language(tall_phone, server, lang):
     page.goto(f"{server}/")
     page.wait_for_selector("main h1")
     switch_to(page, lang)
-    page.goto(game)
+    with page.expect_request(lambda r: "/stream?" in r.url) as stream:
+        page.goto(game)
+    assert f"lang={lang}" in stream.value.url  # the live stream's sentences in the page's language
     wait_ready(page)
     for _ in range(8):  # the layout, the contracts, the roll: until Ana chooses an action
         if page.locator("#picker .kind").count():
