@@ -388,7 +388,9 @@ def replay(
     db: str = Db,
 ) -> None:
     """Print the table at a point of the game: the title's view (public unless --seat / --full)."""
+    from api import i18n
     from api.console import view_tree
+    from projections.fold import status_words
     from replay.frames import Perspective
 
     out = console()
@@ -410,7 +412,7 @@ def replay(
         eyes = Perspective(seat=seat, full=full)
         label = f"{game_id} after seq {last if at is None else at} ({eyes.name} view)"
         out.print(view_tree(label, eyes.see(game)))
-        out.print(f"[bold]{escape(game.title.status(game.state))}[/]")
+        out.print(f"[bold]{escape(i18n.sentence(status_words(game), i18n.cli_lang))}[/]")
 
 
 @app.command("log")

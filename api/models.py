@@ -360,7 +360,9 @@ class FrameOut(BaseModel):
     move: str | None = Field(
         None, description="the title's notation; hidden facts (a drawn card) left out unless it is your seat's move"
     )
-    text: str | None = Field(None, description="the step as a plain sentence with names, from what you may know")
+    text: str | None = Field(
+        None, description="the step as a plain sentence with names, from what you may know, in the language asked for"
+    )
     amended_by: int | None = None
     status: str
     to_move: int | None = None

@@ -21,6 +21,7 @@ from api import i18n
 from api.console import describe
 from api.remote import Refused, Service
 from events.errors import TabletapeError
+from projections.fold import status_words
 from replay.frames import notation, take_back_moves
 from replay.recorder import Recorder
 
@@ -70,7 +71,8 @@ class LocalDesk:
         if game.ended is None:
             listed = (notation(game, m) for m in game.title.legal_moves(game.state))
             moves = list(dict.fromkeys(m for m in listed if m))
-        return Look(history.last_seq, describe(game, last.body), game.title.status(game.state), game.ended is not None, moves)
+        status = i18n.sentence(status_words(game), i18n.cli_lang)
+        return Look(history.last_seq, describe(game, last.body), status, game.ended is not None, moves)
 
     def move(self, text: str, expected_seq: int) -> None:
         self.recorder.record_notation(self.game_id, text, expected_seq, actor=self.actor)

@@ -5,7 +5,7 @@ event loop with ``call_soon_threadsafe``. Each client keeps a cursor (the last s
 and a wake-up flag rather than a queue of events: the log is the queue, so a slow client costs
 no memory and misses nothing, and resuming from ``Last-Event-ID`` is the same code path.
 
-A message for raw seq N in given eyes never changes once the log holds N (the log is append-only),
+A message for raw seq N in given eyes and language never changes once the log holds N (the log is append-only),
 so the hub keeps encoded messages in a bounded cache, and one stream of a game at a time builds
 what is missing: a hundred clients reconnecting with ``since=0`` fold the backlog once, not a
 hundred times over, and leave the worker threads (and the GIL) to everyone else.
@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from api import i18n
 from events.log import AppendResult
 from projections.locks import AsyncKeyedLocks
 from replay.frames import Frame, Perspective
@@ -104,9 +105,22 @@ class Hub:
 _encoder = msgspec.json.Encoder()
 
 
-def sse_message(frame: Frame) -> bytes:
-    """One SSE message: ``id`` is the raw seq, ``data`` the frame as JSON."""
-    return b"id: %d\ndata: %s\n\n" % (frame.seq, _encoder.encode(frame))
+def frame_out(frame: Frame, lang: str) -> dict[str, Any]:
+    """A frame as the API sends it: its sentence and status said in ``lang`` (``text``, ``status``)."""
+    out = msgspec.structs.asdict(frame)
+    words, standing = out.pop("sentence"), out.pop("status_words")
+    if lang == i18n.DEFAULT:
+        return out  # the frame's own words are the English ones
+    if words is not None:
+        out["text"] = i18n.sentence(words, lang)
+    if standing is not None:
+        out["status"] = i18n.sentence(standing, lang)
+    return out
+
+
+def sse_message(frame: Frame, lang: str = i18n.DEFAULT) -> bytes:
+    """One SSE message: ``id`` is the raw seq, ``data`` the frame as JSON (its text in ``lang``)."""
+    return b"id: %d\ndata: %s\n\n" % (frame.seq, _encoder.encode(frame_out(frame, lang)))
 
 
 def sse_notice(event: str, data: dict[str, Any]) -> bytes:
@@ -116,48 +130,54 @@ def sse_notice(event: str, data: dict[str, Any]) -> bytes:
 
 
 class Messages:
-    """Encoded stream messages by (game, eyes, raw seq), least recently used out first."""
+    """Encoded stream messages by (game, eyes, language, raw seq), least recently used out first."""
 
     def __init__(self, max_bytes: int) -> None:
         self._max_bytes = max_bytes
         self._bytes = 0
         self._lock = threading.Lock()
-        self._cached: OrderedDict[tuple[str, Perspective, int], bytes] = OrderedDict()
+        self._cached: OrderedDict[tuple[str, Perspective, str, int], bytes] = OrderedDict()
 
-    def cached(self, game_id: str, eyes: Perspective, first: int, last: int) -> bytes | None:
+    def cached(self, game_id: str, eyes: Perspective, first: int, last: int, lang: str = i18n.DEFAULT) -> bytes | None:
         """The messages for raw seqs ``first..last`` if all of them are cached (no query)."""
-        found = self._found(game_id, eyes, first, last)
+        found = self._found(game_id, eyes, lang, first, last)
         return b"".join(found) if len(found) == last - first + 1 else None
 
     def read(
-        self, game_id: str, eyes: Perspective, first: int, last: int, build: Callable[[int, int], list[Frame]]
+        self,
+        game_id: str,
+        eyes: Perspective,
+        first: int,
+        last: int,
+        build: Callable[[int, int], list[Frame]],
+        lang: str = i18n.DEFAULT,
     ) -> bytes:
         """The messages for raw seqs ``first..last``; ``build`` makes the frames not cached."""
-        found = self._found(game_id, eyes, first, last)
+        found = self._found(game_id, eyes, lang, first, last)
         if first + len(found) <= last:
-            built = [(frame.seq, sse_message(frame)) for frame in build(first + len(found), last)]
+            built = [(frame.seq, sse_message(frame, lang)) for frame in build(first + len(found), last)]
             found.extend(message for _, message in built)
-            self._keep(game_id, eyes, built)
+            self._keep(game_id, eyes, lang, built)
         return b"".join(found)
 
-    def _found(self, game_id: str, eyes: Perspective, first: int, last: int) -> list[bytes]:
+    def _found(self, game_id: str, eyes: Perspective, lang: str, first: int, last: int) -> list[bytes]:
         """The cached messages from ``first`` on, up to the first one missing."""
         found: list[bytes] = []
         with self._lock:
             for seq in range(first, last + 1):
-                message = self._cached.get((game_id, eyes, seq))
+                message = self._cached.get((game_id, eyes, lang, seq))
                 if message is None:
                     break
-                self._cached.move_to_end((game_id, eyes, seq))
+                self._cached.move_to_end((game_id, eyes, lang, seq))
                 found.append(message)
         return found
 
-    def _keep(self, game_id: str, eyes: Perspective, built: list[tuple[int, bytes]]) -> None:
+    def _keep(self, game_id: str, eyes: Perspective, lang: str, built: list[tuple[int, bytes]]) -> None:
         with self._lock:
             for seq, message in built:
-                old = self._cached.pop((game_id, eyes, seq), None)
+                old = self._cached.pop((game_id, eyes, lang, seq), None)
                 self._bytes += len(message) - (len(old) if old is not None else 0)
-                self._cached[(game_id, eyes, seq)] = message
+                self._cached[(game_id, eyes, lang, seq)] = message
             while self._bytes > self._max_bytes and self._cached:
                 _, evicted = self._cached.popitem(last=False)
                 self._bytes -= len(evicted)

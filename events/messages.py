@@ -9,12 +9,17 @@ translation may not need (``{flag:?|}`` writes nothing).
 A parameter that is itself words (why a payment is due, which action was refused) is a
 ``Phrase``: a catalogue key, its English template and its own parameters, so that a translation
 renders it from its own catalogue's ``phrases`` (``api.i18n``) rather than embedding English.
+
+A move's sentence is a ``Phrase`` in the same way: a key, the English template and parameters
+that may be phrases themselves; ``say`` words it in a language's ``sentences`` templates.
 """
 
 from __future__ import annotations
 
 import string
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
+
+import msgspec
 
 
 class _Formatter(string.Formatter):
@@ -29,16 +34,19 @@ _FORMATTER = _Formatter()
 
 
 class Phrase:
-    """Words passed as a message parameter: ``Phrase("why/bonus-city", "for the bonus of {city}",
-    {"city": "Kashgar"})``; it reads as its English text wherever a string would."""
+    """Words a person reads, as a catalogue key, its English template and its parameters (which
+    may be phrases themselves): a refusal's parameter (``Phrase("why/bonus-city", "for the bonus
+    of {city}", {"city": "Kashgar"})``, keyed in ``phrases``) or a move's sentence (keyed in
+    ``sentences``); ``capital`` writes the first letter upper-case. It reads as its English text
+    wherever a string would."""
 
-    __slots__ = ("key", "template", "params")
+    __slots__ = ("key", "template", "params", "capital")
 
-    def __init__(self, key: str, template: str, params: Mapping[str, Any]) -> None:
-        self.key, self.template, self.params = key, template, dict(params)
+    def __init__(self, key: str, template: str, params: Mapping[str, Any] | None = None, capital: bool = False) -> None:
+        self.key, self.template, self.params, self.capital = key, template, dict(params or {}), capital
 
     def __str__(self) -> str:
-        return render(self.template, self.params)
+        return say(self)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -101,3 +109,46 @@ def fields(template: str) -> set[str]:
 def joined(sep: str, items: Any) -> Joined:
     """``sep.join(items)``, its phrases each translated."""
     return Joined(sep, items)
+
+
+def listed(items: Sequence[Phrase | str], *, last: str = "and") -> Phrase | str:
+    """Items as one phrase: "a, b and c" (``last="and"``) or "a, b, c" (``last="comma"``)."""
+    if not items:
+        return ""
+    out: Phrase | str = items[0]
+    for i, item in enumerate(items[1:], start=2):
+        if i == len(items) and last == "and":
+            out = phrase("list.and", "{rest} and {last}", rest=out, last=item)
+        else:
+            out = phrase("list.comma", "{rest}, {next}", rest=out, next=item)
+    return out
+
+
+def say(words: Any, templates: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The phrase in words: each template from ``templates`` (a catalogue section, or several
+    looked up in turn; a key found as it is or nested by its dotted parts), the phrase's English
+    one where they have none; None: English."""
+    if isinstance(words, Joined):
+        return words.sep.join(say(i, templates) for i in words.items)
+    if not isinstance(words, Phrase):
+        return str(words)
+    template = _lookup(templates, words.key) or words.template
+    params = {k: say(v, templates) if isinstance(v, (Phrase, Joined)) else v for k, v in words.params.items()}
+    try:
+        text = render(template, params)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        text = render(words.template, params)
+    return text[:1].upper() + text[1:] if words.capital else text
+
+
+def _lookup(templates: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None, key: str) -> str | None:
+    if isinstance(templates, Sequence):
+        return next((t for t in (_lookup(one, key) for one in templates) if t is not None), None)
+    if templates is not None and isinstance(templates.get(key), str):
+        return templates[key]
+    node: Any = templates
+    for part in key.split("."):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(part)
+    return node if isinstance(node, str) else None

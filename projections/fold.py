@@ -8,6 +8,7 @@ from typing import Any, Iterable
 from events.base import Event
 from events.errors import MalformedEvent
 from events.lifecycle import Forked, GameCreated, GameEnded, ScoreOnly
+from events.messages import Phrase, phrase
 from rules import Title, get_title
 
 
@@ -66,6 +67,21 @@ def status_line(game: GameState) -> str:
         source = SOURCES.get(game.score_only.source, game.score_only.source)
         return f"recorded by its result alone (imported from {source}): there are no moves to replay"
     return game.title.status(game.state)
+
+
+def status_words(game: GameState) -> Phrase:
+    """``status_line`` as a phrase (the title's ``status_words``) for the API to say in a language."""
+    if game.score_only is not None:
+        source = SOURCES.get(game.score_only.source, game.score_only.source)
+        return phrase(
+            "status.score-only",
+            "recorded by its result alone (imported from {source}): there are no moves to replay",
+            source=source,
+        )
+    hook = getattr(game.title, "status_words", None)
+    if hook is None:
+        return phrase("status.plain", "{text}", text=game.title.status(game.state))
+    return hook(game.state)
 
 
 def fold_all(bodies: Iterable[Event]) -> GameState:

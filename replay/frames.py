@@ -5,7 +5,8 @@ Frames fold incrementally: the state before a window comes from the projector (s
 each step is one ``evolve``. A ``Perspective`` says whose eyes the views are for; a move's
 notation is shown whole only to those who may know it (before the end, a draw names the drawn
 card); others get it as the table saw it (the title's ``public_move``), and every frame words
-the step as a sentence (the title's ``describe``) from what its viewer may know.
+the step as a sentence (the title's ``describe``) from what its viewer may know, a ``Phrase``
+that the API says in its reader's language (``sentence``, ``status_words``).
 Everything here works through the ``Title`` protocol, for every title.
 """
 
@@ -20,7 +21,8 @@ from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused, TabletapeError
 from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Redone, ScoreOnly, Undone
-from projections.fold import GameState, fold, start, status_line
+from events.messages import Phrase, phrase, say
+from projections.fold import GameState, fold, start, status_words
 from projections.projector import Projector
 from replay.history import Entry, History, Node
 
@@ -67,11 +69,16 @@ class Frame(msgspec.Struct, kw_only=True):
     #: the move in the title's notation, as far as this viewer may know it; None for lifecycle
     #: events, or for a title that does not say what of a move is public
     move: str | None = None
-    #: the step as a plain sentence with names, from what this viewer may know
+    #: the step as a plain sentence with names, from what this viewer may know (English)
     text: str | None = None
+    #: the same sentence as a template key and parameters, for the API to say in the reader's
+    #: language (``localised``); not sent as such
+    sentence: Phrase | None = None
     amended_by: int | None = None
-    #: the title's one-line status after this step
+    #: the title's one-line status after this step (English)
     status: str
+    #: the same as a phrase, for the API to say in the reader's language; not sent as such
+    status_words: Phrase | None = None
     to_move: int | None = None
     ended: bool = False
     view: dict[str, Any] | None = None
@@ -157,23 +164,28 @@ def known_move(game: GameState, body: Event, perspective: Perspective) -> Event 
 
 
 _LIFECYCLE_TEXT = {
-    Undone: "Moves were taken back",
-    Redone: "A move taken back was put back",
-    Amended: "An earlier step was corrected",
-    Forked: "This game was forked from another one",
+    Undone: phrase("step.undone", "Moves were taken back"),
+    Redone: phrase("step.redone", "A move taken back was put back"),
+    Amended: phrase("step.amended", "An earlier step was corrected"),
+    Forked: phrase("step.forked", "This game was forked from another one"),
 }
 
 
-def sentence(before: GameState | None, after: GameState, body: Event, known: Event | None) -> str:
+def sentence(before: GameState | None, after: GameState, body: Event, known: Event | None) -> Phrase:
     """The step in words: the title's ``describe`` of the move as known, else a plain line."""
     if isinstance(body, GameCreated):
-        return f"{after.title.name} began: {', '.join(body.players)}"
+        return phrase("step.began", "{title} began: {players}", title=after.title.name, players=", ".join(body.players))
     if isinstance(body, ScoreOnly):
-        return f"Played {body.played_at.replace('T', ' ')[:16]} UTC and recorded by its result alone: no moves"
+        return phrase(
+            "step.score-only",
+            "Played {when} UTC and recorded by its result alone: no moves",
+            when=body.played_at.replace("T", " ")[:16],
+        )
     if isinstance(body, GameEnded):
         if after.score_only is not None:
-            return "The game ended: " + ", ".join(f"{p} {s}" for p, s in zip(after.players, body.scores))
-        return f"The game ended: {status_line(after)}"
+            scores = ", ".join(f"{p} {s}" for p, s in zip(after.players, body.scores))
+            return phrase("step.ended-scores", "The game ended: {scores}", scores=scores)
+        return phrase("step.ended", "The game ended: {status}", status=status_words(after))
     if type(body) in _LIFECYCLE_TEXT:
         return _LIFECYCLE_TEXT[type(body)]
     hook = getattr(after.title, "describe", None)
@@ -184,7 +196,9 @@ def sentence(before: GameState | None, after: GameState, body: Event, known: Eve
             pass
     words = codec.tag_of(type(body)).split(".")[-1].replace("-", " ")
     seat, player = _who(after, body)
-    return f"{player}: {words}" if player else words.capitalize()
+    if player:
+        return phrase("step.plain-seat", "{player}: {words}", player=player, words=words)
+    return Phrase("step.plain", "{words}", {"words": words}, capital=True)
 
 
 def _frame(
@@ -192,6 +206,8 @@ def _frame(
 ) -> Frame:
     seat, player = _who(game, body)
     known = known_move(game, body, perspective)
+    words = sentence(before, game, body, known)
+    standing = status_words(game)
     return Frame(
         index=index,
         seq=seq,
@@ -199,8 +215,10 @@ def _frame(
         seat=seat,
         player=player,
         move=notation(game, known) if known is not None else None,
-        text=sentence(before, game, body, known),
-        status=status_line(game),
+        text=say(words),
+        sentence=words,
+        status=say(standing),
+        status_words=standing,
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
         described=described(game, body),
@@ -321,7 +339,8 @@ def raw_frames(
         edit, amended = _edit(body)
         frame = _frame(game, node.length - 1 if node else 0, seq, amended or body, perspective, before)
         if amended is not None or type(body) in (Undone, Redone):
-            frame.text = sentence(before, game, body, None)
+            frame.sentence = sentence(before, game, body, None)
+            frame.text = say(frame.sentence)
         frame.type = codec.tag_of(type(body))
         frame.edit = edit
         frame.view = perspective.see(game)

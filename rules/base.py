@@ -102,5 +102,7 @@ class Title(Protocol, Generic[S]):
     # Optional: ``public_move(event) -> Event``, the move as the whole table saw it (hidden facts
     # emptied: a card drawn from a pile, passed cards); replay frames show its notation to
     # followers. Without it a move stays hidden from those who may not read it.
-    # Optional: ``describe(state, event, after) -> str``, one plain sentence with names for an
-    # event recorded in ``state`` (``after``: the state it led to), worded from the event as given.
+    # Optional: ``describe(state, event, after) -> Phrase``, one plain sentence with names for an
+    # event recorded in ``state`` (``after``: the state it led to), worded from the event as given
+    # (a template key and its parameters, ``events.messages``: the API says it in a language).
+    # Optional: ``status_words(state) -> Phrase``, ``status`` as such a phrase.

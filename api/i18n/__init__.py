@@ -3,7 +3,8 @@ language: ``Accept-Language`` for the API, ``--lang`` or the locale for the CLI.
 
 A refusal is raised with an English template and its parameters (``events.messages``); its key in
 the catalogue is its code, or ``code/sub-key`` where one code has several messages, found by the
-English template it was raised with. The page reads the same files at ``/i18n/{lang}.json``.
+English template it was raised with. A move's sentence is a ``Phrase`` keyed in
+``sentences``. The page reads the same files at ``/i18n/{lang}.json``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from events.errors import TabletapeError
-from events.messages import Joined, Phrase, render
+from events.messages import Joined, Phrase, render, say
 
 LANGS: tuple[str, ...] = ("en", "es", "ja")
 DEFAULT = "en"
@@ -165,6 +166,15 @@ def text(section: str, key: str, lang: str, /, **params: Any) -> str:
     if filled is None:
         filled = render(catalogue(DEFAULT)[section][key], params)
     return filled
+
+
+def sentence(words: Phrase, lang: str) -> str:
+    """A move's sentence in ``lang`` (the catalogue's ``sentences``, and ``phrases`` for the words of
+    a pending step it may hold); English as the rules word it."""
+    if lang == DEFAULT:
+        return say(words)
+    found = catalogue(lang)
+    return say(words, [found.get("sentences", {}), found.get("phrases", {})])
 
 
 def cli(key: str, /, **params: Any) -> str:

@@ -6,8 +6,9 @@ import json
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Header, Query, Response, status
 
+from api import i18n
 from api.auth import Credentials, Svc, ended, require_write
 from api.models import (
     MAX_SEQ,
@@ -34,7 +35,7 @@ from events.lifecycle import GameCreated
 from events.log import AppendResult, new_game_id
 from events.tokens import IssuedTokens, derived_tokens
 from projections import catalog
-from projections.fold import GameState, start, status_line
+from projections.fold import GameState, start, status_words
 from rules import titles
 from events.messages import phrase
 
@@ -207,7 +208,11 @@ def _row_now(svc: Services, game_id: str, game: GameState) -> catalog.GameRow:
 
 
 @router.get("/games/{game_id}", response_model=GameOut, responses=errors(404, 409, 422))
-def get_game(game_id: str, svc: Svc) -> GameOut:
+def get_game(
+    game_id: str,
+    svc: Svc,
+    accept_language: Annotated[str | None, Header(description="the language of the status line")] = None,
+) -> GameOut:
     """One game: its catalogue entry, where its log stands, whose turn it is, and its result (with
     ``result_differs`` when today's rules compute another one). A game whose stored log was altered
     is refused with ``chain-broken``, naming the seq."""
@@ -221,7 +226,7 @@ def get_game(game_id: str, svc: Svc) -> GameOut:
         steps=game.length,
         to_move=seat,
         to_move_player=game.players[seat] if seat is not None and 0 <= seat < len(game.players) else None,
-        status_line=status_line(game),
+        status_line=i18n.sentence(status_words(game), i18n.negotiate(accept_language)),
         can_redo=history.can_redo(),
         digital=game.created.seed is not None,
         seed=game.created.seed if over else None,

@@ -11,6 +11,7 @@ from typing import Annotated, Protocol
 from fastapi import APIRouter, Header, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
+from api import i18n
 from api.auth import Credentials, Svc, require_ended_or_write, require_write
 from api.console import describe
 from api.by_hand import bearer_token, validated_body, validated_header
@@ -34,9 +35,9 @@ from api.services import Services
 from events import codec
 from events.base import Event
 from events.log import AppendResult
-from projections.fold import GameState
-from replay.frames import notation, state_before, take_back_moves
 from events.messages import phrase
+from projections.fold import GameState, status_words
+from replay.frames import notation, state_before, take_back_moves
 
 router = APIRouter(tags=["recording"])
 
@@ -211,9 +212,16 @@ def _legal(game: GameState, move: Event) -> LegalMove:
 
 
 @router.get("/games/{game_id}/legal-moves", response_model=LegalMovesOut, responses=errors(401, 403, 404, 422))
-def legal_moves(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = None) -> LegalMovesOut:
+def legal_moves(
+    game_id: str,
+    svc: Svc,
+    creds: Credentials,
+    at: Seq | None = None,
+    accept_language: Annotated[str | None, Header(description="the language of the status line")] = None,
+) -> LegalMovesOut:
     """The moves the recorder may pick now, or after raw seq ``at``. They can show the hand of the
-    seat to move, so before the end they need the write token."""
+    seat to move, so before the end they need the write token. The status line is in the language
+    ``Accept-Language`` asks for."""
     game = svc.projector.state(game_id)
     require_ended_or_write(svc, game_id, game, creds, phrase("what/legal-moves", "legal moves"))
     at = check_seq(svc, game_id, at)
@@ -224,7 +232,7 @@ def legal_moves(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = Non
         game_id=game_id,
         at=at,
         to_move=then.title.to_move(then.state),
-        status_line=then.title.status(then.state),
+        status_line=i18n.sentence(status_words(then), i18n.negotiate(accept_language)),
         moves=[_legal(then, m) for m in moves],
         ended=then.ended is not None,
         last=describe(then, node.entries()[-1].body) if node is not None else None,

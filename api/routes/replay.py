@@ -11,6 +11,7 @@ from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from api import i18n
 from api.auth import Credentials, Svc, perspective, perspective_or_public, require_ended
 from api.errors import MalformedRequest
 from api.jsonl import event_line
@@ -19,9 +20,9 @@ from api.routes import errors
 from api.routes.games import outcome_of
 from api.routes.record import check_seq, loaded
 from api.services import Services
-from api.streaming import sse_notice, stream
+from api.streaming import frame_out, sse_notice, stream
 from events.errors import TabletapeError
-from projections.fold import status_line
+from projections.fold import status_words
 from replay import frames as replay_frames
 from events.messages import phrase
 
@@ -32,6 +33,14 @@ _json = msgspec.json.Encoder()
 SeatQuery = Annotated[int | None, Query(ge=0, le=1000, description="a seat's view (needs that seat's token)")]
 LastEventId = Annotated[str | None, Header(alias="Last-Event-ID", description="the last seq a client got (a reconnect)")]
 FullQuery = Annotated[bool, Query(description="everything the log knows (only once the game has ended)")]
+AcceptLanguage = Annotated[str | None, Header(description="the language of the frames' sentences (en, es, ja)")]
+LangQuery = Annotated[
+    str | None,
+    Query(
+        max_length=35,
+        description="the language of the frames' sentences (en, es, ja): EventSource sends no headers of its own",
+    ),
+]
 
 
 def _wants_msgpack(accept: str | None) -> bool:
@@ -69,6 +78,7 @@ def read_state(
     at: Seq | None = None,
     seat: SeatQuery = None,
     full: FullQuery = False,
+    accept_language: AcceptLanguage = None,
 ) -> StateOut:
     """The table after raw seq ``at`` (default: now): the public view, a seat's view, or the full view."""
     now = svc.projector.state(game_id)
@@ -82,7 +92,7 @@ def read_state(
         steps=game.length,
         perspective=eyes.name,  # type: ignore[arg-type]
         seat=eyes.seat,
-        status_line=status_line(game),
+        status_line=i18n.sentence(status_words(game), i18n.negotiate(accept_language)),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
         outcome=outcome_of(game),
@@ -101,16 +111,21 @@ def read_frames(
     seat: SeatQuery = None,
     full: FullQuery = False,
     mode: Annotated[Literal["view", "diff"], Query(description="diff: views after the first as JSON-patch")] = "view",
+    accept_language: AcceptLanguage = None,
 ) -> Response:
-    """Replay frames for scrubbing: each step with who moved, the move, and the table after it."""
+    """Replay frames for scrubbing: each step with who moved, the move, and the table after it
+    (its ``text`` in the language ``Accept-Language`` asks for)."""
     now = svc.projector.state(game_id)
     eyes = perspective(svc, game_id, now, seat, full, creds)
     at = check_seq(svc, game_id, at)
     steps = replay_frames.frames(
         svc.projector, game_id, at=at, from_seq=from_seq, to_seq=to_seq, perspective=eyes, diff=mode == "diff"
     )
-    payload = {"game_id": game_id, "at": at, "perspective": eyes.name, "seat": eyes.seat, "mode": mode, "frames": steps}
-    return Response(_json.encode(payload), media_type="application/json")
+    lang = i18n.negotiate(accept_language)
+    said = [frame_out(step, lang) for step in steps]
+    payload = {"game_id": game_id, "at": at, "perspective": eyes.name, "seat": eyes.seat, "mode": mode, "frames": said}
+    headers = {"Content-Language": lang, "Vary": "Accept-Language"}
+    return Response(_json.encode(payload), media_type="application/json", headers=headers)
 
 
 _SEQ = re.compile(r"[0-9]{1,20}")
@@ -178,13 +193,17 @@ async def live_stream(
     seat: SeatQuery = None,
     full: FullQuery = False,
     last_event_id: LastEventId = None,
+    lang: LangQuery = None,
+    accept_language: AcceptLanguage = None,
 ) -> StreamingResponse:
     """New events as they are appended (Server-Sent Events, ``id`` = raw seq, ``data`` = a frame
     with the view after the event). Reconnecting with ``Last-Event-ID`` resumes without a gap.
 
     The stream checks its eyes again before every batch: when an undo takes an ended game back
     into play (the full view, or a seat's view without its token, closes) or a seat's token is
-    re-issued, it goes on in the public view, announced by a ``perspective`` event (no ``id``)."""
+    re-issued, it goes on in the public view, announced by a ``perspective`` event (no ``id``).
+    The frames' sentences are in the language ``lang`` names, else ``Accept-Language``."""
+    language = i18n.negotiate(lang if lang is not None else accept_language)
     svc = request.app.state.services
     await loaded(svc, game_id)  # the game and its tokens in memory: the checks below need no query
     eyes = Eyes(svc, game_id, seat, full, creds)
@@ -202,20 +221,20 @@ async def live_stream(
 
     def read(first: int, last: int) -> bytes:
         now, notice = eyes.look(first)
-        return notice + svc.hub.messages.read(game_id, now, first, last, build(now))
+        return notice + svc.hub.messages.read(game_id, now, first, last, build(now), language)
 
     async def messages(first: int, last: int) -> bytes:
         # cached messages are sent from the loop; folding a backlog goes to a worker thread
         if not in_memory():
             return await run_in_threadpool(read, first, last)
         now, notice = eyes.look(first)
-        chunk = svc.hub.messages.cached(game_id, now, first, last)
+        chunk = svc.hub.messages.cached(game_id, now, first, last, language)
         if chunk is None:
-            chunk = await run_in_threadpool(svc.hub.messages.read, game_id, now, first, last, build(now))
+            chunk = await run_in_threadpool(svc.hub.messages.read, game_id, now, first, last, build(now), language)
         return notice + chunk
 
     body = stream(
         svc.hub, game_id, cursor, last_seq, messages, batch=svc.settings.stream_batch, ping_s=svc.settings.stream_ping_s
     )
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Content-Language": language}
     return StreamingResponse(body, media_type="text/event-stream", headers=headers)

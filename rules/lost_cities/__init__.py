@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.base import Event
+from events.messages import Phrase
 from rules.base import Chance, Outcome
 from rules.lost_cities import codes
 from rules.lost_cities.codes import CODES
@@ -33,6 +34,7 @@ from rules.lost_cities.notation import parse_move as _parse_move
 from rules.lost_cities.scoring import outcome as _outcome
 from rules.lost_cities.scoring import score as _score
 from rules.lost_cities.sentences import describe as _describe
+from rules.lost_cities.sentences import status_words as _status_words
 from rules.lost_cities.sentences import public_move as _public_move
 from rules.lost_cities.state import DEAL, LostCitiesState, Options, RoundResult
 from rules.lost_cities.state import setup as _setup
@@ -105,8 +107,11 @@ class LostCities:
     def public_move(self, event: Event) -> Event:
         return _public_move(event)
 
-    def describe(self, state: LostCitiesState, event: Event, after: LostCitiesState) -> str:
+    def describe(self, state: LostCitiesState, event: Event, after: LostCitiesState) -> Phrase:
         return _describe(state, event, after)
+
+    def status_words(self, state: LostCitiesState) -> Phrase:
+        return _status_words(state)
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from events.base import Event
+from events.messages import Phrase
 from rules.base import Chance, Outcome
 from rules.marco_polo import codes
 from rules.marco_polo.codes import CODES
@@ -49,6 +50,7 @@ from rules.marco_polo.notation import parse_move as _parse_move
 from rules.marco_polo.scoring import outcome as _outcome
 from rules.marco_polo.scoring import score as _score
 from rules.marco_polo.sentences import describe as _describe
+from rules.marco_polo.sentences import status_words as _status_words
 from rules.marco_polo.sentences import public_move as _public_move
 from rules.marco_polo.state import (
     CONTRACTS,
@@ -207,8 +209,11 @@ class MarcoPolo:
     def public_move(self, event: Event) -> Event:
         return _public_move(event)
 
-    def describe(self, state: MarcoPoloState, event: Event, after: MarcoPoloState) -> str:
+    def describe(self, state: MarcoPoloState, event: Event, after: MarcoPoloState) -> Phrase:
         return _describe(state, event, after)
+
+    def status_words(self, state: MarcoPoloState) -> Phrase:
+        return _status_words(state)
 
 
 __all__ = [

@@ -2,7 +2,8 @@
 
 Everything on the table is public; only objective cards are secret, so ``public_move`` empties
 them (the layout's dealt objectives, the ones kept, the ones shown before the end) and keeps
-every other move whole. ``describe`` says what a seat did and what it gained and paid.
+every other move whole. ``describe`` says what a seat did and what it gained and paid, as a
+``Phrase`` the API says in the reader's language.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from events.base import Event
+from events.messages import Phrase, phrase
 from rules.marco_polo.content import NAME
 from rules.marco_polo.events import (
     BazaarUsed,
@@ -35,8 +37,8 @@ from rules.marco_polo.events import (
     Travelled,
     TurnEnded,
 )
-from rules.marco_polo.state import MarcoPoloState
-from rules.marco_polo_common import describe_step
+from rules.marco_polo.state import CONTRACTS, OVER, REVEAL, ROLL, SETUP, MarcoPoloState
+from rules.marco_polo_common.sentences import describe_step, game_over, turn_status
 
 
 def public_move(event: Event) -> Event:
@@ -51,60 +53,97 @@ def public_move(event: Event) -> Event:
     return event
 
 
-def _place(loc: str) -> str:
-    return NAME.get(loc, loc)
+def _place(loc: str) -> Phrase | str:
+    """A place by its name, which a language may write its own way ("Venecia")."""
+    return phrase(f"marco-polo.place.{loc}", NAME[loc]) if loc in NAME else loc
 
 
-def _what(event: Event) -> str:
+def _p(key: str, template: str, /, **params: object) -> Phrase:
+    return phrase(f"marco-polo.{key}", template, **params)
+
+
+def _what(event: Event) -> Phrase:
     """What a seat did, as a phrase after its name ("at the bazaar")."""
     if isinstance(event, FiveCoinsTaken):
-        return "at the 5 coins space"
+        return _p("five-coins", "at the 5 coins space")
     if isinstance(event, BazaarUsed):
-        return f"at the {event.row} bazaar"
+        return _p("bazaar", "at the {row} bazaar", row=phrase(f"marco-polo.row.{event.row}", event.row))
     if isinstance(event, KhansFavorTaken):
-        return "at the Khan's favor"
+        return _p("khans-favor", "at the Khan's favor")
     if isinstance(event, ContractsTaken):
-        return f"took {len(event.columns)} contract(s)"
+        return _p("took-contracts", "took {n} contract(s)", n=len(event.columns))
     if isinstance(event, Travelled):
         stops = event.path2 or event.path
-        return f"travelled to {_place(stops[-1])}" if stops else "travelled"
+        return _p("travelled-to", "travelled to {place}", place=_place(stops[-1])) if stops else _p("travelled", "travelled")
     if isinstance(event, CityCardUsed):
-        return f"using the city card at {_place(event.space)}" + (f" {event.times} times" if event.times > 1 else "")
+        if event.times > 1:
+            where = _place(event.space)
+            return _p("city-card-times", "using the city card at {place} {times} times", place=where, times=event.times)
+        return _p("city-card", "using the city card at {place}", place=_place(event.space))
     if isinstance(event, ContractCompleted):
-        return f"completing contract {event.contract}"
+        return _p("completing", "completing contract {contract}", contract=event.contract)
     if isinstance(event, MoneyBagTaken):
-        return "from the money bag"
+        return _p("money-bag", "from the money bag")
     if isinstance(event, DieRerolled):
-        return "rerolled a die"
+        return _p("rerolled", "rerolled a die")
     if isinstance(event, DieAdjusted):
-        return f"turned a die {'up' if event.delta > 0 else 'down'} by one"
+        if event.delta > 0:
+            return _p("turned-up", "turned a die up by one")
+        return _p("turned-down", "turned a die down by one")
     if isinstance(event, BlackDieBought):
-        return "bought a black die"
+        return _p("black-die", "bought a black die")
     if isinstance(event, TurnEnded):
-        return "ended their turn"
+        return _p("ended-turn", "ended their turn")
     if isinstance(event, IncomeTaken):
-        return "as round-start income"
+        return _p("income", "as round-start income")
     if isinstance(event, CharacterPicked):
-        return f"picked {event.character}"
+        return _p("picked", "picked {character}", character=event.character)
     if isinstance(event, ObjectivesKept):
-        return "kept 2 objective cards"
+        return _p("kept-objectives", "kept 2 objective cards")
     if isinstance(event, ObjectivesRevealed):
-        return "showed their objective cards" + (f": {', '.join(event.objectives)}" if event.objectives else "")
+        if event.objectives:
+            return _p("showed-objectives-named", "showed their objective cards: {cards}", cards=", ".join(event.objectives))
+        return _p("showed-objectives", "showed their objective cards")
     if isinstance(event, ContractDiscarded):
-        return f"returned contract {event.contract} under the special pile"
+        return _p("returned-contract", "returned contract {contract} under the special pile", contract=event.contract)
     if isinstance(event, ContractDrawn):
-        return "drew a contract from the special pile" + (f" ({event.contract})" if event.contract else "")
+        if event.contract:
+            return _p("drew-contract-named", "drew a contract from the special pile ({contract})", contract=event.contract)
+        return _p("drew-contract", "drew a contract from the special pile")
     if isinstance(event, DieRolled):
-        return f"rolled a {event.value}"
-    return type(event).__name__
+        return _p("rolled", "rolled a {value}", value=event.value)
+    return phrase("event", "{name}", name=type(event).__name__)
 
 
-def describe(state: MarcoPoloState, event: Event, after: MarcoPoloState) -> str:
+def describe(state: MarcoPoloState, event: Event, after: MarcoPoloState) -> Phrase:
     """One sentence for ``event`` (``state``: before it; ``after``: after it)."""
     if isinstance(event, SetupDealt):
-        return "The table was laid out: characters, city cards, outposts and the starting contracts"
+        return _p("laid-out", "The table was laid out: characters, city cards, outposts and the starting contracts")
     if isinstance(event, ContractsDealt):
-        return f"Round {event.round}'s six contracts were laid out"
+        return _p("contracts-dealt", "Round {round}'s six contracts were laid out", round=event.round)
     if isinstance(event, DiceRolled):
-        return f"Everyone rolled their dice for round {event.round}"
+        return _p("dice-rolled", "Everyone rolled their dice for round {round}", round=event.round)
     return describe_step(state, after, event, _what(event))
+
+
+def status_words(state: MarcoPoloState) -> Phrase:
+    """The one-line status (``views.status``) as a phrase the API says in the reader's language;
+    what a pending step waits for is the rules' English (``describe_pending``) as a parameter."""
+    from rules.marco_polo.decide import describe_pending
+    from rules.marco_polo.scoring import outcome
+
+    if state.phase == SETUP:
+        return _p(
+            "status.setup", "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)"
+        )
+    if state.phase == OVER:
+        return game_over(state, outcome(state))
+    if state.pending:
+        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
+    if state.phase == CONTRACTS:
+        return _p("status.contracts", "round {round}: waiting for the six contracts of the round", round=state.round)
+    if state.phase == ROLL:
+        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
+    if state.phase == REVEAL:
+        return _p("status.reveal", "after round 5: waiting for the objective cards")
+    return turn_status(state)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from events.base import Event
+from events.messages import Phrase
 from events.errors import InvalidOptions
 from rules.base import Chance, Outcome
 from rules.marco_polo_2 import codes
@@ -41,6 +42,7 @@ from rules.marco_polo_2.notation import parse_move as _parse_move
 from rules.marco_polo_2.scoring import outcome as _outcome
 from rules.marco_polo_2.scoring import score as _score
 from rules.marco_polo_2.sentences import describe as _describe
+from rules.marco_polo_2.sentences import status_words as _status_words
 from rules.marco_polo_2.sentences import public_move as _public_move
 from rules.marco_polo_2.state import OVER, PLAY, REFILL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, Options, PlayerState, pack_of
 from rules.marco_polo_2.state import setup as _setup
@@ -315,8 +317,11 @@ class MarcoPolo2:
     def public_move(self, event: Event) -> Event | None:
         return _public_move(event)
 
-    def describe(self, state: MP2State, event: Event, after: MP2State) -> str:
+    def describe(self, state: MP2State, event: Event, after: MP2State) -> Phrase:
         return _describe(state, event, after)
+
+    def status_words(self, state: MP2State) -> Phrase:
+        return _status_words(state)
 
 
 __all__ = [

@@ -2,7 +2,8 @@
 
 Only goal cards are secret (the views keep them hidden until the end), so ``public_move`` empties
 them (the dealt goals, the goal kept, goal components described on any event) and hides a goal
-shown before the end whole; every other move is public.
+shown before the end whole; every other move is public. ``describe`` words a move as a
+``Phrase`` the API says in the reader's language.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import msgspec
 
 from events.base import Event
+from events.messages import Phrase, phrase
 from rules.marco_polo_2 import events as ev
-from rules.marco_polo_2.state import MP2State
-from rules.marco_polo_common import describe_step
+from rules.marco_polo_2.state import OVER, REVEAL, ROLL, ROUND, SETUP, MP2State
+from rules.marco_polo_common.sentences import describe_step, game_over, turn_status
 
 
 def public_move(event: Event) -> Event | None:
@@ -30,45 +32,72 @@ def public_move(event: Event) -> Event | None:
     return event
 
 
-_WHAT: dict[type, str] = {
-    ev.BookUsed: "using a book",
-    ev.KhansFavorTaken: "at the Khan's favor",
-    ev.GuildTaken: "at a guild",
-    ev.SpecialCityUsed: "at a special city",
-    ev.CityCardUsed: "using a city card",
-    ev.ContractCompleted: "completing a contract",
-    ev.SealImproved: "improved their seal",
-    ev.MoneyBagTaken: "from the money bag",
-    ev.DieRerolled: "rerolled a die",
-    ev.DieAdjusted: "turned a die by one",
-    ev.BlackDieBought: "bought a black die",
-    ev.GoodsTraded: "traded goods",
-    ev.OutpostTileUsed: "using an outpost tile",
-    ev.CaravanStarted: "started a caravan",
-    ev.CaravanConquered: "with a caravan",
-    ev.TurnEnded: "ended their turn",
-    ev.IncomeTaken: "as round-start income",
-    ev.GoalKept: "kept a goal card",
-    ev.Travelled: "travelled",
-    ev.ContractsTaken: "took contracts",
+_WHAT: dict[type, tuple[str, str]] = {
+    ev.BookUsed: ("book", "using a book"),
+    ev.KhansFavorTaken: ("khans-favor", "at the Khan's favor"),
+    ev.GuildTaken: ("guild", "at a guild"),
+    ev.SpecialCityUsed: ("special-city", "at a special city"),
+    ev.CityCardUsed: ("city-card", "using a city card"),
+    ev.ContractCompleted: ("completing", "completing a contract"),
+    ev.SealImproved: ("seal", "improved their seal"),
+    ev.MoneyBagTaken: ("money-bag", "from the money bag"),
+    ev.DieRerolled: ("rerolled", "rerolled a die"),
+    ev.DieAdjusted: ("turned", "turned a die by one"),
+    ev.BlackDieBought: ("black-die", "bought a black die"),
+    ev.GoodsTraded: ("traded", "traded goods"),
+    ev.OutpostTileUsed: ("outpost-tile", "using an outpost tile"),
+    ev.CaravanStarted: ("caravan-started", "started a caravan"),
+    ev.CaravanConquered: ("caravan", "with a caravan"),
+    ev.TurnEnded: ("ended-turn", "ended their turn"),
+    ev.IncomeTaken: ("income", "as round-start income"),
+    ev.GoalKept: ("kept-goal", "kept a goal card"),
+    ev.Travelled: ("travelled", "travelled"),
+    ev.ContractsTaken: ("took-contracts", "took contracts"),
 }
 
 
-def describe(state: MP2State, event: Event, after: MP2State) -> str:
+def _p(key: str, template: str, /, **params: object) -> Phrase:
+    return phrase(f"marco-polo-2.{key}", template, **params)
+
+
+def describe(state: MP2State, event: Event, after: MP2State) -> Phrase:
     """One sentence for ``event`` (``state``: before it; ``after``: after it)."""
     if isinstance(event, ev.SetupDealt):
-        return "The table was laid out"
+        return _p("laid-out", "The table was laid out")
     if isinstance(event, ev.RoundRevealed):
-        return f"Round {event.round}'s offers were laid out"
+        return _p("round-revealed", "Round {round}'s offers were laid out", round=event.round)
     if isinstance(event, ev.DiceRolled):
-        return "Everyone rolled their dice"
+        return _p("dice-rolled", "Everyone rolled their dice")
     if isinstance(event, ev.ContractRevealed):
-        return "A new contract was laid out"
+        return _p("contract-revealed", "A new contract was laid out")
     if isinstance(event, ev.DieRolled):
-        return describe_step(state, after, event, f"rolled a {event.value}")
+        return describe_step(state, after, event, _p("rolled", "rolled a {value}", value=event.value))
     if isinstance(event, ev.CharacterPicked):
-        return describe_step(state, after, event, f"picked {event.character}")
+        return describe_step(state, after, event, _p("picked", "picked {character}", character=event.character))
     what = _WHAT.get(type(event))
     if what is None:
-        return type(event).__name__
-    return describe_step(state, after, event, what)
+        return phrase("event", "{name}", name=type(event).__name__)
+    return describe_step(state, after, event, _p(*what))
+
+
+def status_words(state: MP2State) -> Phrase:
+    """The one-line status (``views.status``) as a phrase the API says in the reader's language;
+    what a pending step waits for is the rules' English (``describe_pending``) as a parameter."""
+    from rules.marco_polo_2.decide import describe_pending
+    from rules.marco_polo_2.scoring import outcome
+
+    if state.phase == SETUP:
+        return _p("status.setup", "setup: waiting for the table's layout (characters, contracts, goal cards, board)")
+    if state.phase == OVER:
+        return game_over(state, outcome(state))
+    if state.pending:
+        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
+    if state.phase == ROUND:
+        return _p(
+            "status.round", "round {round}: waiting for the offer tiles and action-area city cards", round=state.round + 1
+        )
+    if state.phase == ROLL:
+        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
+    if state.phase == REVEAL:
+        return _p("status.reveal", "after the last round: waiting for the goal cards")
+    return turn_status(state)

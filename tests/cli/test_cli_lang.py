@@ -57,3 +57,12 @@ def test_the_locale_names_the_language():
     assert locale_lang({"LANG": "C.UTF-8"}) == "en"
     assert locale_lang({"LANG": "de_DE"}) == "en"
     assert locale_lang({}) == "en"
+
+
+def test_the_status_line_of_replay_is_in_the_chosen_language(db):
+    created = run("new", "lost-cities", "Ana", "Bea", "--option", "rounds=1", "--db", db)
+    game_id = created.output.split()[1]
+    said = {lang: run("--lang", lang, "replay", game_id, "--db", db).output for lang in ("en", "es", "ja")}
+    assert "waiting for the shuffle or the deal; Ana starts" in said["en"]
+    assert "se espera que se revuelvan o se repartan las cartas; empieza Ana" in said["es"]
+    assert "シャッフルか配札を待っています。Anaから始めます" in said["ja"]

@@ -1,8 +1,10 @@
-"""Moves read as sentences with names; what the public reads of a move keeps only public facts."""
+"""Moves read as sentences with names (in English, the words the rules give); what the public
+reads of a move keeps only public facts."""
 
 from __future__ import annotations
 
 import golden_games
+from events.messages import say
 from rules import get_title
 from rules.lost_cities.events import CardDrawn, CardPlayed, CardsDealt
 
@@ -15,7 +17,7 @@ def sentences(title_id: str) -> list[str]:
         for event in title.decide(state, title.parse_move(state, text)):
             after = title.evolve(state, event)
             known = title.public_move(event)
-            out.append(title.describe(state, known, after) if known is not None else "")
+            out.append(say(title.describe(state, known, after)) if known is not None else "")
             state = after
     return out
 
@@ -41,9 +43,9 @@ def test_lost_cities_the_public_reads_a_draw_without_its_card():
     dealt = title.evolve(state, CardsDealt(round=1))
     drawn = CardDrawn(source="deck", card="R7", seat=0)
     assert title.public_move(drawn) == CardDrawn(source="deck", card=None, seat=0)
-    assert title.describe(dealt, title.public_move(drawn), dealt) == "Ana drew from the draw pile"
-    assert title.describe(dealt, drawn, dealt) == "Ana drew the red 7 from the draw pile"
+    assert say(title.describe(dealt, title.public_move(drawn), dealt)) == "Ana drew from the draw pile"
+    assert say(title.describe(dealt, drawn, dealt)) == "Ana drew the red 7 from the draw pile"
     assert title.public_move(CardPlayed(card="Bx", seat=0)) == CardPlayed(card="Bx", seat=0)
-    assert title.describe(dealt, CardPlayed(card="Bx", seat=0), dealt) == "Ana played the blue wager"
+    assert say(title.describe(dealt, CardPlayed(card="Bx", seat=0), dealt)) == "Ana played the blue wager"
     taken = CardDrawn(source="green", card="G5", seat=1)
-    assert title.describe(dealt, title.public_move(taken), dealt) == "Bea took the green 5 from the green discard pile"
+    assert say(title.describe(dealt, title.public_move(taken), dealt)) == "Bea took the green 5 from the green discard pile"

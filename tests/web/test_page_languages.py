@@ -1,9 +1,12 @@
 """The page in English, Spanish and Japanese: the language the browser asks for, a switch on every
-page that is remembered over a reload, a Lost Cities turn recorded in each language, a refusal's
-message in the chosen language with its card, and no string missing from a catalogue on any screen
-visited (the page marks a missing key with ``data-missing-i18n``)."""
+page that is remembered over a reload (on a phone's game page, one above the recording sheet), a
+Lost Cities and a Marco Polo turn recorded in each language with the timeline's sentences in it, a
+refusal's message in the chosen language with its card, and no string missing from a catalogue on
+any screen visited (the page marks a missing key with ``data-missing-i18n``)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -86,17 +89,46 @@ def test_the_switch_is_on_every_page_a_finger_wide_and_remembered(tall_phone, se
         shot(page, f"lang-{lang}-new-game")
 
 
-@pytest.mark.parametrize("lang", ["es", "ja"])
+def switch_on_the_game_page(page, lang: str) -> None:
+    """The game's own switch, over the recording sheet of a phone: tapped where it lies."""
+    button = page.locator(f".game-head .lang-switch [data-lang={lang}]")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44, box
+    on_top = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('.game-head .lang-switch button')?.dataset.lang",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert on_top == lang  # nothing (the sheet) covers it
+    with page.expect_navigation():
+        button.tap()
+    page.wait_for_selector(f"html[lang={lang}] main:not([aria-busy])")
+    wait_ready(page)
+    assert page.locator(f"footer [data-lang={lang}]").get_attribute("aria-pressed") == "true"
+
+
+#: what the timeline says of Ana's card played and her draw, in each language
+LC_PLAYED = {"en": "Ana played the ", "es": "Ana jugó la carta ", "ja": "を出した"}
+LC_DREW = {"en": "from the draw pile", "es": "del mazo", "ja": "山札から"}
+LC_STATUS = {
+    "en": "round 1: Bea to play or discard",
+    "es": "ronda 1: Bea juega o deshecha una carta",
+    "ja": "ラウンド1: Beaがカードを出すか捨てる",
+}
+GAME_LABELS = {
+    "en": ("Undo last move", "Timeline"),
+    "es": ("Deshacer el último movimiento", "Cronología"),
+    "ja": ("最後の手を取り消す", "経過"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ja"])
 def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, server, lang):
     page = tall_phone
     start_game(page, server, "lost-cities", ["Ana", "Bea"], {"rounds": 1})
-    game = page.url
-    page.goto(f"{server}/")
-    page.wait_for_selector("main h1")
-    switch_to(page, lang)
-    page.goto(game)
-    wait_ready(page)
-    assert page.locator("#facts [data-fact=deal]").inner_text() != "Cards dealt (8 each, not seen)"
+    switch_on_the_game_page(page, lang)
+    if lang != "en":
+        assert page.locator("#facts [data-fact=deal]").inner_text() != "Cards dealt (8 each, not seen)"
     step(page)  # the deal
     # Bea shows her hand; then Ana is said to hold one of Bea's cards: refused, naming the card
     reveal = page.locator("details.fact:has([data-fact=reveal])")
@@ -109,8 +141,15 @@ def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, ser
     wait_ready(page)
     for _ in range(2):  # Ana plays and draws: the turn
         step(page)
-    assert page.locator("#drawing .lc-round").inner_text() == ROUND[lang]
-    assert PLAY[lang] in page.locator("#picker .kind[data-group]").first.inner_text()
+    if lang != "en":
+        assert page.locator("#drawing .lc-round").inner_text() == ROUND[lang]
+        assert PLAY[lang] in page.locator("#picker .kind[data-group]").first.inner_text()
+    played = page.locator("#history li[data-type='lost-cities.card-played'] .said").last.inner_text()
+    drew = page.locator("#history li[data-type='lost-cities.card-drawn'] .said").last.inner_text()
+    assert LC_PLAYED[lang] in played and LC_DREW[lang] in drew, (played, drew)
+    assert page.locator("#status-line").inner_text() == LC_STATUS[lang]
+    assert page.locator("#undo").inner_text() == GAME_LABELS[lang][0]
+    assert page.locator("#hist-h").inner_text() == GAME_LABELS[lang][1]
     shot(page, f"lang-{lang}-lost-cities-turn")
     reveal = page.locator("details.fact:has([data-fact=reveal])")
     if reveal.get_attribute("open") is None:
@@ -167,7 +206,15 @@ MP_BOARD = {"es": "Tablero de acciones", "ja": "アクションボード"}
 MP_FIVE_COINS = {"es": "Coger 5 monedas", "ja": "5コインを取る"}
 
 
-@pytest.mark.parametrize("lang", ["es", "ja"])
+#: Ana's action as the timeline says it (what she gains, net of what the space costs)
+MP_FIVE_COINS_SAID = {
+    "en": r"Ana took \d coins at the 5 coins space",
+    "es": r"Ana cogió \d monedas en Coger 5 monedas",
+    "ja": r"Anaは5コインのマスで\dコインを得た",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ja"])
 def test_a_marco_polo_turn_in_the_chosen_language(tall_phone, server, lang):
     page = tall_phone
     start_game(page, server, "marco-polo", ["Ana", "Bea"], {"characters": "first-game"})
@@ -175,16 +222,22 @@ def test_a_marco_polo_turn_in_the_chosen_language(tall_phone, server, lang):
     page.goto(f"{server}/")
     page.wait_for_selector("main h1")
     switch_to(page, lang)
-    page.goto(game)
+    with page.expect_request(lambda r: "/stream?" in r.url) as stream:
+        page.goto(game)
+    assert f"lang={lang}" in stream.value.url  # the live stream's sentences in the page's language
     wait_ready(page)
     for _ in range(8):  # the layout, the contracts, the roll: until Ana chooses an action
         if page.locator("#picker .kind").count():
             break
         step(page)
-    assert page.locator("#drawing .lc-round").inner_text().startswith(MP_ROUND[lang])
-    assert page.locator("#drawing .mp-board h3").inner_text() == MP_BOARD[lang]
-    kinds = page.locator("#picker .kind").all_inner_texts()
-    assert any(MP_FIVE_COINS[lang] in k for k in kinds), kinds
+    if lang != "en":
+        assert page.locator("#drawing .lc-round").inner_text().startswith(MP_ROUND[lang])
+        assert page.locator("#drawing .mp-board h3").inner_text() == MP_BOARD[lang]
+        kinds = page.locator("#picker .kind").all_inner_texts()
+        assert any(MP_FIVE_COINS[lang] in k for k in kinds), kinds
     step(page, prefer=("marco-polo.five-coins-taken",))  # Ana's action
+    said = page.locator("#history li[data-type='marco-polo.five-coins-taken'] .said").inner_text()
+    assert re.fullmatch(MP_FIVE_COINS_SAID[lang], said), said
+    assert page.locator("#step-label").inner_text().endswith(said)
     shot(page, f"lang-{lang}-marco-polo-turn")
     no_missing_strings(page)

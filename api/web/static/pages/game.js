@@ -9,6 +9,7 @@ import { sheetOf } from '../sheet.js';
 import { dieStrip } from '../dicepad.js';
 import { takeHandover, handoverButton, staleToken } from '../handover.js';
 import { outbox as outboxOf, newKey, unanswered } from '../offline.js';
+import { t, num, lang, languageSwitch } from '../i18n.js';
 
 export async function show(main, q, { navigate }) {
   const id = q.get('game');
@@ -28,50 +29,51 @@ export async function show(main, q, { navigate }) {
   });
 
   // ---- the page's skeleton ---------------------------------------------------------------------
-  const title = h('h1', { class: 'game-title' }, 'Game');
+  const title = h('h1', { class: 'game-title' }, t('game.game'));
   const meta = h('p', { class: 'game-meta' });
   const status = h('p', { class: 'status-line', role: 'status', 'aria-live': 'polite', id: 'status-line' });
   const drawing = h('div', { class: 'drawing', id: 'drawing' });
   // a game imported by its result alone (BG Stats) has no moves: the board would be an empty setup
   const noMoves = h('p', { class: 'panel no-moves', id: 'no-moves', role: 'note', hidden: true },
-    'This game was recorded by its result alone (imported from BG Stats): there are no moves to replay, only the final score.');
+    t('game.no-moves'));
   const stepLabel = h('p', { class: 'step-label', id: 'step-label', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, value: 0, 'aria-describedby': 'step-label' });
   // the visible text is the accessible name; the title says which key does the same
-  const btn = (text, label, keys, on, extra = {}) => h('button', { type: 'button', class: 'icon', title: `${label} (${keys})`, 'aria-keyshortcuts': keys, onclick: on, ...extra }, text);
-  const first = btn('« First', 'First step', 'Home', () => go(0), { id: 'step-first' });
-  const back = btn('‹ Back', 'Step back', 'ArrowLeft', () => go(g.pos - 1), { id: 'step-back' });
-  const fwd = btn('Next ›', 'Step forward', 'ArrowRight', () => go(g.pos + 1), { id: 'step-forward' });
-  const last = btn('Last »', 'Latest step', 'End', () => go(g.frames.length - 1), { id: 'step-last' });
-  const link = h('a', { class: 'permalink', id: 'permalink', href: '#' }, 'Link to this point');
+  const btn = (text, label, keys, on, extra = {}) => h('button', { type: 'button', class: 'icon', title: t('game.key-title', { label, keys }), 'aria-keyshortcuts': keys, onclick: on, ...extra }, text);
+  const first = btn(t('game.first'), t('game.first-title'), 'Home', () => go(0), { id: 'step-first' });
+  const back = btn(t('game.back'), t('game.back-title'), 'ArrowLeft', () => go(g.pos - 1), { id: 'step-back' });
+  const fwd = btn(t('game.next'), t('game.next-title'), 'ArrowRight', () => go(g.pos + 1), { id: 'step-forward' });
+  const last = btn(t('game.last'), t('game.last-title'), 'End', () => go(g.frames.length - 1), { id: 'step-last' });
+  const link = h('a', { class: 'permalink', id: 'permalink', href: '#' }, t('game.link'));
   const eyesSel = h('select', { id: 'eyes' });
   const recorder = h('section', { class: 'panel recorder', id: 'recorder', 'aria-labelledby': 'rec-h' });
   const scoreBox = h('section', { class: 'panel score', id: 'score', hidden: true, 'aria-labelledby': 'score-h' });
   const history = h('ol', { class: 'history', id: 'history' });
   const forks = h('div', { class: 'forks', id: 'forks' });
-  const live = h('span', { class: 'live-badge', id: 'live', hidden: true }, '● live');
+  const live = h('span', { class: 'live-badge', id: 'live', hidden: true }, t('game.live'));
   const dialog = h('dialog', { class: 'amend-dialog', id: 'amend-dialog', 'aria-labelledby': 'amend-h' });
   const sheet = sheetOf(recorder, drawing); // on a phone: a bottom sheet under the board
 
   main.append(
     handed.notice || '',
-    h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live), outbox.status),
+    // the footer's language switch lies under the recording sheet on a phone: the game's head has one too
+    h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live), outbox.status, gameLangSwitch()),
     h('div', { class: 'game-grid' },
-      h('section', { class: 'board', 'aria-label': 'The table' }, noMoves, drawing),
+      h('section', { class: 'board', 'aria-label': t('game.the-table') }, noMoves, drawing),
       h('div', { class: 'side' },
         h('section', { class: 'panel timeline', 'aria-labelledby': 'tl-h' },
-          h('h2', { id: 'tl-h' }, 'Replay'),
-          h('label', { for: 'scrub', class: 'visually-hidden' }, 'Step of the game'),
+          h('h2', { id: 'tl-h' }, t('game.replay')),
+          h('label', { for: 'scrub', class: 'visually-hidden' }, t('game.step-of-game')),
           slider,
           h('div', { class: 'steps' }, first, back, fwd, last),
           stepLabel,
-          h('p', { class: 'small muted keys-hint' }, 'Keys: ← → step, Home / End first / latest.'),
-          h('div', { class: 'row' }, link, h('span', { class: 'field inline' }, h('label', { for: 'eyes' }, 'Seen by'), eyesSel))),
+          h('p', { class: 'small muted keys-hint' }, t('game.keys-hint')),
+          h('div', { class: 'row' }, link, h('span', { class: 'field inline' }, h('label', { for: 'eyes' }, t('game.seen-by')), eyesSel))),
         sheet, scoreBox,
         h('section', { class: 'panel', 'aria-labelledby': 'hist-h' },
-          h('h2', { id: 'hist-h' }, 'Timeline'), history),
+          h('h2', { id: 'hist-h' }, t('game.timeline')), history),
         h('section', { class: 'panel', 'aria-labelledby': 'forks-h' },
-          h('h2', { id: 'forks-h' }, 'Forks'), forks))),
+          h('h2', { id: 'forks-h' }, t('game.forks')), forks))),
     dialog);
 
   // ---- loading ---------------------------------------------------------------------------------
@@ -204,11 +206,11 @@ export async function show(main, q, { navigate }) {
   function fillEyes() {
     const ended = g.info.status === 'ended';
     const keep = g.eyes;
-    const opts = [h('option', { value: 'public' }, 'everyone at the table')];
+    const opts = [h('option', { value: 'public' }, t('game.eyes-public'))];
     g.info.players.forEach((p, s) => {
-      if (ended || (g.tokens.seats || [])[s]) opts.push(h('option', { value: `seat-${s}` }, `${p}, as they see it`));
+      if (ended || (g.tokens.seats || [])[s]) opts.push(h('option', { value: `seat-${s}` }, t('game.eyes-seat', { player: p })));
     });
-    if (ended) opts.push(h('option', { value: 'full' }, 'the whole log'));
+    if (ended) opts.push(h('option', { value: 'full' }, t('game.eyes-full')));
     clear(eyesSel).append(...opts);
     eyesSel.value = [...eyesSel.options].some((o) => o.value === keep) ? keep : 'public';
     g.eyes = eyesSel.value;
@@ -226,11 +228,11 @@ export async function show(main, q, { navigate }) {
     document.title = `${name}: ${i.players.join(', ')} · tabletape`;
     clear(meta).append(...[
       h('span', { class: 'players' }, i.players.map((p, s) => h('span', { class: 'player', style: `--seat:${seatColour(s)}`, 'data-seat': s }, p))),
-      h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? 'ended' : 'in progress'),
-      i.score_only ? h('span', { class: 'badge', id: 'score-only' }, 'score only')
-        : i.digital ? h('span', { class: 'badge' }, 'digital') : h('span', { class: 'badge' }, 'at the table'),
-      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, 'fork of another game (open it where this one branched)') : null,
-      i.result_differs ? h('span', { class: 'badge rules-flag', id: 'rules-flag', title: i.result_differs.message }, '⚑ today\'s rules differ') : null].filter(Boolean));
+      h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? t('game.ended') : t('game.in-progress')),
+      i.score_only ? h('span', { class: 'badge', id: 'score-only' }, t('game.score-only'))
+        : i.digital ? h('span', { class: 'badge' }, t('game.digital')) : h('span', { class: 'badge' }, t('game.at-the-table')),
+      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, t('game.fork-of')) : null,
+      i.result_differs ? h('span', { class: 'badge rules-flag', id: 'rules-flag', title: i.result_differs.message }, t('game.rules-differ')) : null].filter(Boolean));
     live.hidden = i.status === 'ended';
     noMoves.hidden = !i.score_only;
     drawing.hidden = !!i.score_only;
@@ -260,7 +262,7 @@ export async function show(main, q, { navigate }) {
   }
   function labelStep() {
     const f = g.frames[g.pos];
-    const text = `Step ${g.pos} of ${g.frames.length - 1}: ${textOf(f)}`;
+    const text = t('game.step-of', { step: g.pos, steps: g.frames.length - 1, text: textOf(f) });
     stepLabel.textContent = text;
     slider.setAttribute('aria-valuetext', text);
   }
@@ -292,20 +294,20 @@ export async function show(main, q, { navigate }) {
     scoreBox.hidden = !ended;
     clear(scoreBox);
     if (!ended) return;
-    scoreBox.append(h('h2', { id: 'score-h' }, 'Final score'));
+    scoreBox.append(h('h2', { id: 'score-h' }, t('game.final-score')));
     const outcome = g.info.outcome;
     if (outcome) {
       scoreBox.append(h('ol', { class: 'ranking' }, g.info.players
         .map((p, s) => ({ p, s, score: outcome.scores[s], rank: outcome.ranks[s] }))
         .sort((a, b) => a.rank - b.rank)
         .map((r) => h('li', { 'data-seat': r.s, 'data-score': r.score, class: outcome.winners.includes(r.s) ? 'winner' : '' },
-          h('span', { class: 'player', style: `--seat:${seatColour(r.s)}` }, r.p), ` ${r.score}`, outcome.winners.includes(r.s) ? h('span', { class: 'badge' }, 'winner') : ''))));
+          h('span', { class: 'player', style: `--seat:${seatColour(r.s)}` }, r.p), ` ${num(r.score)}`, outcome.winners.includes(r.s) ? h('span', { class: 'badge' }, t('game.winner')) : ''))));
     }
     const differs = g.info.result_differs;
     if (differs) {
       scoreBox.append(h('p', { class: 'rules-flag', id: 'rules-differ', role: 'note' },
-        h('strong', {}, '⚑ Today\'s rules compute another result. '), differs.message,
-        '. The recorded result stands; nothing was rewritten.'));
+        h('strong', {}, t('game.rules-compute')), ' ', differs.message,
+        t('game.result-stands')));
     }
     if (g.info.score_only) return; // no moves: nothing to break the score down by
     const breakdown = (g.mod.score || generic.score)(f.view, { players: g.info.players });
@@ -319,12 +321,12 @@ export async function show(main, q, { navigate }) {
       const move = moveOf(f);
       const dot = f.seat !== null && f.seat !== undefined ? h('span', { class: 'seat-dot', style: `--seat:${seatColour(f.seat)}`, 'aria-hidden': 'true' }) : null;
       const li = h('li', { 'data-index': i, 'data-seq': f.seq, 'data-type': f.type },
-        h('button', { type: 'button', class: 'link step-no', onclick: () => setPos(i), 'aria-label': `Go to step ${i}` }, `${i}`),
+        h('button', { type: 'button', class: 'link step-no', onclick: () => setPos(i), 'aria-label': t('game.go-to-step', { step: i }) }, num(i)),
         ' ', dot, h('span', { class: 'said' }, textOf(f)), g.mod.timelineFace ? g.mod.timelineFace(move, f, g.content, i ? g.frames[i - 1].view : null) : null,
         move ? [' ', h('code', { class: 'notation', 'data-move': move, title: shortMove(move) }, shortMove(move))] : null,
-        f.amended_by ? h('span', { class: 'muted small' }, ' (corrected)') : null,
+        f.amended_by ? h('span', { class: 'muted small' }, ' ', t('game.corrected')) : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
-          ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': `Correct step ${i}`, onclick: () => openAmend(i) }, 'Correct')
+          ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': t('game.correct-step', { step: i }), onclick: () => openAmend(i) }, t('game.correct'))
           : null);
       return li;
     }), ...outbox.timelineItems());
@@ -345,32 +347,32 @@ export async function show(main, q, { navigate }) {
     recorder.classList.toggle('recording', !!g.tokens.write && i.status !== 'ended');
     if (!g.tokens.write) {
       recorder.hidden = i.status === 'ended';
-      recorder.append(h('h2', { id: 'rec-h' }, 'Recording'),
-        h('p', { class: 'muted' }, 'Only the device that started this game (it holds the write token) records moves. You are following it live.'),
-        h('details', {}, h('summary', {}, 'I have the write token'), tokenForm()));
+      recorder.append(h('h2', { id: 'rec-h' }, t('game.recording')),
+        h('p', { class: 'muted' }, t('game.following')),
+        h('details', {}, h('summary', {}, t('game.have-token')), tokenForm()));
       return;
     }
     recorder.hidden = false;
     const atEnd = g.pos === g.frames.length - 1;
     const toMove = i.to_move_player ? h('span', { class: 'player', style: `--seat:${seatColour(i.to_move)}` }, i.to_move_player) : null;
-    const undoB = h('button', { type: 'button', id: 'undo', class: 'secondary', onclick: () => write('undo', {}), disabled: i.last_seq <= 1 }, 'Undo last move');
-    const redoB = h('button', { type: 'button', id: 'redo', class: 'secondary', onclick: () => write('redo', {}), disabled: !i.can_redo }, 'Redo');
+    const undoB = h('button', { type: 'button', id: 'undo', class: 'secondary', onclick: () => write('undo', {}), disabled: i.last_seq <= 1 }, t('game.undo'));
+    const redoB = h('button', { type: 'button', id: 'redo', class: 'secondary', onclick: () => write('redo', {}), disabled: !i.can_redo }, t('game.redo'));
     // undo to a raw seq returns the log to how it stood then: amendments recorded later go too
     const here = g.frames[g.pos];
     const amendedLater = g.frames.some((f) => f.amended_by && f.amended_by > here.seq);
     const undoTo = h('button', {
       type: 'button', id: 'undo-to', class: 'secondary', disabled: atEnd,
-      title: amendedLater ? `Back to the game as it stood after step ${g.pos}: the corrections made since are undone too` : `Back to the game as it stood after step ${g.pos}`,
+      title: amendedLater ? t('game.undo-to-title-corrections', { step: g.pos }) : t('game.undo-to-title', { step: g.pos }),
       onclick: () => confirmUndoTo(g.pos),
-    }, amendedLater ? 'Undo back to this step (and its later corrections)' : 'Undo back to this step');
-    const fork = h('button', { type: 'button', id: 'fork', class: 'secondary', onclick: forkHere }, 'Fork from this step');
+    }, amendedLater ? t('game.undo-to-corrections') : t('game.undo-to'));
+    const fork = h('button', { type: 'button', id: 'fork', class: 'secondary', onclick: forkHere }, t('game.fork'));
     const err = h('div', { id: 'rec-error', 'aria-live': 'assertive' });
     const pick = h('div', { class: 'picker', id: 'picker' });
     const facts = h('div', { class: 'facts', id: 'facts' });
-    recorder.append(...[h('h2', { id: 'rec-h' }, 'Record'),
-      i.status === 'ended' ? h('p', {}, 'The game has ended.') : h('p', { class: 'turn' }, toMove ? ['To move: ', toMove] : 'The table reports what happened next.'),
-      err, atEnd || i.status === 'ended' ? null : h('p', { class: 'notice' }, 'You are looking at an earlier step. ',
-        h('button', { type: 'button', class: 'link', onclick: () => go(g.frames.length - 1) }, 'Go to the latest step'), ' to record.'),
+    recorder.append(...[h('h2', { id: 'rec-h' }, t('game.record')),
+      i.status === 'ended' ? h('p', {}, t('game.has-ended')) : h('p', { class: 'turn' }, toMove ? [t('game.to-move'), ' ', toMove] : t('game.table-reports')),
+      err, atEnd || i.status === 'ended' ? null : h('p', { class: 'notice' }, t('game.earlier-step'), ' ',
+        h('button', { type: 'button', class: 'link', onclick: () => go(g.frames.length - 1) }, t('game.go-latest')), ' ', t('game.to-record')),
       atEnd && i.status !== 'ended' ? [pick, facts] : null,
       h('div', { class: 'row wrap' }, undoB, redoB, undoTo, fork,
         i.status === 'ended' ? null : handoverButton({ id, players: i.players, tokens: () => g.tokens }, () => { g.tokens = tokensOf(id); fillEyes(); renderHistory(); renderRecorder(); }))].flat().filter(Boolean));
@@ -381,8 +383,8 @@ export async function show(main, q, { navigate }) {
       err.scrollIntoView({ block: 'nearest' });
     };
     if (!atEnd || i.status === 'ended') return;
-    if (outbox.pending().length) { pick.append(h('p', { class: 'muted', id: 'picker-waits' }, 'The next moves are offered once the move not sent yet is in.')); return; }
-    pick.append(h('p', { class: 'muted' }, 'Loading the legal moves…'));
+    if (outbox.pending().length) { pick.append(h('p', { class: 'muted', id: 'picker-waits' }, t('game.waits'))); return; }
+    pick.append(h('p', { class: 'muted' }, t('game.loading-moves')));
     try {
       const [legal, chance] = await Promise.all([
         api(`/games/${id}/legal-moves`, { token: g.tokens.write }),
@@ -408,14 +410,14 @@ export async function show(main, q, { navigate }) {
   function notationForm() {
     const input = h('input', { id: 'fact-notation', type: 'text', autocomplete: 'off', spellcheck: 'false', required: true });
     return h('form', { class: 'notation-form', 'data-fact': 'notation', onsubmit: async (ev) => { ev.preventDefault(); if (await record(input.value.trim())) input.value = ''; } },
-      h('div', { class: 'field' }, h('label', { for: 'fact-notation' }, 'What the table reports (in the game\'s notation)'), input),
-      h('button', { type: 'submit', class: 'primary' }, 'Record'));
+      h('div', { class: 'field' }, h('label', { for: 'fact-notation' }, t('game.notation')), input),
+      h('button', { type: 'submit', class: 'primary' }, t('game.record-it')));
   }
 
   function tokenForm() {
     const input = h('input', { id: 'write-token', type: 'password', autocomplete: 'off', required: true });
     return h('form', { onsubmit: (ev) => { ev.preventDefault(); saveTokens(id, { write: input.value.trim() }); g.tokens = tokensOf(id); renderHistory(); renderRecorder(); } },
-      h('div', { class: 'field' }, h('label', { for: 'write-token' }, 'Write token'), input), h('button', { type: 'submit' }, 'Use it'));
+      h('div', { class: 'field' }, h('label', { for: 'write-token' }, t('game.write-token')), input), h('button', { type: 'submit' }, t('game.use-it')));
   }
 
   async function compose(outcome) {
@@ -434,8 +436,9 @@ export async function show(main, q, { navigate }) {
     try { label = g.mod.moveLabel ? g.mod.moveLabel({ notation, move }, g.frames[g.pos].view) : null; } catch { label = null; }
     if (label instanceof Node) label = label.getAttribute && label.getAttribute('aria-label') || label.textContent;
     const named = (typeof label === 'string' && label.trim()) || stripSeat(notation);
-    const kind = move && move.type ? humanize(move.type) : null;
-    const text = [kind, named].filter(Boolean).join(': ') || 'a move';
+    // the event's kind in words is English (its tag); another language shows the picker's label alone
+    const kind = move && move.type && lang === 'en' ? humanize(move.type) : null;
+    const text = [kind, named].filter(Boolean).join(': ') || t('game.a-move');
     return g.info.to_move_player ? `${g.info.to_move_player}: ${text}` : text;
   }
 
@@ -456,11 +459,11 @@ export async function show(main, q, { navigate }) {
     const count = g.frames.length - 1 - pos;
     if (count <= 1) { write('undo', { to_seq: here.seq }); return; }
     clear(dialog);
-    const yes = h('button', { type: 'button', class: 'primary danger', id: 'undo-to-confirm', onclick: () => { dialog.close(); write('undo', { to_seq: here.seq }); } }, `Take back ${count} moves`);
-    const no = h('button', { type: 'button', class: 'secondary', id: 'undo-to-cancel', onclick: () => dialog.close() }, 'Keep them');
+    const yes = h('button', { type: 'button', class: 'primary danger', id: 'undo-to-confirm', onclick: () => { dialog.close(); write('undo', { to_seq: here.seq }); } }, t('game.take-back', { count }));
+    const no = h('button', { type: 'button', class: 'secondary', id: 'undo-to-cancel', onclick: () => dialog.close() }, t('game.keep-them'));
     dialog.setAttribute('aria-labelledby', 'undo-h');
-    dialog.append(h('h2', { id: 'undo-h' }, `Undo back to step ${pos}?`),
-      h('p', {}, `This takes back ${count} moves (steps ${pos + 1} to ${g.frames.length - 1}), from “${textOf(g.frames[pos + 1])}” to “${textOf(g.frames[g.frames.length - 1])}”. Redo puts back the last one taken.`),
+    dialog.append(h('h2', { id: 'undo-h' }, t('game.undo-to-heading', { step: pos })),
+      h('p', {}, t('game.undo-to-text', { count, from: pos + 1, to: g.frames.length - 1, first: textOf(g.frames[pos + 1]), last: textOf(g.frames[g.frames.length - 1]) })),
       h('div', { class: 'row' }, no, yes));
     dialog.showModal();
     no.focus();
@@ -468,7 +471,7 @@ export async function show(main, q, { navigate }) {
 
   async function write(what, body, queued = {}) {
     if (g.busy) return false;
-    if (outbox.pending().length) { g.showError && g.showError({ code: 'move-not-sent', message: 'wait until the move not sent yet is in' }); return false; }
+    if (outbox.pending().length) { g.showError && g.showError({ code: 'move-not-sent', message: t('game.wait-not-sent') }); return false; }
     g.busy = true;
     g.showError && g.showError(null);
     let sent = { ...body, expected_seq: g.info.last_seq, actor: 'web', ...(what === 'moves' ? { idempotency_key: newKey() } : {}) };
@@ -516,10 +519,10 @@ export async function show(main, q, { navigate }) {
     if (!/\.undescribed(-component)?$/.test(missing.rule || e.code || '') || !missing.kind || !missing.id || !g.facts.askComponent) return null;
     const base = sent.move || move;
     if (!base) return null;
-    const got = await g.facts.askComponent({ kind: missing.kind, id: missing.id, why: 'The move needs it', content: g.content });
+    const got = await g.facts.askComponent({ kind: missing.kind, id: missing.id, why: t('game.move-needs-it'), content: g.content });
     if (!got) {
       const what = (g.facts.componentName && g.facts.componentName(missing.kind)) || missing.kind;
-      throw Object.assign(new Error(`the move needs ${what} (${missing.id}) that this game's pack does not hold yet: describe it to record the move`), { code: e.code, body: e.body });
+      throw Object.assign(new Error(t('game.needs-component', { what, id: missing.id })), { code: e.code, body: e.body });
     }
     const describe = [...(base.describe || []), { kind: missing.kind, id: missing.id, spec: got.spec }];
     return { ...sent, notation: undefined, move: { ...base, describe }, ...(sent.idempotency_key ? { idempotency_key: newKey() } : {}) };
@@ -543,11 +546,10 @@ export async function show(main, q, { navigate }) {
     const err = h('div', { 'aria-live': 'assertive' });
     const pick = h('div', { class: 'picker' });
     const facts = h('div', { class: 'facts' });
-    const close = h('button', { type: 'button', class: 'secondary', onclick: () => dialog.close() }, 'Cancel');
+    const close = h('button', { type: 'button', class: 'secondary', onclick: () => dialog.close() }, t('game.cancel'));
     dialog.setAttribute('aria-labelledby', 'amend-h');
-    dialog.append(h('h2', { id: 'amend-h' }, `Correct step ${i}`),
-      h('p', {}, 'Recorded: ', h('strong', {}, textOf(f)),
-        '. Pick what really happened; the rest of the game is checked again, and nothing changes if a later move would break.'),
+    dialog.append(h('h2', { id: 'amend-h' }, t('game.correct-step', { step: i })),
+      h('p', {}, t('game.recorded'), ' ', h('strong', {}, textOf(f)), t('game.amend-help')),
       err, pick, facts, h('div', { class: 'row' }, close));
     dialog.showModal();
     const amend = async (notation, move) => {
@@ -557,14 +559,14 @@ export async function show(main, q, { navigate }) {
         dialog.close();
         await reload({ toEnd: true }); // back to the latest step, where recording goes on
         return true;
-      } catch (e) { err.append(errorBox(e, { stepOf, lead: 'Not corrected.' })); return false; }
+      } catch (e) { err.append(errorBox(e, { stepOf, lead: t('game.not-corrected') })); return false; }
     };
     try {
       const [legal, chance] = await Promise.all([
         api(`/games/${id}/legal-moves`, { token: g.tokens.write, params: { at: before.seq } }),
         api(`/games/${id}/chance`, { token: g.tokens.write, params: { at: before.seq } }).catch(() => null),
       ]);
-      renderPicker(pick, legal.moves, { onPick: (m) => amend(m.notation, m.move), mod: g.mod, view: before.view, content: g.content, label: 'Replace with' });
+      renderPicker(pick, legal.moves, { onPick: (m) => amend(m.notation, m.move), mod: g.mod, view: before.view, content: g.content, label: t('game.replace-with') });
       if (chance && chance.kind) {
         await g.facts.render(facts, { chance, view: before.view, info: g.info, content: g.content, record: amend, frames: g.frames.slice(0, i),
           compose: (outcome) => api(`/games/${id}/chance`, { method: 'POST', token: g.tokens.write, body: { outcome, at: before.seq } }) });
@@ -578,8 +580,8 @@ export async function show(main, q, { navigate }) {
       const all = await api('/games', { params: { limit: 500, title: g.info.title } });
       const mine = all.games.filter((x) => x.parent_id === id);
       clear(forks).append(mine.length
-        ? h('ul', {}, mine.map((x) => h('li', { 'data-fork': x.game_id }, h('a', { href: `/?game=${x.game_id}` }, `Fork at step ${indexForSeq(x.forked_at)}`), ` · ${x.status === 'ended' ? 'ended' : 'in progress'}`)))
-        : h('p', { class: 'muted' }, 'No forks of this game yet.'));
+        ? h('ul', {}, mine.map((x) => h('li', { 'data-fork': x.game_id }, h('a', { href: `/?game=${x.game_id}` }, t('game.fork-at', { step: indexForSeq(x.forked_at) })), ` · ${x.status === 'ended' ? t('game.ended') : t('game.in-progress')}`)))
+        : h('p', { class: 'muted' }, t('game.no-forks')));
     } catch { clear(forks); }
   }
 
@@ -588,9 +590,9 @@ export async function show(main, q, { navigate }) {
     if (g.left) return;
     if (g.info.status === 'ended') { if (g.stream) { g.stream.close(); g.stream = null; } return; }
     if (g.stream) return;
-    const es = new EventSource(`/games/${id}/stream?since=${g.info.last_seq}`);
-    es.onopen = () => { live.textContent = '● live'; live.classList.remove('off'); };
-    es.onerror = () => { live.textContent = '○ reconnecting…'; live.classList.add('off'); };
+    const es = new EventSource(`/games/${id}/stream?since=${g.info.last_seq}&lang=${lang}`);
+    es.onopen = () => { live.textContent = t('game.live'); live.classList.remove('off'); };
+    es.onerror = () => { live.textContent = t('game.reconnecting'); live.classList.add('off'); };
     es.onmessage = (ev) => {
       g.streamSeq = Math.max(g.streamSeq || 0, Number(ev.lastEventId) || 0);
       try { if (JSON.parse(ev.data).edit) g.streamEdit = true; } catch { g.streamEdit = true; }
@@ -637,17 +639,24 @@ export async function show(main, q, { navigate }) {
   };
 }
 
+// the language switch in the game's head (reachable above the recording sheet on a phone)
+function gameLangSwitch() {
+  const nav = languageSwitch();
+  nav.classList.add('game-lang');
+  return nav;
+}
+
 // a move as the timeline writes it: what was described is shown by the step, not as its data
 function shortMove(move) {
   const text = stripSeat(move);
   const at = text.indexOf(' describe=');
-  return at < 0 ? text : `${text.slice(0, at)} (with what it described)`;
+  return at < 0 ? text : t('game.with-described', { move: text.slice(0, at) });
 }
 
 // a queued move the server turned down, in the table's words
 function notSent(e) {
   if (e.code !== 'stale-expected-seq') return e;
-  return { code: e.code, body: e.body, message: 'a move tapped while the connection was down was not recorded: the game moved on meanwhile (on another device). Pick it again if it still stands' };
+  return { code: e.code, body: e.body, message: t('game.not-sent') };
 }
 
 // JSON-patch operations on the top-level keys of a view (the frames' diff mode)
