@@ -437,7 +437,7 @@ async function titlePage(out, index, title, filters) {
       { key: 'games', label: say('stats.games'), fmt: 'int' },
       { key: 'wins', label: say('stats.wins'), fmt: 'int' },
       { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-      { key: 'interval', label: '95% range', fmt: 'interval' },
+      { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
     ], (r) => `${r.players}:${r.seat}`),
     (t.first_player || []).length ? table('first-player', say('stats.who-started'), t.first_player, [
       { key: 'players', label: say('stats.table'), fmt: 'text', show: (r) => say('stats.n-players', { n: r.players }) },
@@ -461,7 +461,7 @@ async function titlePage(out, index, title, filters) {
         { key: 'seats', label: say('stats.games'), fmt: 'int' },
         { key: 'wins', label: say('stats.wins'), fmt: 'int' },
         { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-        { key: 'interval', label: '95% range', fmt: 'interval' },
+        { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
         { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       ], (r) => String(r.character))));
   }
@@ -495,7 +495,7 @@ async function titlePage(out, index, title, filters) {
         { key: 'seats', label: say('stats.games'), fmt: 'int' },
         { key: 'wins', label: say('stats.wins'), fmt: 'int' },
         { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-        { key: 'interval', label: '95% range', fmt: 'interval' },
+        { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
         { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       ], (r) => String(r.slot))));
   }
