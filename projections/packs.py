@@ -194,8 +194,12 @@ class PackLibrary:
                 return by_hash[0]
         named = [e for e in entries if e.id == pack_id and (digest is None or e.hash == digest)]
         if not named:
-            what = f"{pack_id!r}" + (f" with hash {digest}" if digest else "")
-            raise UnknownPack("{title_id} has no content pack {what} in this store", params=dict(title_id=title_id, what=what), code="unknown-pack")
+            if digest:
+                raise UnknownPack(
+                    "{title_id} has no content pack {pack_id!r} with hash {hash} in this store",
+                    params=dict(title_id=title_id, pack_id=pack_id, hash=digest), code="unknown-pack",
+                )
+            raise UnknownPack("{title_id} has no content pack {pack_id!r} in this store", params=dict(title_id=title_id, pack_id=pack_id), code="unknown-pack")
         if len(named) > 1:
             raise PackRefused(
                 "{n_named} packs of {title_id} have the id {pack_id!r}; name one by its hash (?hash=)", params=dict(n_named=len(named), title_id=title_id, pack_id=pack_id),
