@@ -60,6 +60,13 @@ def _summary(lay: Any, entry: Any, pinned: dict[str, int]) -> dict[str, Any]:
     }
 
 
+def _source(source: str) -> str:
+    """Where a pack came from, in the CLI's language (the word itself where the catalogue has none)."""
+    from api import i18n
+
+    return escape(i18n.catalogue(i18n.cli_lang)["cli"].get(f"pack/source/{source}", source))
+
+
 @pack_app.command("list")
 def list_packs(title: str = TITLE, db: str = Db) -> None:
     """The title's packs: built in, uploaded, derived, grown, imported; * marks the working one."""
@@ -73,7 +80,7 @@ def list_packs(title: str = TITLE, db: str = Db) -> None:
         table.add_column(cli(f"pack/col-{column}"))
     for r in rows:
         table.add_row(
-            "*" if r["working"] else "", escape(r["id"]), r["hash"][:12], r["source"], str(r["version"]),
+            "*" if r["working"] else "", escape(r["id"]), r["hash"][:12], _source(r["source"]), str(r["version"]),
             str(sum(r["components"].values())), str(r["games"]), cli("pack/yes") if r["complete"] else cli("pack/no"),
         )
     console().print(table)

@@ -48,7 +48,7 @@ def test_the_help_of_stats_and_pack_is_in_the_chosen_language(db_path):
 def test_pack_commands_print_and_refuse_in_the_chosen_language(db_path, tmp_path):
     listed = run("--lang", "ja", "pack", "list", "--db", db_path)
     assert listed.exit_code == 0, listed.output
-    assert "marco-polo-2 のパック" in listed.output and "ハッシュ" in listed.output and "部品" in listed.output
+    assert "marco-polo-2 のパック" in listed.output and "ハッシュ" in listed.output and "部品" in listed.output and "組み込み" in listed.output
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     es = run("--lang", "es", "pack", "upload", bad, "--db", db_path)
