@@ -92,9 +92,13 @@ def _pydantic_msg(error: dict[str, Any], lang: str) -> str:
     """Pydantic's ``msg`` for an error, in ``lang`` where the catalogue has its ``type``
     (``edge``: ``pydantic/missing``...), filled from its ``ctx``; pydantic's own words otherwise."""
     msg = str(error.get("msg", "invalid"))
-    template = i18n.catalogue(lang).get("edge", {}).get(f"pydantic/{error.get('type')}")
+    edge = i18n.catalogue(lang).get("edge", {})
+    template = edge.get(f"pydantic/{error.get('type')}")
     if lang == i18n.DEFAULT or template is None:
         return msg
+    own = (error.get("ctx") or {}).get("error")
+    if error.get("type") == "value_error":  # one of our validators' complaints (api/models.py)
+        return _value_error(own, template, lang) or msg
     ctx = {k: v if isinstance(v, (int, float)) else str(v) for k, v in (error.get("ctx") or {}).items()}
     try:
         return render(template, ctx)
@@ -121,6 +125,23 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
         content["rulebook"] = quoted
     headers = {"Content-Language": lang, "Vary": "Accept-Language"}
     return JSONResponse(status_code=exc.status, content=_jsonable(content), headers=headers)
+
+
+def _value_error(own: Any, wrapper: str, lang: str) -> str | None:
+    """Our validator's templated complaint (its English template found among the ``edge``
+    strings ``pydantic/value_error/...``) in ``lang``, in pydantic's "Value error, ..." wrapper."""
+    if not i18n.is_templated(own):
+        return None
+    english = i18n.catalogue(i18n.DEFAULT)["edge"]
+    key = next((k for k, v in english.items() if k.startswith("pydantic/value_error/") and v == own.template), None)
+    translated = i18n.catalogue(lang)["edge"].get(key) if key else None
+    if translated is None:
+        return None
+    where = ".".join(getattr(own, "path", None) or [])
+    try:
+        return render(wrapper, {"error": (f"{where}: " if where else "") + render(translated, own.params)})
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def malformed(exc: RequestValidationError, accept_language: str | None = None) -> JSONResponse:

@@ -96,3 +96,11 @@ def test_every_pack_field_complaint_the_source_raises_is_in_the_catalogue():
         and isinstance(node.args[1], ast.Constant)
     ]
     assert len(sites) > 30 and [s for s in sites if s[1] not in known] == []
+
+
+def test_our_own_validators_complaints_are_translated_with_where_and_their_limit(client):
+    said = three(client, "POST", "/games", {"title": "lost-cities", "players": ["Ana", "Bea"], "options": {"a": {"b": "x" * 5000}}})
+    assert said["en"]["message"] == "body.options: Value error, a.b: text may hold at most 4000 characters"
+    assert said["es"]["message"] == "body.options: Valor no válido: a.b: el texto puede tener como mucho 4000 caracteres"
+    assert said["ja"]["message"] == "body.options: 値が正しくありません: a.b: テキストは 4000 文字以内です"
+    assert {b["errors"][0]["type"] for b in said.values()} == {"value_error"}
