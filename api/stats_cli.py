@@ -74,7 +74,7 @@ def _character(title: str | None, character: Any) -> Any:
     """A character's full name in the CLI's language (``terms``), its id where there is none."""
     from api import i18n
 
-    names = i18n.catalogue(i18n.cli_lang)["terms"].get(title or "", {}).get("characters", {})
+    names = i18n.catalogue(i18n.cli_lang)["terms"].get(title or "", {}).get("character", {})
     return names.get(character, character) if isinstance(character, str) else character
 
 

@@ -24,8 +24,8 @@ STATS = {
 MP_NAMES = ("Raschid ad-Din Sinan", "Matteo Polo", "Berke Khan", "Mercator ex Tabriz", "Kubilai Khan",
             "Niccolo & Marco Polo", "Wilhelm von Rubruk", "Johannes Carpini")
 MP2_NAMES = {
-    "es": ("Möngke Khan", "De Wu", "Abha Basu", "Mailin y Tian Chin", "Filippo Vitello", "Isabella Donati", "Gantulga Od",
-           "Tebaldo Visconti da Piacenza", "Piedro Tartarino", "Vidal Badoer", "Donata Badoer"),
+    "es": ("Möngke Khan", "De Wu", "Abha Basu", "Mailin & Tian Chin", "Filippo Vitello", "Isabella Donati", "Gantulga Od",
+           "Tebaldo Visconti", "Piedro Tartarino", "Vidal Badoer", "Donata Badoer"),
     "ja": ("モンケ・カーン", "デ・ウー", "アブハ・バス", "メイ・リンとテンシン", "フィリップ・ヴィテッロ", "イザベラ・ドナティ",
            "ガントゥルガ・オド", "テバルド・ヴィスコンティ・ダ・ピアチェンツァ", "ピエドロ・タルタリーノ", "ビダル・バドエ", "ドナータ・バドエル"),
 }

@@ -36,7 +36,7 @@ const sourceName = (k, title) => (has(`stats.src.${k}`) ? say(`stats.src.${k}`) 
 const capital = (w) => String(w).charAt(0).toUpperCase() + String(w).slice(1);
 // a character by the full name its rulebook prints, in the reader's language where it has one
 // (its hyphen one that does not break: "ad-Din" stays on one line of a narrow table)
-const characterName = (c, title) => (c ? term(title, 'characters', c).replace(/-/g, '\u2011') : say('stats.no-character'));
+const characterName = (c, title) => (c ? term(title, 'character', c).replace(/-/g, '\u2011') : say('stats.no-character'));
 const COLOURS = { yellow: '#b38a00', blue: '#1d5bb0', white: '#6b6b6b', green: '#1e6b2c', red: '#b3261e', purple: '#6a32a0' };
 const colourName = (c) => capital(term('lost-cities', 'colour', c));
 // an option's value as the start form says it: seats from 1, yes / no, words capitalised
