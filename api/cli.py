@@ -25,6 +25,7 @@ app = typer.Typer(help="tabletape: record board games move by move, replay and q
 
 @app.callback()
 def speak(
+    ctx: typer.Context,
     lang: Optional[str] = typer.Option(
         None, "--lang", help="language of messages and errors: en, es or ja (default: LC_ALL, LC_MESSAGES, LANG)"
     ),
@@ -40,6 +41,9 @@ def speak(
         fail(i18n.text("cli", "bad-lang", i18n.locale_lang(os.environ), langs=", ".join(i18n.LANGS), lang=lang))
     i18n.cli_lang = lang or i18n.locale_lang(os.environ)
     remote.given_url = url
+    from api.cli_help import localise_help
+
+    localise_help(ctx.command, i18n.cli_lang)
 
 DB_HELP = "DuckDB database file"
 DEFAULT_DB = "data/tabletape.duckdb"

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api import i18n
 from events.errors import TabletapeError
-from events.messages import Joined, Phrase
+from events.messages import Joined, Phrase, render
 
 log = logging.getLogger("tabletape.api")
 
@@ -83,9 +83,27 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
-def _validation_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
+def _validation_errors(exc: RequestValidationError, lang: str = i18n.DEFAULT) -> list[dict[str, Any]]:
     keep = ("loc", "msg", "type")
-    return [_jsonable({k: e[k] for k in keep if k in e}) for e in exc.errors()]
+    return [_jsonable({**{k: e[k] for k in keep if k in e}, "msg": _pydantic_msg(e, lang)}) for e in exc.errors()]
+
+
+def _pydantic_msg(error: dict[str, Any], lang: str) -> str:
+    """Pydantic's ``msg`` for an error, in ``lang`` where the catalogue has its ``type``
+    (``edge``: ``pydantic/missing``...), filled from its ``ctx``; pydantic's own words otherwise."""
+    msg = str(error.get("msg", "invalid"))
+    edge = i18n.catalogue(lang).get("edge", {})
+    template = edge.get(f"pydantic/{error.get('type')}")
+    if lang == i18n.DEFAULT or template is None:
+        return msg
+    own = (error.get("ctx") or {}).get("error")
+    if error.get("type") == "value_error":  # one of our validators' complaints (api/models.py)
+        return _value_error(own, template, lang) or msg
+    ctx = {k: v if isinstance(v, (int, float)) else str(v) for k, v in (error.get("ctx") or {}).items()}
+    try:
+        return render(template, ctx)
+    except (KeyError, IndexError, ValueError):
+        return msg
 
 
 def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResponse:
@@ -100,7 +118,8 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
     localised = i18n.localised_params(exc, lang)
     raw = {k: localised[k] if isinstance(v, (Phrase, Joined)) else v for k, v in exc.params.items()}
     params = {
-        k: {"code": v.code, "message": i18n.message(v, lang)} if isinstance(v, TabletapeError) else v
+        k: {"code": v.code, "message": i18n.message(v, lang)} if isinstance(v, TabletapeError)
+        else {**v.params, "message": i18n.nested_message(v, lang)} if i18n.is_templated(v) else v
         for k, v in raw.items()
         if not (isinstance(v, str) and len(v) > PARAM_TEXT_LIMIT)
     }
@@ -112,15 +131,35 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
     return JSONResponse(status_code=exc.status, content=_jsonable(content), headers=headers)
 
 
-def malformed(exc: RequestValidationError) -> JSONResponse:
-    """A request that failed validation: 422, naming the first field and why."""
-    errors = _validation_errors(exc)
+def _value_error(own: Any, wrapper: str, lang: str) -> str | None:
+    """Our validator's templated complaint (its English template found among the ``edge``
+    strings ``pydantic/value_error/...``) in ``lang``, in pydantic's "Value error, ..." wrapper."""
+    if not i18n.is_templated(own):
+        return None
+    english = i18n.catalogue(i18n.DEFAULT)["edge"]
+    key = next((k for k, v in english.items() if k.startswith("pydantic/value_error/") and v == own.template), None)
+    translated = i18n.catalogue(lang)["edge"].get(key) if key else None
+    if translated is None:
+        return None
+    where = ".".join(getattr(own, "path", None) or [])
+    try:
+        return render(wrapper, {"error": (f"{where}: " if where else "") + render(translated, own.params)})
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def malformed(exc: RequestValidationError, accept_language: str | None = None) -> JSONResponse:
+    """A request that failed validation: 422, naming the first field and why, in the language
+    ``Accept-Language`` asks for (each error's ``msg`` too; ``loc`` and ``type`` as pydantic says)."""
+    lang = i18n.negotiate(accept_language)
+    errors = _validation_errors(exc, lang)
     in_body = any(e.get("loc", [None])[0] == "body" for e in errors)
     code = "malformed-body" if in_body else "malformed-request"
     first = errors[0] if errors else {}
     where = ".".join(str(p) for p in first.get("loc", []))
     message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
-    return JSONResponse(status_code=422, content={"code": code, "message": message, "errors": errors})
+    headers = {"Content-Language": lang, "Vary": "Accept-Language"}
+    return JSONResponse(status_code=422, content={"code": code, "message": message, "errors": errors}, headers=headers)
 
 
 def install(app: FastAPI) -> None:
@@ -132,7 +171,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def malformed_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return malformed(exc)
+        return malformed(exc, request.headers.get("accept-language"))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

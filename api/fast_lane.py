@@ -103,7 +103,7 @@ class MovesLane:
         except TabletapeError as exc:
             response = refused(exc, _header(scope, b"accept-language"))
         except RequestValidationError as exc:
-            response = malformed(exc)
+            response = malformed(exc, _header(scope, b"accept-language"))
         await response(scope, receive, send)
 
     async def _gated(self, scope: Scope, receive: Receive, send: Send, write: tuple[str, str] | None) -> None:

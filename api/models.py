@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from events.codec import MAX_NUMBER
+from events.messages import render
 from events.names import control_character
 
 MAX_SEQ = 2**31 - 1  # the log stores seqs as 32-bit integers
@@ -21,13 +22,22 @@ MAX_SEED = 2**63 - 1  # msgpack integers
 MAX_DEPTH, MAX_ITEMS, MAX_TEXT = 16, 1000, 4000
 
 
+class _Refused(ValueError):
+    """A validator's complaint as a template and its params (``events.messages``), so that the
+    malformed-body answer can write it in the reader's language (``api/errors.py``)."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template, self.params = template, params
+        super().__init__(render(template, params))
+
+
 def _no_surrogates(value: Any) -> Any:
     """JSON may escape lone surrogates (``"\\ud800"``), which no storage can encode."""
     if isinstance(value, str):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise ValueError("text must be valid Unicode (no lone surrogates)") from None
+            raise _Refused("text must be valid Unicode (no lone surrogates)") from None
     return value
 
 
@@ -35,16 +45,16 @@ def _plain(value: str) -> str:
     """Text shown to people (a name, who entered a move) may not act on their terminal or page."""
     char = control_character(value)
     if char is not None:
-        raise ValueError(f"text may not hold control characters (U+{ord(char):04X})")
+        raise _Refused("text may not hold control characters (U+{code})", code=f"{ord(char):04X}")
     return value
 
 
-class _Unstorable(ValueError):
+class _Unstorable(_Refused):
     """What is wrong with a JSON value, and (filled in on the way out) where."""
 
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why, self.path = why, []
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template, **params)
+        self.why, self.path = render(template, params), []
 
     def __str__(self) -> str:
         return ".".join(self.path) + ": " + self.why if self.path else self.why
@@ -57,19 +67,19 @@ def _storable(value: Any, depth: int = 0) -> Any:
         return value
     if isinstance(value, (int, float)):
         if not -MAX_NUMBER <= value <= MAX_NUMBER:  # NaN fails both comparisons
-            raise _Unstorable(f"numbers must be within ±{MAX_NUMBER}")
+            raise _Unstorable("numbers must be within ±{max}", max=MAX_NUMBER)
     elif isinstance(value, str):
         try:
             _no_surrogates(value)
-        except ValueError as exc:
-            raise _Unstorable(str(exc)) from None
+        except _Refused as exc:
+            raise _Unstorable(exc.template, **exc.params) from None
         if len(value) > MAX_TEXT:
-            raise _Unstorable(f"text may hold at most {MAX_TEXT} characters")
+            raise _Unstorable("text may hold at most {max} characters", max=MAX_TEXT)
     elif isinstance(value, (dict, list)):
         if depth >= MAX_DEPTH:
-            raise _Unstorable(f"values may nest at most {MAX_DEPTH} deep")
+            raise _Unstorable("values may nest at most {max} deep", max=MAX_DEPTH)
         if len(value) > MAX_ITEMS:
-            raise _Unstorable(f"a list or an object may hold at most {MAX_ITEMS} items")
+            raise _Unstorable("a list or an object may hold at most {max} items", max=MAX_ITEMS)
         for key, item in value.items() if isinstance(value, dict) else enumerate(value):
             try:
                 if isinstance(key, str):
@@ -87,14 +97,14 @@ _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 def _iso(value: Any) -> Any:
     """Only ISO 8601 text: pydantic would also read ``0.5`` as seconds since 1970."""
     if not (isinstance(value, datetime) or (isinstance(value, str) and _ISO_DATE.match(value))):
-        raise ValueError("a date or a time in ISO 8601, e.g. 2026-01-31 or 2026-01-31T20:00:00Z")
+        raise _Refused("a date or a time in ISO 8601, e.g. 2026-01-31 or 2026-01-31T20:00:00Z")
     return value
 
 
 def _digits(value: Any) -> Any:
     """A seq in a query is written in digits: pydantic would also read ``1.0`` as 1."""
     if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-        raise ValueError("a whole number written in digits")
+        raise _Refused("a whole number written in digits")
     return value
 
 
@@ -250,7 +260,7 @@ class MoveFields(Strict):
     @model_validator(mode="after")
     def _one_form(self) -> "MoveFields":
         if (self.notation is None) == (self.move is None):
-            raise ValueError("give exactly one of `notation` and `move`")
+            raise _Refused("give exactly one of `notation` and `move`")
         return self
 
 

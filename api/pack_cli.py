@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api import i18n, remote
-from api.cli import Db, console, fail, layers, reported
+from api.cli import Db, cli, console, fail, layers, reported
 
 pack_app = typer.Typer(help="A title's content packs in the store: list, show, download, upload, derive, diff.", no_args_is_help=True)
 TITLE = typer.Option("marco-polo-2", "--title", "-t", help="the title")
@@ -30,13 +30,13 @@ def _component(text: str, with_spec: bool) -> dict[str, Any]:
     kind, colon, cid = head.partition(":")
     if not colon or not kind or not cid or (with_spec and not eq):
         form = "kind:id={spec as JSON}" if with_spec else "kind:id"
-        fail(f"{text!r}: a component is {form}, e.g. node:KAS" + ('={"kind": "city", "shield": "bow"}' if with_spec else ""))
+        fail(cli("pack/component-form", text=text, form=form, example="node:KAS" + ('={"kind": "city", "shield": "bow"}' if with_spec else "")))
     if not with_spec:
         return {"kind": kind, "id": cid}
     try:
         return {"kind": kind, "id": cid, "spec": json.loads(spec)}
     except ValueError as exc:
-        fail(f"{text!r}: the spec is not JSON ({exc})")
+        fail(cli("pack/spec-not-json", text=text, exc=exc))
     raise AssertionError
 
 
@@ -45,11 +45,11 @@ def _json_file(path: str) -> Any:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"{path}: cannot be read ({exc.strerror if isinstance(exc, OSError) and exc.strerror else exc})")
+        fail(cli("pack/cannot-read", path=path, why=exc.strerror if isinstance(exc, OSError) and exc.strerror else exc))
     try:
         return json.loads(text)
     except ValueError as exc:
-        fail(f"{path}: not JSON ({exc})")
+        fail(cli("pack/not-json", path=path, exc=exc))
     raise AssertionError
 
 
@@ -78,6 +78,13 @@ def _served(running: remote.Service, title: str, pack_id: str, hash: Optional[st
     return {**{k: got[k] for k in _SHOWN}, **extra, "pack": got["pack"]}
 
 
+def _source(source: str) -> str:
+    """Where a pack came from, in the CLI's language (the word itself where the catalogue has none)."""
+    from api import i18n
+
+    return escape(i18n.catalogue(i18n.cli_lang)["cli"].get(f"pack/source/{source}", source))
+
+
 @pack_app.command("list")
 def list_packs(title: str = TITLE, db: str = Db) -> None:
     """The title's packs: built in, uploaded, derived, grown, imported; * marks the working one."""
@@ -94,13 +101,14 @@ def list_packs(title: str = TITLE, db: str = Db) -> None:
 
 
 def _print_list(title: str, rows: list[dict[str, Any]]) -> None:
-    table = Table(title=f"{len(rows)} packs of {title}")
-    for column in ("", "id", "hash", "source", "version", "components", "games", "complete"):
-        table.add_column(column)
+    table = Table(title=escape(cli("pack/list-title", count=len(rows), title=title)))
+    table.add_column("")
+    for column in ("id", "hash", "source", "version", "components", "games", "complete"):
+        table.add_column(cli(f"pack/col-{column}"))
     for r in rows:
         table.add_row(
-            "*" if r["working"] else "", escape(r["id"]), r["hash"][:12], r["source"], str(r["version"]),
-            str(sum(r["components"].values())), str(r["games"]), "yes" if r["complete"] else "no",
+            "*" if r["working"] else "", escape(r["id"]), r["hash"][:12], _source(r["source"]), str(r["version"]),
+            str(sum(r["components"].values())), str(r["games"]), cli("pack/yes") if r["complete"] else cli("pack/no"),
         )
     console().print(table)
 
@@ -143,8 +151,8 @@ def download(pack_id: str = typer.Argument(..., help="the pack's id (or its hash
     try:
         Path(out).write_text(text, encoding="utf-8")
     except OSError as exc:
-        fail(f"{out}: cannot be written ({exc.strerror or exc})")
-    console(stderr=True).print(f"wrote {escape(entry_id)} ({entry_hash}) to {escape(out)}")
+        fail(cli("pack/cannot-write", out=out, why=exc.strerror or exc))
+    console(stderr=True).print(escape(cli("pack/wrote", id=entry_id, hash=entry_hash, out=out)))
 
 
 @pack_app.command()
@@ -154,7 +162,7 @@ def upload(path: str = typer.Argument(..., help="a pack file ('-': standard inpu
     data = _json_file(path)
     with layers(db) as lay, reported():
         entry, added = lay.packs.upload(title, data, working=working)
-    console().print(f"{'added' if added else 'already there:'} {escape(entry.id)} {entry.hash}" + (" (working)" if working else ""))
+    console().print(escape(cli("pack/added" if added else "pack/already-there", id=entry.id, hash=entry.hash, working=working)))
 
 
 @pack_app.command()
@@ -173,7 +181,7 @@ def derive(
     if changes is not None:
         loaded = _json_file(changes)
         if not isinstance(loaded, dict) or set(loaded) - set(body) or not all(isinstance(v, list) for v in loaded.values()):
-            fail(f"{changes}: the changes are an object with add, replace, remove (each a list)")
+            fail(cli("pack/changes-shape", changes=changes))
         body = {k: list(loaded.get(k, [])) for k in body}
     body["add"] += [_component(c, True) for c in add]
     body["replace"] += [_component(c, True) for c in replace]
@@ -181,7 +189,7 @@ def derive(
     with layers(db) as lay, reported():
         parent = lay.packs.get(title, pack_id, hash)
         entry = lay.packs.derive(title, parent, body["add"], body["replace"], body["remove"], name, working)
-    console().print(f"{escape(entry.id)} {entry.hash} (from {escape(parent.id)})" + (" (working)" if working else ""))
+    console().print(escape(cli("pack/derived", id=entry.id, hash=entry.hash, parent=parent.id, working=working)))
 
 
 @pack_app.command()
@@ -200,7 +208,7 @@ def diff(a: str = typer.Argument(..., help="a pack (id or hash)"), b: str = type
         first, second = lay.packs.get(title, a), lay.packs.get(title, b)
         found = get_title(title)
         if not hasattr(found, "diff_packs"):
-            fail(f"{title} has one built-in pack and nothing to compare")
+            fail(cli("pack/one-built-in", title=title))
         out = found.diff_packs(first.data, second.data)
     typer.echo(json.dumps(out, indent=1, ensure_ascii=False))
 
@@ -210,11 +218,11 @@ def admin_token(db: str = Db) -> None:
     from events.tokens import AdminToken
 
     if db != ":memory:" and not Path(db).exists():  # a mistyped path would get a store of its own
-        fail(f"no store at {db}: `tabletape serve --db {db}` makes one (and prints its admin token)")
+        fail(cli("pack/no-store", db=db))
     with layers(db) as lay, reported():
         token = AdminToken(lay.log.con).issue()
-    console().print(f"admin token: {token}")
-    console(stderr=True).print("shown once; the previous admin token no longer works")
+    console().print(escape(cli("pack/admin-token", token=token)))
+    console(stderr=True).print(escape(cli("pack/shown-once")))
 
 
 def register(app: typer.Typer) -> None:

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api import i18n, remote
-from api.cli import Db, console, fail, layers, option_value, reported
+from api.cli import Db, cli, console, fail, layers, option_value, reported
 
 
 class Question(str, Enum):
@@ -49,7 +49,7 @@ def make_filters(
     for text in option:
         key, eq, value = text.partition("=")
         if not eq or not key:
-            fail(f"--option takes key=value, not {text!r}")
+            fail(cli("stats/option-form", text=text))
         pairs.append((key, option_value(value)))
     return Filters(title, player, date_from, date_to, tuple(pairs), forks)
 
@@ -101,29 +101,45 @@ def ask_service(running: remote.Service, name: str, keep: Any, opponent: str | N
     return answer
 
 
-def print_rows(title: str, rows: list[dict[str, Any]]) -> None:
+def _header(column: str) -> str:
+    """A column's heading in the CLI's language (its name, spaced, where the catalogue has none)."""
+    from api import i18n
+
+    return i18n.catalogue(i18n.cli_lang)["cli"].get(f"stats/col/{column}", column.replace("_", " "))
+
+
+def _character(title: str | None, character: Any) -> Any:
+    """A character's full name in the CLI's language (``terms``), its id where there is none."""
+    from api import i18n
+
+    names = i18n.catalogue(i18n.cli_lang)["terms"].get(title or "", {}).get("character", {})
+    return names.get(character, character) if isinstance(character, str) else character
+
+
+def print_rows(title: str, rows: list[dict[str, Any]], game: str | None = None) -> None:
     table = Table(title=title)
     columns = list(rows[0]) if rows else []
+    rows = [{**r, "character": _character(game, r["character"])} if "character" in r else r for r in rows]
     for column in columns:
-        table.add_column(column.replace("_", " "), justify="left" if column in ("player", "opponent", "source",
+        table.add_column(_header(column), justify="left" if column in ("player", "opponent", "source",
                                                                               "character", "name", "description") else "right")
     for row in rows:
         table.add_row(*(_cell(c, row[c]) for c in columns))
     console().print(table)
 
 
-def print_answer(name: str, answer: Any) -> None:
+def print_answer(name: str, answer: Any, game: str | None = None) -> None:
     """Lists as one table; a dict's lists each as a table, its other figures as lines."""
     if isinstance(answer, list):
-        print_rows(name, answer)
+        print_rows(name, answer, game)
         return
     for key, value in answer.items():
         if isinstance(value, list):
-            print_rows(f"{name}: {key.replace('_', ' ')}", value)
+            print_rows(f"{name}: {_header(key)}", value, game)
         elif isinstance(value, dict):
-            print_rows(f"{name}: {key}", [value])
+            print_rows(f"{name}: {_header(key)}", [value], game)
         else:
-            console().print(f"{key.replace('_', ' ')}: {_cell(key, value)}")
+            console().print(f"{escape(_header(key))}: {_cell(key, value)}")
 
 
 def stats(
@@ -148,7 +164,7 @@ def stats(
 
     name = question.value
     if name == "views":
-        print_rows("views for tabletape sql", [{"name": n, "description": d} for n, (_, d) in sorted(views().items())])
+        print_rows(cli("stats/views"), [{"name": n, "description": d} for n, (_, d) in sorted(views().items())])
         return
     if name in TITLE_QUESTIONS and title is None:
         title = TITLE_QUESTIONS[name]
@@ -164,7 +180,7 @@ def stats(
             started = datetime.now()
             count = read_models.rebuild()
             seconds = (datetime.now() - started).total_seconds()
-            console().print(f"rebuilt the read models of {count} games in {seconds:.1f} s")
+            console().print(escape(cli("stats/rebuilt", count=count, seconds=f"{seconds:.1f}")))
             return
         ask = Questions(read_models)
         if name == "leaderboard":
@@ -186,7 +202,7 @@ def show_answer(name: str, keep: Any, answer: Any, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(answer, default=str, indent=2))
     else:
-        print_answer(name + (f" ({keep.title})" if keep.title else ""), answer)
+        print_answer(name + (f" ({keep.title})" if keep.title else ""), answer, keep.title)
 
 
 def sql(
@@ -214,7 +230,7 @@ def print_sql(columns: list[str], rows: list[Any], truncated: bool, elapsed_ms: 
     if as_json:
         typer.echo(json.dumps([dict(zip(columns, row)) for row in rows], indent=2))
         return
-    table = Table(title=f"{len(rows)} rows{' (truncated)' if truncated else ''}, {elapsed_ms:.0f} ms")
+    table = Table(title=cli("stats/rows", count=len(rows), truncated=truncated, ms=f"{elapsed_ms:.0f}"))
     for column in columns:
         table.add_column(escape(column))
     for row in rows:
@@ -245,7 +261,7 @@ def chart(
 
     fmt = Path(out).suffix.lstrip(".").lower()
     if fmt not in ("svg", "png"):
-        fail(f"--out must end in .svg or .png, not {out!r}")
+        fail(cli("stats/bad-out", out=out))
     if kind is Chart.characters and title is None:
         title = "marco-polo"
     keep = make_filters(title, player, date_from, date_to, option, forks)
@@ -268,7 +284,7 @@ def chart(
 def write_chart(out: str, data: bytes) -> None:
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_bytes(data)
-    console(stderr=True).print(f"wrote {escape(out)}")
+    console(stderr=True).print(escape(cli("stats/wrote", out=out)))
 
 
 def export_parquet(db: str, folder: str) -> None:
@@ -279,12 +295,10 @@ def export_parquet(db: str, folder: str) -> None:
         report = parquet.export(lay.projector.read_models, folder)
         carried = lay.packs.packs_of(parquet.ended_game_ids(lay.projector.read_models))
         packs = parquet.export_packs(folder, [(e.title, e.id, e.hash, e.data) for e in carried])
-    console(stderr=True).print(
-        f"exported {report.events} events of {report.games} games and {len(report.tables) - 1} views "
-        f"to {escape(folder)} (title=.../month=... partitions)" + (f", with {packs} content packs" if packs else "")
-    )
+    said = cli("stats/exported-parquet", events=report.events, games=report.games, views=len(report.tables) - 1, folder=folder)
+    console(stderr=True).print(escape(said + (cli("stats/with-packs", packs=packs) if packs else "")))
     if report.in_progress:
-        console(stderr=True).print(f"left out {report.in_progress} games in progress (exported once they have ended)")
+        console(stderr=True).print(escape(cli("left-out", count=report.in_progress)))
 
 
 def import_parquet(db: str, folder: str) -> None:
@@ -308,7 +322,7 @@ def import_parquet(db: str, folder: str) -> None:
             lay.packs.forget(added)
             raise
         lay.projector.read_models.refresh()
-    console().print(f"imported {events} events of {games} games from Parquet; hash chains verified")
+    console().print(escape(cli("stats/imported-parquet", events=events, games=games)))
 
 
 def register(app: typer.Typer) -> None:

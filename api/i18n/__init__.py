@@ -112,6 +112,8 @@ def localised_params(exc: TabletapeError, lang: str) -> dict[str, Any]:
     for k, v in exc.params.items():
         if isinstance(v, TabletapeError):  # the refusal an amendment or an import ran into
             v = message(v, lang)
+        elif is_templated(v):  # a bad field of a content pack (its rules' own exception)
+            v = nested_message(v, lang)
         out[k] = _term(terms, k, v, lang)
     return out
 
@@ -132,6 +134,24 @@ def phrase_text(p: Phrase, lang: str, terms: Mapping[str, Any] | None = None) ->
     params = {k: _term(terms or {}, k, v, lang) for k, v in p.params.items()}
     filled = _fill(catalogue(lang).get("phrases", {}).get(p.key), params)
     return filled if filled is not None else str(p)
+
+
+def is_templated(value: Any) -> bool:
+    """An exception other than ours that carries a template and its parameters (a pack's
+    ``PackError``): a refusal wrapping it translates it too."""
+    return isinstance(value, Exception) and isinstance(getattr(value, "template", None), str) and isinstance(getattr(value, "params", None), dict)
+
+
+def nested_message(exc: Exception, lang: str) -> str:
+    """A templated exception's message in ``lang`` (its catalogue key found by its English
+    template, its words by the ``terms`` of that key's prefix); its own message where there is none."""
+    keys = _keys_by_template().get(exc.template, ())  # type: ignore[attr-defined]
+    if lang == DEFAULT or not keys:
+        return str(exc)
+    terms = catalogue(lang).get("terms", {}).get(keys[0].split("/")[0], {})
+    params = {k: terms.get(k, {}).get(v, v) if isinstance(v, str) else v for k, v in exc.params.items()}  # type: ignore[attr-defined]
+    translated = _fill(catalogue(lang)["errors"].get(keys[0]), params)
+    return translated if translated is not None else str(exc)
 
 
 def message(exc: TabletapeError, lang: str) -> str:

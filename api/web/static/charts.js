@@ -3,6 +3,7 @@
 // it is given on screen (redrawn when that changes), so its text stays at its own size on a phone;
 // every mark can be focused and names its value, shown on hover, tap and focus.
 import { h, s, clear } from './dom.js';
+import { t, num } from './i18n.js';
 
 export const PALETTE = ['#0b6bcb', '#c25400', '#17723e', '#b0307a', '#6d4fc2', '#7a6a00', '#007c89', '#8a3b12', '#4f5d75', '#a3241b', '#3d7a00'];
 const FONT = 13;
@@ -64,7 +65,8 @@ function text(x, y, words, attrs = {}) {
 }
 
 // Roughly how wide a text is at the chart's size (no layout needed to draw).
-const widthOf = (words) => String(words).length * FONT * 0.58;
+// (a Japanese character takes a whole em)
+const widthOf = (words) => [...String(words)].reduce((w, c) => w + (c >= '\u2e80' ? FONT : FONT * 0.58), 0);
 
 // Room for the row names left of the bars; where the longest would take more than ``share`` of
 // the width (a long title on a phone), every name goes on its own line above its bar instead.
@@ -157,7 +159,7 @@ export function stacked(label, rows, keys, { caption, format = String } = {}) {
 
 // Columns over categories in order (months, score ranges): rows {label, value, part?, display}.
 // ``part`` (e.g. wins of the games) is drawn inside its column in a darker shade.
-export function columns(label, rows, { caption, partName, valueName = 'value', tick = (v) => String(Math.round(v)) } = {}) {
+export function columns(label, rows, { caption, partName, valueName = t('stats.value'), tick = (v) => num(Math.round(v)) } = {}) {
   return figure(label, (width) => {
     const values = rows.map((r) => r.value);
     const lo = Math.min(0, ...values); const hi = Math.max(0, ...values) || (lo < 0 ? 0 : 1);
@@ -195,9 +197,9 @@ export function heatmap(label, months, { caption, monthName, describe }) {
   const all = []; for (let y = first; y <= last; y += 1) all.push(y);
   const top = Math.max(1, ...months.map((m) => m.games));
   const shade = (n) => (n ? `rgba(11, 92, 173, ${0.18 + 0.82 * (n / top)})` : '#efe9dc');
-  const legend = h('p', { class: 'sv-legend small' }, h('span', { class: 'sv-swatch', style: `background:${shade(0)}` }), ' none ',
-    h('span', { class: 'sv-swatch', style: `background:${shade(Math.ceil(top / 2))}` }), ' some ',
-    h('span', { class: 'sv-swatch', style: `background:${shade(top)}` }), ` most (${top})`);
+  const legend = h('p', { class: 'sv-legend small' }, h('span', { class: 'sv-swatch', style: `background:${shade(0)}` }), ` ${t('stats.heat-none')} `,
+    h('span', { class: 'sv-swatch', style: `background:${shade(Math.ceil(top / 2))}` }), ` ${t('stats.heat-some')} `,
+    h('span', { class: 'sv-swatch', style: `background:${shade(top)}` }), ` ${t('stats.heat-most', { n: top })}`);
   return figure(label, (width) => {
     const left = 44; const cell = Math.min(48, Math.floor((width - left - 4) / 12)); const gap = 3;
     const height = 20 + all.length * (cell + gap);

@@ -5,16 +5,12 @@
 import { h, s, clear } from './dom.js';
 import { layout } from './draw/marco-polo-2.js';
 import { zoomable } from './mapzoom.js';
+import { t } from './i18n.js';
 
 const SIZE = 1000;
 const HIT = 72; // a place's touch radius in map units: >= 44 px across on a 375-px phone (the map ~330 px wide)
-const TOOLS = [
-  ['city', 'Add a city', 'Tap the map where the city lies, or drag this button there.'],
-  ['oasis', 'Add an oasis', 'Tap the map where the oasis lies, or drag this button there.'],
-  ['move', 'Move places', 'Drag a place to move it (or focus it and use the arrow keys); tap it to change what it is.'],
-  ['route', 'Draw a route', 'Drag from one place to another (or tap one, then the other).'],
-];
-const GUILDS = { farmer: 'Farmers', spicer: 'Spice traders', tailor: 'Tailors', jeweler: 'Jewelers' };
+const TOOLS = ['city', 'oasis', 'move', 'route'].map((m) => [m, t(`me.tool.${m}.label`), t(`me.tool.${m}.hint`)]);
+const guildName = (g) => (['farmer', 'spicer', 'tailor', 'jeweler'].includes(g) ? t(`pf.guilds.${g}.label`) : g);
 const clamp = (v) => Math.max(0, Math.min(SIZE, Math.round(v)));
 
 /** Where each node is drawn: its own x/y, else the game map's layout stretched to the square. */
@@ -35,10 +31,8 @@ export function positions(nodes, routes) {
 
 function costText(r) {
   const parts = [];
-  if (r.coins) parts.push(`${r.coins} coin${r.coins === 1 ? '' : 's'}`);
-  if (r.camels) parts.push(`${r.camels} camel${r.camels === 1 ? '' : 's'}`);
-  if (r.jade) parts.push(`${r.jade} jade`);
-  if (r.guild) parts.push(`${GUILDS[r.guild] || r.guild} only`);
+  for (const k of ['coins', 'camels', 'jade']) if (r[k]) parts.push(t(`me.cost.${k}`, { n: r[k], one: r[k] === 1 }));
+  if (r.guild) parts.push(t('me.guild-only', { guild: guildName(r.guild) }));
   return parts.join(' · ');
 }
 
@@ -56,7 +50,7 @@ function svgPoint(svg, ev) {
  * ``onPickRoute(id)`` a route tapped. ``tools`` limits what is offered (e.g. ``['route']`` to
  * draw one route at a table). Returns ``{svg, setMode(mode), positions}``; call again to redraw.
  */
-export function mapEditor(container, { nodes = [], routes = [], editable = true, onAddNode, onMoveNode, onPickNodes, onPickRoute, mode = null, tools: only = null, key = 'pack-map', label = 'The map' } = {}) {
+export function mapEditor(container, { nodes = [], routes = [], editable = true, onAddNode, onMoveNode, onPickNodes, onPickRoute, mode = null, tools: only = null, key = 'pack-map', label = t('me.the-map') } = {}) {
   // a place moved with the keys is drawn again: the keyboard stays on it
   const focused = document.activeElement && container.contains(document.activeElement) && document.activeElement.dataset ? document.activeElement.dataset.node : null;
   clear(container);
@@ -68,7 +62,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
   const byId = Object.fromEntries(nodes.map((n) => [n.id, n]));
   let picked = null; // a place tapped in route mode, waiting for the other end
 
-  const svg = s('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, class: 'me-map', role: 'group', 'aria-label': `${label}: ${nodes.length} places, ${routes.length} routes` },
+  const svg = s('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, class: 'me-map', role: 'group', 'aria-label': t('me.map-aria', { label, places: nodes.length, routes: routes.length }) },
     s('rect', { x: 0, y: 0, width: SIZE, height: SIZE, rx: 20, class: 'mp-sea me-sea' }));
   const routeLayer = s('g', { class: 'me-routes' });
   const nodeLayer = s('g', { class: 'me-nodes' });
@@ -86,7 +80,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     const cost = costText(r);
     const tx = s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 10, class: 'mp-cost', 'text-anchor': 'middle' }, cost);
     const hit = s('line', { x1, y1, x2, y2, class: 'me-route-hit', 'data-route-hit': rid },
-      s('title', {}, `Route ${byId[a] ? byId[a].name || a : a} to ${byId[b] ? byId[b].name || b : b}${cost ? `: ${cost}` : ''}`));
+      s('title', {}, t('me.route-title', { a: byId[a] ? byId[a].name || a : a, b: byId[b] ? byId[b].name || b : b }) + (cost ? `: ${cost}` : '')));
     if (editable && onPickRoute) hit.addEventListener('click', (ev) => { ev.stopPropagation(); onPickRoute(rid); });
     routeLayer.append(ln, hit, tx);
     lines.push([ln, tx, hit, a, b]);
@@ -109,7 +103,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     const visible = [kind === 'oasis' ? null : n.id, shownName].filter(Boolean).join(' ');
     const g = s('g', {
       class: `me-node mp-loc mp-${kind === 'start' ? 'beijing' : kind === 'oasis' ? 'oasis' : 'large'}`, 'data-node': n.id, 'data-x': x, 'data-y': y,
-      transform: `translate(${x},${y})`, ...(editable ? { tabindex: 0, role: 'button', 'aria-label': `${visible}, ${kind === 'oasis' ? 'oasis' : kind === 'start' ? 'the start' : 'city'}` } : {}),
+      transform: `translate(${x},${y})`, ...(editable ? { tabindex: 0, role: 'button', 'aria-label': `${visible}, ${t(kind === 'oasis' ? 'me.oasis' : kind === 'start' ? 'me.start' : 'me.city')}` } : {}),
     }, s('circle', { r: HIT, class: 'me-hit' }));
     if (kind === 'oasis') g.append(s('rect', { x: -18, y: -18, width: 36, height: 36, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
     else if (kind === 'start') g.append(s('rect', { x: -52, y: -32, width: 104, height: 64, rx: 10, class: 'mp-city-shape' }));
@@ -125,7 +119,7 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     if (picked && groups[picked]) groups[picked].classList.remove('me-picked');
     picked = id;
     if (id && groups[id]) groups[id].classList.add('me-picked');
-    hint.textContent = id ? `From ${(byId[id] || {}).name || id}: now tap or drag to the other end.` : (TOOLS.find((t) => t[0] === current) || [])[2] || '';
+    hint.textContent = id ? t('me.from', { name: (byId[id] || {}).name || id }) : (TOOLS.find((tool) => tool[0] === current) || [])[2] || '';
   };
   // the place under a point, by distance (whatever the page lays over the map there)
   const nodeAt = ([px, py]) => {
@@ -221,8 +215,8 @@ export function mapEditor(container, { nodes = [], routes = [], editable = true,
     });
   }
 
-  const wrap = h('div', { class: 'mp-map-wrap me-map-wrap', role: 'region', 'aria-label': `${label} (zoom with the buttons or a pinch; drag the open map to pan)` }, svg);
-  const tools = editable ? h('div', { class: 'me-tools', role: 'group', 'aria-label': 'What a tap or drag on the map does' },
+  const wrap = h('div', { class: 'mp-map-wrap me-map-wrap', role: 'region', 'aria-label': t('me.region', { label }) }, svg);
+  const tools = editable ? h('div', { class: 'me-tools', role: 'group', 'aria-label': t('me.tools') },
     offered.map(([m, text]) => {
       const b = h('button', { type: 'button', class: 'me-tool', 'data-tool': m, 'aria-pressed': String(m === current) }, text);
       // a tap picks the tool on the finger's lift: a click may come late, or not at all, right after a drag

@@ -3,20 +3,21 @@
 // tile they describe. Numbers by steppers, bundles by tapping resource pictures, choices by buttons:
 // nothing is typed as JSON. ``componentForm`` builds a form; ``cardFace`` draws one component.
 import { h, s, clear } from './dom.js';
+import { t, has } from './i18n.js';
 
 // ---- pictures ---------------------------------------------------------------------------------
 // each a small drawing plus its word (the word carries the meaning; colours and shapes help)
 const PICS = {
-  coins: { word: ['coin', 'coins'], draw: () => [s('circle', { cx: 10, cy: 10, r: 8.5, fill: '#d9a400', stroke: '#6b4f00', 'stroke-width': 1.5 }), s('circle', { cx: 10, cy: 10, r: 4.5, fill: 'none', stroke: '#6b4f00', 'stroke-width': 1.2 })] },
-  camels: { word: ['camel', 'camels'], draw: () => [s('path', { d: 'M2 14 Q4 7 7 10 Q9 3 12 9 Q14 5 17 9 L18 7 L19 9 L17 12 L17 17 M5 13 L5 17 M14 13 L14 17', fill: '#e2c48f', stroke: '#6b4a1a', 'stroke-width': 1.6, 'stroke-linejoin': 'round' })] },
-  pepper: { word: ['pepper', 'pepper'], draw: () => [s('path', { d: 'M5 4 Q9 2 11 5 Q17 9 15 16 Q13 19 10 16 Q5 11 5 4 Z', fill: '#b3261e', stroke: '#5c120e', 'stroke-width': 1.3 }), s('path', { d: 'M5 4 L3 2', stroke: '#1d5f2c', 'stroke-width': 2 })] },
-  silk: { word: ['silk', 'silk'], draw: () => [s('rect', { x: 3, y: 4, width: 14, height: 12, rx: 2, fill: '#2f7a44', stroke: '#123d1f', 'stroke-width': 1.3 }), s('path', { d: 'M3 8 Q10 11 17 8 M3 12 Q10 15 17 12', stroke: '#bfe3c8', 'stroke-width': 1.2, fill: 'none' })] },
-  gold: { word: ['gold', 'gold'], draw: () => [s('path', { d: 'M2 15 L5 6 L15 6 L18 15 Z', fill: '#f2c230', stroke: '#6b4f00', 'stroke-width': 1.4 }), s('path', { d: 'M6 8 L9 8', stroke: '#fff6', 'stroke-width': 1.5 })] },
-  jade: { word: ['jade', 'jade'], draw: () => [s('path', { d: 'M10 2 L17 6 L17 14 L10 18 L3 14 L3 6 Z', fill: '#3aa57a', stroke: '#0f4d33', 'stroke-width': 1.4 })] },
-  vp: { word: ['VP', 'VP'], draw: () => [s('path', { d: 'M10 2 L12.4 7.4 L18 7.8 L13.7 11.5 L15 17 L10 14 L5 17 L6.3 11.5 L2 7.8 L7.6 7.4 Z', fill: '#1f3f7a', stroke: '#0c1c3a', 'stroke-width': 1 })] },
-  contract: { word: ['contract', 'contracts'], draw: () => [s('rect', { x: 4, y: 2, width: 12, height: 16, rx: 1.5, fill: '#f6ead0', stroke: '#7a3f00', 'stroke-width': 1.5 }), s('path', { d: 'M7 7 H13 M7 10 H13 M7 13 H11', stroke: '#7a3f00', 'stroke-width': 1.2 })] },
-  contract_pile: { word: ['pile contract', 'pile contracts'], draw: () => [s('rect', { x: 6, y: 1, width: 11, height: 14, rx: 1.5, fill: '#e9d3a8', stroke: '#7a3f00', 'stroke-width': 1.2 }), s('rect', { x: 3, y: 4, width: 11, height: 14, rx: 1.5, fill: '#f6ead0', stroke: '#7a3f00', 'stroke-width': 1.5 })] },
-  black_die: { word: ['black die', 'black dice'], draw: () => [s('rect', { x: 2.5, y: 2.5, width: 15, height: 15, rx: 3, fill: '#1f1d1a' }), ...[[6.5, 6.5], [13.5, 13.5], [10, 10]].map(([cx, cy]) => s('circle', { cx, cy, r: 1.6, fill: '#fff' }))] },
+  coins: { draw: () => [s('circle', { cx: 10, cy: 10, r: 8.5, fill: '#d9a400', stroke: '#6b4f00', 'stroke-width': 1.5 }), s('circle', { cx: 10, cy: 10, r: 4.5, fill: 'none', stroke: '#6b4f00', 'stroke-width': 1.2 })] },
+  camels: { draw: () => [s('path', { d: 'M2 14 Q4 7 7 10 Q9 3 12 9 Q14 5 17 9 L18 7 L19 9 L17 12 L17 17 M5 13 L5 17 M14 13 L14 17', fill: '#e2c48f', stroke: '#6b4a1a', 'stroke-width': 1.6, 'stroke-linejoin': 'round' })] },
+  pepper: { draw: () => [s('path', { d: 'M5 4 Q9 2 11 5 Q17 9 15 16 Q13 19 10 16 Q5 11 5 4 Z', fill: '#b3261e', stroke: '#5c120e', 'stroke-width': 1.3 }), s('path', { d: 'M5 4 L3 2', stroke: '#1d5f2c', 'stroke-width': 2 })] },
+  silk: { draw: () => [s('rect', { x: 3, y: 4, width: 14, height: 12, rx: 2, fill: '#2f7a44', stroke: '#123d1f', 'stroke-width': 1.3 }), s('path', { d: 'M3 8 Q10 11 17 8 M3 12 Q10 15 17 12', stroke: '#bfe3c8', 'stroke-width': 1.2, fill: 'none' })] },
+  gold: { draw: () => [s('path', { d: 'M2 15 L5 6 L15 6 L18 15 Z', fill: '#f2c230', stroke: '#6b4f00', 'stroke-width': 1.4 }), s('path', { d: 'M6 8 L9 8', stroke: '#fff6', 'stroke-width': 1.5 })] },
+  jade: { draw: () => [s('path', { d: 'M10 2 L17 6 L17 14 L10 18 L3 14 L3 6 Z', fill: '#3aa57a', stroke: '#0f4d33', 'stroke-width': 1.4 })] },
+  vp: { draw: () => [s('path', { d: 'M10 2 L12.4 7.4 L18 7.8 L13.7 11.5 L15 17 L10 14 L5 17 L6.3 11.5 L2 7.8 L7.6 7.4 Z', fill: '#1f3f7a', stroke: '#0c1c3a', 'stroke-width': 1 })] },
+  contract: { draw: () => [s('rect', { x: 4, y: 2, width: 12, height: 16, rx: 1.5, fill: '#f6ead0', stroke: '#7a3f00', 'stroke-width': 1.5 }), s('path', { d: 'M7 7 H13 M7 10 H13 M7 13 H11', stroke: '#7a3f00', 'stroke-width': 1.2 })] },
+  contract_pile: { draw: () => [s('rect', { x: 6, y: 1, width: 11, height: 14, rx: 1.5, fill: '#e9d3a8', stroke: '#7a3f00', 'stroke-width': 1.2 }), s('rect', { x: 3, y: 4, width: 11, height: 14, rx: 1.5, fill: '#f6ead0', stroke: '#7a3f00', 'stroke-width': 1.5 })] },
+  black_die: { draw: () => [s('rect', { x: 2.5, y: 2.5, width: 15, height: 15, rx: 3, fill: '#1f1d1a' }), ...[[6.5, 6.5], [13.5, 13.5], [10, 10]].map(([cx, cy]) => s('circle', { cx, cy, r: 1.6, fill: '#fff' }))] },
 };
 const GUILD_COLOUR = { farmer: '#3f7a2c', spicer: '#a84c00', tailor: '#6a32a0', jeweler: '#0b6bcb' };
 
@@ -27,7 +28,7 @@ function svgIcon(key, cls, body) {
 /** A resource (or contract icon) as a picture with its count and word: "2 [coin] coins". */
 export function resIcon(key, n = null) {
   const pic = PICS[key];
-  const word = pic ? pic.word[n === 1 ? 0 : 1] : key.replace(/_/g, ' ');
+  const word = pic ? resWord(key, n === null ? 2 : n) : key.replace(/_/g, ' ');
   return h('span', { class: `pf-res pf-res-${key}`, 'data-res': key, ...(n === null ? {} : { 'data-n': n }) },
     n === null ? null : h('span', { class: 'pf-n' }, String(n)), ' ', svgIcon(key, '', pic ? pic.draw() : []), h('span', { class: 'pf-word' }, word));
 }
@@ -47,82 +48,80 @@ export function shieldIcon(name) {
     h('span', { class: 'pf-word' }, name || '?'));
 }
 
-const GUILD_NAMES = { farmer: 'Farmers', spicer: 'Spice traders', tailor: 'Tailors', jeweler: 'Jewelers' };
-const guildName = (g) => GUILD_NAMES[g] || g;
-const CITY_NAMES = { baghdad: 'Baghdad', balkh: 'Balkh', hormuz: 'Hormuz' };
+const GUILDS = ['farmer', 'spicer', 'tailor', 'jeweler'];
+const guildName = (g) => (GUILDS.includes(g) ? t(`pf.guilds.${g}.label`) : g);
+const cityName = (c) => (['baghdad', 'balkh', 'hormuz'].includes(c) ? t(`pf.specials.${c}.label`) : null);
 const entries = (b) => Object.entries(b || {}).filter(([, n]) => n);
 const bundlePics = (b) => {
   const items = entries(b);
-  return items.length ? items.map(([k, n]) => resIcon(k, n)) : [h('span', { class: 'pf-nothing' }, 'nothing')];
+  return items.length ? items.map(([k, n]) => resIcon(k, n)) : [h('span', { class: 'pf-nothing' }, t('pf.nothing'))];
 };
-const arrow = () => h('span', { class: 'pf-arrow', 'aria-label': 'gives' }, '→');
+const arrow = () => h('span', { class: 'pf-arrow', 'aria-label': t('pf.gives') }, '→');
 const line = (...c) => h('span', { class: 'pf-line' }, ...c);
 const note = (text) => h('span', { class: 'pf-note' }, text);
 const exchange = (pay, gain) => line(entries(pay).length ? [bundlePics(pay), arrow()] : null, bundlePics(gain));
 
-const KIND_NAMES = {
-  node: 'Place', route: 'Route', contract: 'Contract', city_card: 'City card', city_bonus: 'City bonus',
-  outpost: 'Outpost tile', goal: 'Goal card', offer: 'Book offer', book: 'Book', seal: 'Guild seal',
-  special: 'Special city', route_tile: 'Route tile',
-};
+const KINDS = ['node', 'route', 'contract', 'city_card', 'city_bonus', 'outpost', 'goal', 'offer', 'book', 'seal', 'special', 'route_tile'];
+const kindName = (kind) => (KINDS.includes(kind) ? t(`pf.kind.${kind}`) : kind);
+const bookName = (n) => ([1, 2, 3].includes(Number(n)) ? t(`pf.book-${Number(n)}`) : null);
 
 function cardBody(kind, id, spec) {
   const sp = spec || {};
   switch (kind) {
     case 'contract':
-      return [sp.starting ? h('span', { class: 'pf-badge pf-starting' }, 'starting') : null,
+      return [sp.starting ? h('span', { class: 'pf-badge pf-starting' }, t('pf.starting')) : null,
         h('span', { class: 'pf-part', 'data-part': 'cost' }, bundlePics(sp.cost)), arrow(),
         h('span', { class: 'pf-part', 'data-part': 'reward' }, bundlePics(sp.reward))];
     case 'city_card':
       return cityCardBody(sp);
     case 'city_bonus': case 'outpost':
-      return sp.any_bonus ? [note('the bonus of any other city bonus marker')] : [line(bundlePics(sp.gain))];
+      return sp.any_bonus ? [note(t('pf.any-bonus'))] : [line(bundlePics(sp.gain))];
     case 'goal':
-      return [h('span', { class: 'pf-part', 'data-part': 'guilds' }, entries(sp.guilds).map(([g, vp]) => line(guildIcon(g), resIcon('vp', vp))), entries(sp.guilds).length ? null : note('no guilds')),
-        h('span', { class: 'pf-part', 'data-part': 'shields' }, (sp.shields || []).map((x) => shieldIcon(x)), (sp.shields || []).length ? note('+1 each with a post there') : null)];
+      return [h('span', { class: 'pf-part', 'data-part': 'guilds' }, entries(sp.guilds).map(([g, vp]) => line(guildIcon(g), resIcon('vp', vp))), entries(sp.guilds).length ? null : note(t('pf.no-guilds'))),
+        h('span', { class: 'pf-part', 'data-part': 'shields' }, (sp.shields || []).map((x) => shieldIcon(x)), (sp.shields || []).length ? note(t('pf.plus-one-each')) : null)];
     case 'offer':
-      return [note(['', 'Left book', 'Middle book', 'Right book'][sp.book] || 'Book ?'),
+      return [note(bookName(sp.book) || t('pf.book-unknown')),
         line(resIcon('jade', 1), arrow(), bundlePics(sp.jade1)), line(resIcon('jade', 2), arrow(), bundlePics(sp.jade2))];
     case 'book':
-      return [note(['', 'Left book', 'Middle book', 'Right book'][Number(id)] || 'Book'), ...(sp.fixed || []).map((b) => line(note('free:'), bundlePics(b)))];
+      return [note(bookName(id) || t('pf.kind.book')), ...(sp.fixed || []).map((b) => line(note(t('pf.free-colon')), bundlePics(b)))];
     case 'seal':
-      return [guildIcon(id), line(note('improve:'), bundlePics(sp.improve)), line(h('span', { class: 'pf-bang', 'aria-label': 'bonus' }, '!'), bundlePics(sp.bonus)),
-        sp.plus_one ? h('span', { class: 'pf-badge' }, '+1 shield') : null];
+      return [guildIcon(id), line(note(t('pf.improve-colon')), bundlePics(sp.improve)), line(h('span', { class: 'pf-bang', 'aria-label': t('pf.bonus') }, '!'), bundlePics(sp.bonus)),
+        sp.plus_one ? h('span', { class: 'pf-badge' }, t('pf.plus-one-shield')) : null];
     case 'special':
-      return [h('strong', { class: 'pf-title' }, CITY_NAMES[id] || id || 'Special city'), line(bundlePics(sp.reward)),
-        line(sp.guild ? guildIcon(sp.guild) : note('guild ?'), note(`twice with a die of ${sp.twice_at ?? '?'} or more`))];
+      return [h('strong', { class: 'pf-title' }, cityName(id) || id || t('pf.kind.special')), line(bundlePics(sp.reward)),
+        line(sp.guild ? guildIcon(sp.guild) : note(t('pf.guild-unknown')), note(t('pf.twice', { n: sp.twice_at ?? '?' })))];
     case 'route_tile':
-      return [line(shieldIcon((sp.shields || [])[0]), h('span', { class: 'pf-arrow', 'aria-label': 'to' }, '↔'), shieldIcon((sp.shields || [])[1]))];
+      return [line(shieldIcon((sp.shields || [])[0]), h('span', { class: 'pf-arrow', 'aria-label': t('pf.to') }, '↔'), shieldIcon((sp.shields || [])[1]))];
     case 'node': {
-      const what = sp.kind === 'oasis' ? 'Oasis' : sp.kind === 'start' ? 'Start' : sp.special ? CITY_NAMES[sp.special] || 'Special city' : 'City';
+      const what = sp.kind === 'oasis' ? t('pf.node-oasis') : sp.kind === 'start' ? t('pf.node-start') : sp.special ? cityName(sp.special) || t('pf.kind.special') : t('pf.node-city');
       return [h('strong', { class: 'pf-title' }, sp.name || id || '?'), note(what), sp.kind === 'city' || !sp.kind ? shieldIcon(sp.shield) : null,
-        (sp.slots || []).length ? note(`lies here: ${(sp.slots || []).map((x) => SLOT_WORDS[x] || x).join(', ')}`) : null];
+        (sp.slots || []).length ? note(t('pf.lies-here', { list: (sp.slots || []).map((x) => (SLOTS.includes(x) ? t(`pf.slot.${x}`) : x)).join(t('pf.sep')) })) : null];
     }
     case 'route': {
       const [a, b] = sp.ends || [];
       const cost = ['coins', 'camels', 'jade'].filter((k) => sp[k]).map((k) => resIcon(k, sp[k]));
-      return [line(h('strong', {}, a || '?'), h('span', { class: 'pf-arrow', 'aria-label': 'to' }, '—'), h('strong', {}, b || '?')),
-        line(cost.length ? cost : note('free'), sp.guild ? guildIcon(sp.guild) : null)];
+      return [line(h('strong', {}, a || '?'), h('span', { class: 'pf-arrow', 'aria-label': t('pf.to') }, '—'), h('strong', {}, b || '?')),
+        line(cost.length ? cost : note(t('pf.free')), sp.guild ? guildIcon(sp.guild) : null)];
     }
     default:
       return [note(JSON.stringify(sp))];
   }
 }
-const SLOT_WORDS = { bonus: 'city bonus', outpost: 'outpost tile', contracts: 'two contracts', card: 'city card' };
+const SLOTS = ['bonus', 'outpost', 'contracts', 'card'];
 
 function cityCardBody(c) {
-  const die = note('× die');
+  const die = note(t('pf.times-die'));
   switch (c.kind) {
     case 'exchange': return [die, exchange(c.pay, c.gain)];
-    case 'per_contract': return [line(bundlePics(c.gain), note('per completed contract')), note('at most the die')];
-    case 'per_post': return [line(bundlePics(c.gain), note('per trading post on the board')), note('at most the die')];
+    case 'per_contract': return [line(bundlePics(c.gain), note(t('pf.per-contract'))), note(t('pf.at-most-die'))];
+    case 'per_post': return [line(bundlePics(c.gain), note(t('pf.per-post'))), note(t('pf.at-most-die'))];
     case 'choice':
-      return [note('× die, always the same one'), ...(c.options || []).map((o, i) => [i ? h('span', { class: 'pf-or' }, 'or') : null, h('span', { class: 'pf-option', 'data-option': i + 1 }, exchange(o.pay, o.gain))]),
-        c.vp_below_zero ? note('VP may go below 0') : null];
-    case 'bonuses': return [die, note('the bonus of a city with your post, a different one each time')];
-    case 'guild': return [line(entries(c.pay).length ? [bundlePics(c.pay), arrow()] : null, note('a guild seal, the die as your lowest'))];
-    case 'move': return [note(`move your figure up to ${c.max ? `${c.max} steps (at most the die)` : 'the die in steps'}`)];
-    default: return [note(c.text || 'city card')];
+      return [note(t('pf.times-die-same')), ...(c.options || []).map((o, i) => [i ? h('span', { class: 'pf-or' }, t('pf.or')) : null, h('span', { class: 'pf-option', 'data-option': i + 1 }, exchange(o.pay, o.gain))]),
+        c.vp_below_zero ? note(t('pf.vp-below-zero')) : null];
+    case 'bonuses': return [die, note(t('pf.bonuses-note'))];
+    case 'guild': return [line(entries(c.pay).length ? [bundlePics(c.pay), arrow()] : null, note(t('pf.guild-note')))];
+    case 'move': return [note(c.max ? t('pf.move-max', { n: c.max }) : t('pf.move-die'))];
+    default: return [note(c.text || t('pf.kind.city_card'))];
   }
 }
 
@@ -130,8 +129,8 @@ function cityCardBody(c) {
 export function cardFace(kind, id, spec) {
   const sp = spec || {};
   const sub = kind === 'city_card' ? ` pf-card-${sp.kind || 'exchange'}` : kind === 'node' ? ` pf-node-${sp.kind || 'city'}` : '';
-  return h('div', { class: `pf-face pf-${kind}${sub}`, 'data-face': kind, 'data-id': id || '', role: 'group', 'aria-label': `${KIND_NAMES[kind] || kind} ${id || ''}`.trim() },
-    h('span', { class: 'pf-kind' }, KIND_NAMES[kind] || kind),
+  return h('div', { class: `pf-face pf-${kind}${sub}`, 'data-face': kind, 'data-id': id || '', role: 'group', 'aria-label': `${kindName(kind)} ${id || ''}`.trim() },
+    h('span', { class: 'pf-kind' }, kindName(kind)),
     h('div', { class: 'pf-body' }, cardBody(kind, id, sp)),
     sp.text ? h('span', { class: 'pf-text' }, `“${sp.text}”`) : null,
     id ? h('span', { class: 'pf-id' }, id) : null);
@@ -201,15 +200,15 @@ function problem(fields, value, where = '') {
 function fieldProblem(f, v, label) {
   if (f.type === 'bundle') {
     const total = Object.values(v || {}).reduce((a, n) => a + (n || 0), 0);
-    if (f.nonempty && !total) return `${label}: tap at least one picture.`;
+    if (f.nonempty && !total) return t('pf.p-tap', { label });
     return null;
   }
-  if (f.type === 'text' || f.type === 'ref') return f.required && !String(v || '').trim() ? `${label}: please fill it in.` : null;
-  if (f.type === 'choice') return f.required && (v === null || v === undefined) ? `${label}: please choose one.` : null;
+  if (f.type === 'text' || f.type === 'ref') return f.required && !String(v || '').trim() ? t('pf.p-fill', { label }) : null;
+  if (f.type === 'choice') return f.required && (v === null || v === undefined) ? t('pf.p-choose', { label }) : null;
   if (f.type === 'list') {
     const items = v || [];
-    if (items.length < (f.min || 0)) return `${label}: needs at least ${f.min}.`;
-    if (f.distinct && new Set(items.map(String)).size < items.length) return `${label}: each must be different.`;
+    if (items.length < (f.min || 0)) return t('pf.p-min', { label, n: f.min });
+    if (f.distinct && new Set(items.map(String)).size < items.length) return t('pf.p-distinct', { label });
     for (const [i, item] of items.entries()) {
       const p = f.item.type === 'object' ? problem(f.item.fields, item || {}, `${label} ${i + 1}: `) : fieldProblem({ ...f.item, required: true }, item, `${label} ${i + 1}`);
       if (p) return typeof p === 'string' ? p : p.text;
@@ -221,10 +220,10 @@ function fieldProblem(f, v, label) {
 function stepper({ label, value, min = 0, max = null, optional = false, onChange, help }) {
   const id = nextId('n');
   const out = h('output', { id, class: 'pf-count', 'aria-live': 'polite' });
-  const show = () => { out.textContent = value === null || value === undefined ? 'any' : String(value); minus.disabled = value === null || (!optional && value <= min); plus.disabled = max !== null && value !== null && value >= max; };
+  const show = () => { out.textContent = value === null || value === undefined ? t('pf.any') : String(value); minus.disabled = value === null || (!optional && value <= min); plus.disabled = max !== null && value !== null && value >= max; };
   const set = (v) => { value = v; show(); onChange(v); };
-  const minus = h('button', { type: 'button', class: 'pf-step', 'aria-label': `${label}: one less`, onclick: () => set(value === null ? null : value <= min ? null : value - 1) }, '−');
-  const plus = h('button', { type: 'button', class: 'pf-step', 'aria-label': `${label}: one more`, onclick: () => set(value === null ? min : value + 1) }, '+');
+  const minus = h('button', { type: 'button', class: 'pf-step', 'aria-label': t('pf.one-less', { label }), onclick: () => set(value === null ? null : value <= min ? null : value - 1) }, '−');
+  const plus = h('button', { type: 'button', class: 'pf-step', 'aria-label': t('pf.one-more', { label }), onclick: () => set(value === null ? min : value + 1) }, '+');
   show();
   return h('div', { class: 'pf-stepper', role: 'group', 'aria-label': label }, minus, out, plus, help ? h('span', { class: 'visually-hidden' }, help) : null);
 }
@@ -237,19 +236,19 @@ function bundleInput(f, value, onChange, labelText) {
       const n = value[k] || 0;
       clear(cell).append(
         h('button', { type: 'button', class: `pf-add${n ? ' has' : ''}`, 'data-add': k, disabled: cap !== null && n >= cap, onclick: () => { value[k] = n + 1; draw(); onChange(value); } },
-          h('span', { class: 'visually-hidden' }, `${labelText}: add one ${resWord(k, 1)}, now `), resIcon(k, n)),
-        h('button', { type: 'button', class: 'pf-sub', 'data-sub': k, 'aria-label': `${labelText}: take away ${resWord(k, 1)}`, disabled: !n, onclick: () => { value[k] = Math.max(0, n - 1); if (!value[k]) delete value[k]; draw(); onChange(value); } }, '−'));
+          h('span', { class: 'visually-hidden' }, `${t('pf.add-one', { label: labelText, what: resWord(k, 1) })} `), resIcon(k, n)),
+        h('button', { type: 'button', class: 'pf-sub', 'data-sub': k, 'aria-label': t('pf.take-away', { label: labelText, what: resWord(k, 1) }), disabled: !n, onclick: () => { value[k] = Math.max(0, n - 1); if (!value[k]) delete value[k]; draw(); onChange(value); } }, '−'));
     };
     draw();
     return cell;
   });
   return h('div', { class: 'pf-bundle', role: 'group', 'aria-label': labelText }, cells);
 }
-const resWord = (k, n) => (PICS[k] ? PICS[k].word[n === 1 ? 0 : 1] : GUILD_NAMES[k] || k);
+const resWord = (k, n) => (PICS[k] ? t(`pf.word.${k}.${n === 1 ? 'one' : 'other'}`) : guildName(k));
 
 function choiceInput(f, value, onChange, labelText, { allowNone = !f.required } = {}) {
   const name = nextId('c');
-  const opts = [...(allowNone ? [{ value: null, label: 'None' }] : []), ...f.choices];
+  const opts = [...(allowNone ? [{ value: null, label: t('pf.none') }] : []), ...f.choices];
   const wrap = h('div', { class: 'pf-choices', role: 'radiogroup', 'aria-label': labelText });
   for (const c of opts) {
     const id = nextId('r');
@@ -267,7 +266,7 @@ function textInput(f, value, onChange, labelText, ctx, id) {
   const suggestions = f.suggest === 'shields' ? ctx.shields || [] : [];
   if (!suggestions.length) return input;
   return h('div', { class: 'pf-suggest' }, input,
-    h('div', { class: 'pf-chips', role: 'group', 'aria-label': `${labelText}: known shields` },
+    h('div', { class: 'pf-chips', role: 'group', 'aria-label': t('pf.known-shields', { label: labelText }) },
       suggestions.map((x) => h('button', { type: 'button', class: 'pf-chip', 'data-suggest': x, 'aria-pressed': String(x === value), onclick: (ev) => {
         input.value = x; onChange(x);
         for (const b of ev.currentTarget.parentElement.children) b.setAttribute('aria-pressed', String(b.dataset.suggest === x));
@@ -308,11 +307,11 @@ function listInput(f, value, onChange, labelText, ctx) {
       box.append(h('div', { class: 'pf-item', 'data-item': i },
         h('div', { class: 'pf-item-head' }, h(item.type === 'text' ? 'label' : 'span', item.type === 'text' ? { for: id, class: 'pf-item-label' } : { class: 'pf-item-label' },
           h('span', { class: 'visually-hidden' }, `${labelText} `), `${i + 1}.`),
-          fixed || value.length <= (f.min || 0) ? null : h('button', { type: 'button', class: 'pf-remove', 'aria-label': `Remove ${itemLabel}`, onclick: () => { value.splice(i, 1); draw(); onChange(value); } }, 'Remove')),
+          fixed || value.length <= (f.min || 0) ? null : h('button', { type: 'button', class: 'pf-remove', 'aria-label': t('pf.remove-item', { label: itemLabel }), onclick: () => { value.splice(i, 1); draw(); onChange(value); } }, t('pf.remove'))),
         input));
     });
     if (!fixed && (f.max === null || f.max === undefined || value.length < f.max)) {
-      box.append(h('button', { type: 'button', class: 'pf-more', 'data-more': f.name, onclick: () => { value.push(initialOf(item)); draw(); onChange(value); } }, `Add ${item.type === 'object' ? 'an option' : 'one'}`));
+      box.append(h('button', { type: 'button', class: 'pf-more', 'data-more': f.name, onclick: () => { value.push(initialOf(item)); draw(); onChange(value); } }, t(item.type === 'object' ? 'pf.add-option' : 'pf.add-another')));
     }
   };
   draw();
@@ -381,17 +380,18 @@ function routeId(ends) { const [a, b] = ends || []; return a && b ? (a <= b ? `$
  * shields offered, and codes already used in the pack. ``suggestId(spec)`` fills the code in from
  * what is entered (until someone types one); ``extra`` is an element shown above the buttons.
  */
-export function componentForm(container, { kind, id = null, forms, initial = null, onSubmit, onCancel, context = {}, submitLabel = 'Save', suggestId = null, extra = null }) {
+export function componentForm(container, { kind, id = null, forms, initial = null, onSubmit, onCancel, context = {}, submitLabel = t('pf.save'), suggestId = null, extra = null }) {
+  localiseForms(forms);
   const schema = forms && forms.kinds && forms.kinds[kind];
   clear(container);
   if (!schema) {
-    container.append(h('p', { class: 'error', role: 'alert' }, `This game has no form for “${kind}”.`));
+    container.append(h('p', { class: 'error', role: 'alert' }, t('pf.no-form', { kind })));
     return;
   }
   const value = structuredClone(initial || {});
   delete value.id;
   let cid = id;
-  const preview = h('div', { class: 'pf-preview', 'aria-live': 'polite', 'aria-label': 'How it looks' });
+  const preview = h('div', { class: 'pf-preview', 'aria-live': 'polite', 'aria-label': t('pf.preview') });
   const message = h('p', { class: 'pf-problem', role: 'alert', hidden: true });
   const spec = () => clean(schema.fields, value, initial || {});
   const currentId = () => (schema.id && schema.id.derived ? routeId(value.ends) : cid);
@@ -418,18 +418,18 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
   }
   const fields = objectInput(schema.fields, value, redraw, context);
   const form = h('form', { class: 'pf-form', 'data-kind': kind, novalidate: true },
-    h('h3', { class: 'pf-heading' }, id ? `${schema.label}: ${idWords(schema, id)}` : `New ${schema.label.toLowerCase()}`),
+    h('h3', { class: 'pf-heading' }, id ? `${schema.label}: ${idWords(schema, id)}` : t('pf.new', { what: schema.label.toLowerCase() })),
     h('p', { class: 'pf-help' }, schema.help),
     preview, suggestId ? null : idRow, fields, suggestId ? idRow : null, message, extra,
     h('div', { class: 'pf-actions' },
       h('button', { type: 'submit', class: 'primary pf-submit' }, submitLabel),
-      onCancel ? h('button', { type: 'button', class: 'pf-cancel', onclick: () => onCancel() }, 'Cancel') : null));
+      onCancel ? h('button', { type: 'button', class: 'pf-cancel', onclick: () => onCancel() }, t('pf.cancel')) : null));
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const taken = new Set(context.taken || []);
     const theId = currentId();
-    const p = !theId ? { field: 'id', text: `${schema.id && schema.id.derived ? schema.fields[0].label : (schema.id || {}).label || 'Code'}: please fill it in.` }
-      : !id && taken.has(theId) ? { field: 'id', text: `${(schema.id || {}).label || 'Code'}: “${theId}” is already in the pack.` }
+    const p = !theId ? { field: 'id', text: t('pf.p-fill', { label: schema.id && schema.id.derived ? schema.fields[0].label : (schema.id || {}).label || t('pf.code') }) }
+      : !id && taken.has(theId) ? { field: 'id', text: t('pf.p-taken', { label: (schema.id || {}).label || t('pf.code'), id: theId }) }
         : problem(schema.fields, value);
     if (p) {
       message.textContent = p.text; message.hidden = false; message.dataset.field = p.field;
@@ -443,4 +443,32 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
   });
   redraw();
   container.append(form);
+}
+
+// ---- the form schema in the reader's language -------------------------------------------------
+// The schema's labels and help are the title's English (rules/marco_polo_2/content/forms.py); the
+// page's catalogue has each under its place in the schema (``pf.kinds.<kind>.fields.<name>.label``).
+function localiseField(f, key) {
+  for (const a of ['label', 'help']) if (f[a]) f[a] = t(`${key}.${a}`);
+  for (const c of f.choices || []) for (const a of ['label', 'help']) if (c[a]) c[a] = t(`${key}.choices.${c.value}.${a}`);
+  if (f.item) localiseField(f.item, `${key}.item`);
+  for (const sub of f.fields || []) localiseField(sub, `${key}.fields.${sub.name}`);
+}
+
+/** The form schema with its words in the reader's language (in place, once; a kind or group the
+ * catalogue does not know keeps the schema's words). */
+export function localiseForms(forms) {
+  if (!forms || forms.localised) return forms;
+  for (const [kind, k] of Object.entries(forms.kinds || {})) {
+    const key = `pf.kinds.${kind}`;
+    if (!has(`${key}.label`)) continue; // a kind added to the schema after this catalogue
+    for (const a of ['label', 'help']) if (k[a]) k[a] = t(`${key}.${a}`);
+    if (k.id) localiseField(k.id, `${key}.id`);
+    for (const f of k.fields || []) localiseField(f, `${key}.fields.${f.name}`);
+  }
+  for (const group of ['resources', 'icons', 'guilds', 'specials']) {
+    for (const r of forms[group] || []) for (const a of ['label', 'short']) if (r[a] && has(`pf.${group}.${r.id}.${a}`)) r[a] = t(`pf.${group}.${r.id}.${a}`);
+  }
+  forms.localised = true;
+  return forms;
 }

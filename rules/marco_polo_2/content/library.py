@@ -73,13 +73,13 @@ def _put(data: dict, kind: str, cid: str, spec: dict, path: str) -> None:
         nodes.append(item) if at is None else nodes.__setitem__(at, item)
     elif kind == "route":
         if route_id(*spec["ends"]) != cid:
-            raise PackError(f"{path}.id", f"a route's id is its sorted ends joined by '-', {route_id(*spec['ends'])!r}")
+            raise PackError(f"{path}.id", "a route's id is its sorted ends joined by '-', {id}", id=repr(route_id(*spec['ends'])))
         routes = data["map"]["routes"]
         at = next((i for i, r in enumerate(routes) if route_id(*r["ends"]) == cid), None)
         routes.append(dict(spec)) if at is None else routes.__setitem__(at, dict(spec))
     elif kind == "book":
         if cid not in ("1", "2", "3"):
-            raise PackError(f"{path}.id", f"a book is 1, 2 or 3, not {cid!r}")
+            raise PackError(f"{path}.id", "a book is 1, 2 or 3, not {id}", id=repr(cid))
         data["books"][int(cid) - 1].update(spec)
     elif kind in _MAPPED:
         data.setdefault(_MAPPED[kind], {})[cid] = _without_id(spec)
@@ -105,12 +105,12 @@ def _drop(data: dict, kind: str, cid: str) -> None:
 
 def _component(item: Any, path: str, with_spec: bool) -> Component:
     if not isinstance(item, dict):
-        raise PackError(path, "must be an object {kind, id, spec}")
+        raise PackError(path, "must be an object {{kind, id, spec}}")
     kind, cid = item.get("kind"), item.get("id")
     if kind not in KINDS:
-        raise PackError(f"{path}.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+        raise PackError(f"{path}.kind", "must be one of {choices}, not {value}", choices=', '.join(KINDS), value=repr(kind))
     if not isinstance(cid, str) or not cid:
-        raise PackError(f"{path}.id", f"must be a non-empty string, not {cid!r}")
+        raise PackError(f"{path}.id", "must be a non-empty string, not {value}", value=repr(cid))
     if not with_spec:
         return kind, cid, {}
     spec = validate_component(kind, item.get("spec"), f"{path}.spec")
@@ -133,13 +133,13 @@ def derive(
             path = f"{name}[{i}]"
             kind, cid, spec = _component(item, path, with_spec=name != "remove")
             if (kind, cid) in named:
-                raise PackError(f"{path}.id", f"{kind} {cid!r} is already changed by {named[(kind, cid)]}: change it once")
+                raise PackError(f"{path}.id", "{kind} {id} is already changed by {by}: change it once", kind=kind, id=repr(cid), by=named[(kind, cid)])
             named[(kind, cid)] = path
             there = (kind, cid) in known
             if must_exist and not there:
-                raise PackError(f"{path}.id", f"{kind} {cid!r} is not in pack {data['id']!r}")
+                raise PackError(f"{path}.id", "{kind} {id} is not in pack {pack}", kind=kind, id=repr(cid), pack=repr(data['id']))
             if not must_exist and there:
-                raise PackError(f"{path}.id", f"{kind} {cid!r} is already in pack {data['id']!r} (replace it instead)")
+                raise PackError(f"{path}.id", "{kind} {id} is already in pack {pack} (replace it instead)", kind=kind, id=repr(cid), pack=repr(data['id']))
             if name == "remove":
                 _drop(out, kind, cid)
             else:

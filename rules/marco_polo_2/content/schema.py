@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from events.messages import render
+
 RESOURCES: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "jade", "vp")
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
 GUILDS: tuple[str, ...] = ("farmer", "spicer", "tailor", "jeweler")
@@ -24,16 +26,19 @@ KINDS: tuple[str, ...] = (
 
 
 class PackError(ValueError):
-    """A bad field: ``path`` names it, the message says what is wrong."""
+    """A bad field: ``path`` names it, the message says what is wrong. The message is a template and
+    its parameters (``events.messages``), so that the API can write it in the reader's language."""
 
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+    def __init__(self, path: str, message: str, **params: Any) -> None:
+        self.template = "{path}: " + message
+        self.params = {"path": path, **params}
+        super().__init__(render(self.template, self.params))
         self.path = path
 
 
 def _need(d: Any, path: str) -> dict:
     if not isinstance(d, dict):
-        raise PackError(path, f"must be an object, not {type(d).__name__}")
+        raise PackError(path, "must be an object, not {type}", type=type(d).__name__)
     return d
 
 
@@ -51,13 +56,13 @@ MAX_ID = 128
 
 def _int(v: Any, path: str, lo: int = 0, hi: int = MAX_NUMBER) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise PackError(path, f"must be an integer {lo}..{hi}, not {v!r}")
+        raise PackError(path, "must be an integer {lo}..{hi}, not {value}", lo=lo, hi=hi, value=repr(v))
     return v
 
 
 def _list(v: Any, path: str, what: str, length: int | None = None) -> list:
     if not isinstance(v, list | tuple) or (length is not None and len(v) != length):
-        raise PackError(path, f"must be a list of {what}, not {v!r}"[:300])
+        raise PackError(path, "must be a list of {what}, not {value}", what=what, value=repr(v)[: 300 - len(f"must be a list of {what}, not ")])
     return list(v)
 
 
@@ -66,7 +71,7 @@ def _id(v: Any, path: str) -> str:
     its file by it, a page prints it)."""
     _str(v, path)
     if len(v) > MAX_ID or not v.isprintable():
-        raise PackError(path, f"must be at most {MAX_ID} printable characters, not {v[:40]!r}")
+        raise PackError(path, "must be at most {max} printable characters, not {value}", max=MAX_ID, value=repr(v[:40]))
     return v
 
 
@@ -81,16 +86,16 @@ def _counts_by_players(v: Any, path: str) -> dict:
 
 def _str(v: Any, path: str, choices: tuple[str, ...] | None = None) -> str:
     if not isinstance(v, str) or not v:
-        raise PackError(path, f"must be a non-empty string, not {v!r}")
+        raise PackError(path, "must be a non-empty string, not {value}", value=repr(v))
     if choices is not None and v not in choices:
-        raise PackError(path, f"must be one of {', '.join(choices)}, not {v!r}")
+        raise PackError(path, "must be one of {choices}, not {value}", choices=', '.join(choices), value=repr(v))
     return v
 
 
 def _only(d: dict, keys: tuple[str, ...], path: str) -> None:
     extra = sorted(set(d) - set(keys))
     if extra:
-        raise PackError(f"{path}.{extra[0]}", f"unknown field (known: {', '.join(keys)})")
+        raise PackError(f"{path}.{extra[0]}", "unknown field (known: {known})", known=', '.join(keys))
 
 
 def bundle(v: Any, path: str, allowed: tuple[str, ...] = RESOURCES) -> dict[str, int]:
@@ -104,7 +109,7 @@ def bundle(v: Any, path: str, allowed: tuple[str, ...] = RESOURCES) -> dict[str,
 
 def _number(v: Any, path: str, lo: float, hi: float) -> float:
     if not isinstance(v, int | float) or isinstance(v, bool) or not lo <= v <= hi:
-        raise PackError(path, f"must be a number {lo:g}..{hi:g}, not {v!r}")
+        raise PackError(path, "must be a number {lo}..{hi}, not {value}", lo=f"{lo:g}", hi=f"{hi:g}", value=repr(v))
     return v
 
 
@@ -129,7 +134,7 @@ def _route(s: dict, p: str) -> None:
     _only(s, ("id", "ends", "coins", "camels", "jade", "guild"), p)
     ends = _field(s, "ends", p)
     if not isinstance(ends, list | tuple) or len(ends) != 2 or ends[0] == ends[1]:
-        raise PackError(f"{p}.ends", f"must be two different node ids, not {ends!r}")
+        raise PackError(f"{p}.ends", "must be two different node ids, not {value}", value=repr(ends))
     for i, e in enumerate(ends):
         _str(e, f"{p}.ends[{i}]")
     for k in ("coins", "camels", "jade"):
@@ -178,7 +183,7 @@ def _city_card(s: dict, p: str) -> None:
     elif kind == "choice":  # "1 camel -> 3 coins or 1 coin -> 1 camel, same direction every time"
         options = _field(s, "options", p)
         if not isinstance(options, list | tuple) or len(options) < 2:
-            raise PackError(f"{p}.options", f"must list at least two options ({{pay, gain}}), not {options!r}")
+            raise PackError(f"{p}.options", "must list at least two options ({{pay, gain}}), not {value}", value=repr(options))
         for i, o in enumerate(options):
             q = f"{p}.options[{i}]"
             _only(_need(o, q), ("pay", "gain"), q)
@@ -196,7 +201,7 @@ def _gain_only(s: dict, p: str) -> None:
     _only(s, ("id", "gain", "any_bonus", "text"), p)
     if s.get("any_bonus") is not None:
         if s["any_bonus"] is not True:
-            raise PackError(f"{p}.any_bonus", f"must be true (or absent), not {s['any_bonus']!r}")
+            raise PackError(f"{p}.any_bonus", "must be true (or absent), not {value}", value=repr(s['any_bonus']))
         if "gain" in s:
             raise PackError(f"{p}.gain", "an any_bonus component gains the chosen marker's bonus, not its own")
         return
@@ -268,7 +273,7 @@ def validate_component(kind: str, spec: Any, path: str | None = None) -> dict:
     """One component's spec (without checking its id against anything)."""
     path = path or kind
     if kind not in CHECK:
-        raise PackError(path, f"unknown component kind {kind!r} (known: {', '.join(KINDS)})")
+        raise PackError(path, "unknown component kind {kind} (known: {known})", kind=repr(kind), known=', '.join(KINDS))
     d = _need(spec, path)
     CHECK[kind](d, path)
     return d
@@ -295,7 +300,7 @@ def _unique(items: list, path: str, kind: str) -> None:
         _need(item, p)
         cid = _id(_field(item, "id", p), f"{p}.id")
         if cid in seen:
-            raise PackError(f"{p}.id", f"{cid!r} appears twice")
+            raise PackError(f"{p}.id", "{id} appears twice", id=repr(cid))
         seen.add(cid)
         validate_component(kind, item, p)
 
@@ -398,13 +403,13 @@ def validate_pack(data: Any) -> dict:
     _unique(_list(_field(m, "nodes", "pack.map"), "pack.map.nodes", "nodes"), "pack.map.nodes", "node")
     node_ids = {n["id"] for n in m["nodes"]}
     if start not in node_ids:
-        raise PackError("pack.start_city", f"{start!r} is not a node of pack.map.nodes")
+        raise PackError("pack.start_city", "{id} is not a node of pack.map.nodes", id=repr(start))
     for i, r in enumerate(_list(_field(m, "routes", "pack.map"), "pack.map.routes", "routes")):
         p = f"pack.map.routes[{i}]"
         validate_component("route", r, p)
         for j, e in enumerate(r["ends"]):
             if e not in node_ids:
-                raise PackError(f"{p}.ends[{j}]", f"{e!r} is not a node of pack.map.nodes")
+                raise PackError(f"{p}.ends[{j}]", "{id} is not a node of pack.map.nodes", id=repr(e))
     for city, s in _need(d.get("specials", {}), "pack.specials").items():
         _str(city, f"pack.specials.{city}", SPECIAL_CITIES)
         validate_component("special", {"id": city, **_need(s, f"pack.specials.{city}")}, f"pack.specials.{city}")

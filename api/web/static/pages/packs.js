@@ -4,27 +4,25 @@
 // admin token (asked for once, kept in this browser); downloaded, uploaded, compared with its parent.
 import { api, ApiError } from '../api.js';
 import { h, clear, errorBox, humanize } from '../dom.js';
-import { t } from '../i18n.js';
-import { cardFace, componentForm } from '../packforms.js';
+import { t, has } from '../i18n.js';
+import { cardFace, componentForm, localiseForms } from '../packforms.js';
 import { mapEditor } from '../mapedit.js';
 
 const ADMIN_KEY = 'tabletape.admin-token';
 const draftKey = (title, hash) => `tabletape.pack-draft.${title}.${hash}`;
 //: the kinds a pack editor shows below the map, in the order of the rulebook's setup
 const SECTIONS = ['contract', 'city_card', 'special', 'offer', 'book', 'seal', 'city_bonus', 'outpost', 'goal', 'route_tile'];
-const PLURAL = {
-  contract: 'Contracts', city_card: 'City cards', special: 'Special cities', offer: 'Book offer tiles', book: 'Books and their free options',
-  seal: 'Guild seals', city_bonus: 'City bonus markers', outpost: 'Outpost tiles', goal: 'Goal cards', route_tile: 'Caravan route tiles',
-  node: 'Places', route: 'Routes',
-};
-const SOURCE = { builtin: 'comes with tabletape', upload: 'uploaded', derived: 'edited here', grown: 'grown from games', import: 'came with an imported game' };
+const plural = (kind) => t(`packs.plural.${kind}`);
+const SOURCES = ['builtin', 'upload', 'derived', 'grown', 'import'];
+const sourceWords = (source) => (SOURCES.includes(source) ? t(`packs.source.${source}`) : source);
 const PREFIX = { contract: 'K', city_card: 'CC', city_bonus: 'CB', outpost: 'OT', goal: 'G', offer: 'B', route_tile: 'RT' };
 
 const packUrl = (title, id, hash) => `/?page=packs&title=${encodeURIComponent(title)}&pack=${encodeURIComponent(id)}${hash ? `&hash=${hash}` : ''}`;
 // a pack in the API's paths by its hash where known: ids may hold a slash (Marco Polo's) or be shared
 const packPath = (title, id, hash) => `/titles/${encodeURIComponent(title)}/packs/${encodeURIComponent(hash || id)}`;
 const downloadUrl = (title, id, hash) => `${packPath(title, id, hash)}?download=1`;
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const components = (n) => t('packs.n-components', { n, one: n === 1 });
+const gamesWord = (n) => t('packs.n-games', { n, one: n === 1 });
 const total = (components) => Object.values(components || {}).reduce((a, n) => a + n, 0);
 
 // ---- the admin token: asked for once, kept in this browser -----------------------------------
@@ -33,14 +31,14 @@ function askToken(reason = '') {
     const input = h('input', { id: 'pk-admin-token', type: 'password', autocomplete: 'off', spellcheck: 'false', required: true });
     const dialog = h('dialog', { class: 'pk-dialog', 'aria-labelledby': 'pk-admin-h' },
       h('form', { method: 'dialog', class: 'pk-token-form' },
-        h('h2', { id: 'pk-admin-h' }, 'The store’s admin token'),
+        h('h2', { id: 'pk-admin-h' }, t('packs.token-heading')),
         reason ? h('p', { class: 'pf-problem' }, reason) : null,
-        h('p', {}, 'Changing packs needs it. ', h('code', {}, 'tabletape serve'), ' printed it when this store first started; ',
-          h('code', {}, 'tabletape admin-token'), ' makes a new one. This browser keeps it.'),
-        h('label', { for: 'pk-admin-token', class: 'pf-label' }, 'Admin token'), input,
+        h('p', {}, `${t('packs.token-needs')} `, h('code', {}, 'tabletape serve'), ` ${t('packs.token-printed')} `,
+          h('code', {}, 'tabletape admin-token'), ` ${t('packs.token-new')}`),
+        h('label', { for: 'pk-admin-token', class: 'pf-label' }, t('packs.token')), input,
         h('div', { class: 'pf-actions' },
-          h('button', { type: 'submit', class: 'primary', value: 'ok' }, 'Use it'),
-          h('button', { type: 'submit', value: 'cancel', formnovalidate: true }, 'Cancel'))));
+          h('button', { type: 'submit', class: 'primary', value: 'ok' }, t('packs.use-token')),
+          h('button', { type: 'submit', value: 'cancel', formnovalidate: true }, t('pf.cancel')))));
     dialog.addEventListener('close', () => {
       const token = dialog.returnValue === 'ok' ? input.value.trim() : '';
       dialog.remove();
@@ -62,10 +60,10 @@ async function asAdmin(path, opts) {
     } catch (err) {
       if (!(err instanceof ApiError) || ![401, 403].includes(err.status)) throw err;
       localStorage.removeItem(ADMIN_KEY);
-      token = await askToken(err.status === 403 ? 'This store does not know that token.' : 'The store asks for its admin token.');
+      token = await askToken(err.status === 403 ? t('packs.token-unknown') : t('packs.token-asked'));
     }
   }
-  throw new ApiError(401, { code: 'admin-token-missing', message: 'no admin token was given, so nothing was changed' });
+  throw new ApiError(401, { code: 'admin-token-missing', message: t('packs.token-none') });
 }
 
 // ---- components of a pack's data ------------------------------------------------------------------
@@ -122,8 +120,8 @@ async function listPage(main, title, navigate) {
     try { data = await api(`/titles/${encodeURIComponent(title)}/packs`); } catch (err) { clear(list).append(errorBox(err, { lead: t('packs.none-here') })); return; }
     clear(list).append(h('ul', { class: 'pk-list' }, data.packs.map((p) => h('li', { class: 'pk-pack', 'data-pack': p.id, 'data-hash': p.hash },
       h('h2', {}, p.name || p.id),
-      h('p', { class: 'pk-meta' }, [t('packs.version', { version: p.version }), SOURCE[p.source] || p.source, plural(total(p.components), 'component'),
-        p.games ? t('packs.used-by', { games: plural(p.games, 'game') }) : t('packs.unused'), p.complete ? t('packs.complete') : null].filter(Boolean).join(' · ')),
+      h('p', { class: 'pk-meta' }, [t('packs.version', { version: p.version }), sourceWords(p.source), components(total(p.components)),
+        p.games ? t('packs.used-by', { games: gamesWord(p.games) }) : t('packs.unused'), p.complete ? t('packs.complete') : null].filter(Boolean).join(' · ')),
       p.working ? h('p', {}, h('span', { class: 'badge', 'data-working': 'true' }, t('packs.for-new'))) : null,
       h('p', { class: 'pk-links' },
         h('a', { class: 'button', href: packUrl(title, p.id, p.hash) }, t('packs.open'), which(p)),
@@ -139,16 +137,16 @@ async function listPage(main, title, navigate) {
       const full = await api(packPath(title, p.id, p.hash));
       await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: full.pack, params: { working: 'true' } });
       await load();
-      status.textContent = `New games now use “${p.name || p.id}” (version ${p.version}).`;
+      status.textContent = t('packs.now-used', { name: p.name || p.id, version: p.version });
     } catch (err) { status.append(errorBox(err, { lead: t('packs.not-changed') })); }
   }
   async function remove(p) {
-    if (!window.confirm(`Delete “${p.name || p.id}” (version ${p.version}) from this store? No game uses it.`)) return;
+    if (!window.confirm(t('packs.confirm-delete', { name: p.name || p.id, version: p.version }))) return;
     clear(status);
     try {
       await asAdmin(packPath(title, p.id, p.hash), { method: 'DELETE' });
       await load();
-      status.textContent = `Deleted “${p.name || p.id}”.`;
+      status.textContent = t('packs.deleted', { name: p.name || p.id });
     } catch (err) { status.append(errorBox(err, { lead: t('packs.not-deleted') })); }
   }
   await load();
@@ -160,7 +158,7 @@ function uploadForm(title, status, done) {
   const working = h('input', { id: 'pk-upload-working', type: 'checkbox', class: 'pf-check', checked: true });
   const form = h('form', { class: 'pk-upload' },
     h('h2', {}, t('packs.add-file')),
-    h('p', { class: 'pf-help' }, 'A pack downloaded from another store: the same content keeps the same fingerprint there and here.'),
+    h('p', { class: 'pf-help' }, t('packs.upload-help')),
     h('label', { for: 'pk-upload', class: 'pf-label' }, t('packs.file')), file,
     h('label', { for: 'pk-upload-working', class: 'pf-check-label' }, working, h('span', {}, t('packs.use-it'))),
     h('button', { type: 'submit', class: 'primary' }, t('packs.upload')));
@@ -170,11 +168,11 @@ function uploadForm(title, status, done) {
     const f = file.files && file.files[0];
     if (!f) { status.append(h('span', { class: 'pf-problem' }, t('packs.choose-first'))); return; }
     let data;
-    try { data = JSON.parse(await f.text()); } catch { status.append(h('span', { class: 'pf-problem' }, `“${f.name}” is not a pack file (it is not JSON).`)); return; }
+    try { data = JSON.parse(await f.text()); } catch { status.append(h('span', { class: 'pf-problem' }, t('packs.not-json', { file: f.name }))); return; }
     try {
       const info = await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: data, params: { working: working.checked ? 'true' : undefined } });
       await done();
-      status.append(h('span', { 'data-uploaded': info.id, 'data-hash': info.hash }, `Added “${info.name || info.id}” (${plural(total(info.components), 'component')}).`));
+      status.append(h('span', { 'data-uploaded': info.id, 'data-hash': info.hash }, t('packs.added', { name: info.name || info.id, components: components(total(info.components)) })));
     } catch (err) {
       status.append(errorBox(err, { lead: t('packs.not-added') }));
     }
@@ -190,6 +188,7 @@ async function editPage(main, title, packId, hash, navigate) {
     api(`/titles/${enc(title)}/pack-forms`).catch((err) => (err.status === 404 ? null : Promise.reject(err))),
   ]);
   if (!forms) return readOnly(main, title, info);
+  localiseForms(forms);
   const base = componentsOf(info.pack, forms);
   const key = draftKey(title, info.hash);
   let changes = new Map(); // `${kind}:${id}` -> {op: add|replace|remove, kind, id, spec}
@@ -228,31 +227,30 @@ async function editPage(main, title, packId, hash, navigate) {
   const mapBox = h('div', { class: 'pk-map', id: 'pk-map' });
   const routesBox = h('div', { class: 'pk-routes' });
   const sectionsBox = h('div', { class: 'pk-sections' });
-  const saveBtn = h('button', { type: 'button', class: 'primary', 'data-action': 'save', onclick: () => save() }, 'Save as a new version');
-  const diffBtn = info.parent ? h('button', { type: 'button', 'data-action': 'diff', onclick: () => showDiff() }, 'What changed') : null;
+  const saveBtn = h('button', { type: 'button', class: 'primary', 'data-action': 'save', onclick: () => save() }, t('packs.save-new'));
+  const diffBtn = info.parent ? h('button', { type: 'button', 'data-action': 'diff', onclick: () => showDiff() }, t('packs.what-changed')) : null;
   // a built-in pack's versions are the group's own: they get a name of their own
-  const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.source === 'builtin' ? 'Our own pack' : info.name || '', autocomplete: 'off' });
+  const nameInput = h('input', { id: 'pk-name', type: 'text', value: info.source === 'builtin' ? t('packs.our-own') : info.name || '', autocomplete: 'off' });
   const sheet = h('dialog', { class: 'pk-sheet', id: 'pk-sheet', 'aria-labelledby': 'pk-sheet-h' });
   document.body.append(sheet);
   let editor = null;
 
   // phone first: the map right under the title, the bar with Save always at the thumb
   main.append(...[
-    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${enc(title)}` }, '← All packs')),
+    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${enc(title)}` }, t('packs.all-packs'))),
     h('h1', { class: 'pk-title' }, info.name || info.id),
-    restored ? h('div', { class: 'pk-restored', role: 'status' }, h('p', {}, `${plural(restored, 'change')} not saved yet, kept from before.`),
-      h('button', { type: 'button', onclick: () => { changes = new Map(); keep(); render(); document.querySelector('.pk-restored')?.remove(); } }, 'Forget them')) : null,
+    restored ? h('div', { class: 'pk-restored', role: 'status' }, h('p', {}, t('packs.restored', { n: restored, one: restored === 1 })),
+      h('button', { type: 'button', onclick: () => { changes = new Map(); keep(); render(); document.querySelector('.pk-restored')?.remove(); } }, t('packs.forget'))) : null,
     h('div', { class: 'pk-layout' },
-      h('section', { class: 'pk-section pk-map-section', 'aria-label': 'The map' }, mapBox, routesBox),
+      h('section', { class: 'pk-section pk-map-section', 'aria-label': t('me.the-map') }, mapBox, routesBox),
       h('div', { class: 'pk-side' }, status, sectionsBox)),
-    h('section', { class: 'pk-about', 'aria-labelledby': 'pk-about-h' }, h('h2', { id: 'pk-about-h' }, 'About this pack'),
-      h('p', { class: 'pk-meta' }, [`version ${info.version}`, SOURCE[info.source] || info.source, info.games ? `used by ${plural(info.games, 'game')} (they keep this version)` : 'no game uses it yet',
-        info.working ? 'for new games' : null].filter(Boolean).join(' · ')),
-      h('div', { class: 'pk-name-field' }, h('label', { for: 'pk-name', class: 'pf-label' }, 'Name of the new version'), nameInput),
-      h('details', { class: 'pk-details' }, h('summary', {}, 'Fingerprint'),
-        h('p', { class: 'small' }, 'Pack ', h('code', { 'data-pack-id': info.id }, info.id), ', fingerprint ', h('code', { 'data-pack-hash': info.hash }, info.hash)))),
-    h('div', { class: 'pk-bar', role: 'region', 'aria-label': 'Save' }, saveBtn, diffBtn,
-      h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, 'Download')),
+    h('section', { class: 'pk-about', 'aria-labelledby': 'pk-about-h' }, h('h2', { id: 'pk-about-h' }, t('packs.about')),
+      h('p', { class: 'pk-meta' }, [t('packs.version', { version: info.version }), sourceWords(info.source), info.games ? t('packs.used-by-keep', { games: gamesWord(info.games) }) : t('packs.unused'),
+        info.working ? t('packs.for-new') : null].filter(Boolean).join(' · ')),
+      h('div', { class: 'pk-name-field' }, h('label', { for: 'pk-name', class: 'pf-label' }, t('packs.new-name')), nameInput),
+      fingerprint(info)),
+    h('div', { class: 'pk-bar', role: 'region', 'aria-label': t('packs.save-bar') }, saveBtn, diffBtn,
+      h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, t('packs.download'))),
   ].filter(Boolean));
 
   function nodesNow() { return [...now('node')].map(([id, spec]) => ({ id, ...spec })); }
@@ -281,25 +279,25 @@ async function editPage(main, title, packId, hash, navigate) {
     const form = forms.kinds[kind];
     clear(sheet);
     const body = h('div', { class: 'pk-sheet-body' });
-    const heading = h('h2', { id: 'pk-sheet-h', class: 'visually-hidden' }, isNew ? `New ${form.label.toLowerCase()}` : `${form.label} ${id}`);
+    const heading = h('h2', { id: 'pk-sheet-h', class: 'visually-hidden' }, isNew ? t('pf.new', { what: form.label.toLowerCase() }) : `${form.label} ${id}`);
     const existing = !isNew && now(kind).has(id);
     const removable = existing && !(kind === 'node' && (initial || {}).kind === 'start');
     const remove = removable ? h('button', { type: 'button', class: 'danger pk-remove', 'data-action': 'remove', onclick: () => {
       if (kind === 'node') for (const [rid, r] of now('route')) if ((r.ends || []).includes(id)) change('route', rid, null);
       change(kind, id, null); sheet.close();
-    } }, kind === 'node' ? 'Remove this place and its routes' : 'Remove it') : null;
+    } }, kind === 'node' ? t('packs.remove-place') : t('packs.remove-it')) : null;
     sheet.append(heading, body);
     const suggest = isNew && !id && (form.id || {}).type === 'text' ? (kind === 'node' ? placeCode : () => nextCode(kind)) : null;
     componentForm(body, {
       kind, id, forms, initial, context: context(kind), suggestId: suggest, extra: remove,
-      submitLabel: isNew ? `Add this ${form.label.toLowerCase()}` : 'Keep these changes',
+      submitLabel: isNew ? t('packs.add-this', { what: form.label.toLowerCase() }) : t('packs.keep-changes'),
       onSubmit: (spec, cid) => {
         const theId = kind === 'route' ? routeId(spec.ends) : cid;
         // a route moved to other ends is another route: the old one goes
         if (kind === 'route' && !isNew && id && theId !== id) change('route', id, null);
         change(kind, theId, spec);
         sheet.close();
-        status.textContent = `${form.label} ${theId}: ${isNew ? 'added' : 'changed'}. Save as a new version to keep it.`;
+        status.textContent = t(isNew ? 'packs.added-status' : 'packs.changed-status', { what: form.label, id: theId });
       },
       onCancel: () => sheet.close(),
     });
@@ -310,13 +308,13 @@ async function editPage(main, title, packId, hash, navigate) {
 
   function render() {
     const n = changes.size;
-    saveBtn.textContent = n ? `Save ${plural(n, 'change')}` : 'No changes yet';
+    saveBtn.textContent = n ? t('packs.save-n', { n, one: n === 1 }) : t('packs.no-changes');
     saveBtn.dataset.changes = n;
     saveBtn.disabled = !n;
     // the map
     const nodes = nodesNow();
     editor = mapEditor(mapBox, {
-      nodes, routes: routesNow(), editable: true, label: 'The map of this pack',
+      nodes, routes: routesNow(), editable: true, label: t('packs.map-label'),
       onAddNode: ({ x, y, kind }) => openForm('node', null, { kind, x, y }),
       onMoveNode: (id, xy) => change('node', id, { ...now('node').get(id), ...xy }),
       onPickNodes: (ids) => {
@@ -328,8 +326,8 @@ async function editPage(main, title, packId, hash, navigate) {
       onPickRoute: (rid) => openForm('route', rid, now('route').get(rid)),
     });
     const routes = routesNow();
-    clear(routesBox).append(unsaved('node') ? h('p', { class: 'small pk-places-unsaved' }, `Places not saved yet: ${unsaved('node')}.`) : '', h('details', { class: 'pk-kind', 'data-kind': 'route' },
-      h('summary', {}, `Routes (${routes.length})`, unsaved('route') ? h('span', { class: 'badge' }, unsaved('route')) : null),
+    clear(routesBox).append(unsaved('node') ? h('p', { class: 'small pk-places-unsaved' }, t('packs.places-unsaved', { what: unsaved('node') })) : '', h('details', { class: 'pk-kind', 'data-kind': 'route' },
+      h('summary', {}, `${plural('route')} (${routes.length})`, unsaved('route') ? h('span', { class: 'badge' }, unsaved('route')) : null),
       cardsOf('route', now('route'))));
     // the cards and tiles
     clear(sectionsBox);
@@ -341,12 +339,12 @@ async function editPage(main, title, packId, hash, navigate) {
       const changed = unsaved(kind);
       sectionsBox.append(h('details', { class: 'pk-kind pk-section', 'data-kind': kind, open: openKinds.has(kind) },
         h('summary', { onclick: (ev) => { const d = ev.currentTarget.parentElement; setTimeout(() => (d.open ? openKinds.add(kind) : openKinds.delete(kind)), 0); } },
-          `${PLURAL[kind]} (${items.size}${choiceIds ? ` of ${choiceIds.length}` : ''})`, changed ? h('span', { class: 'badge' }, changed) : null),
+          `${plural(kind)} (${choiceIds ? t('packs.n-of-m', { n: items.size, m: choiceIds.length }) : items.size})`, changed ? h('span', { class: 'badge' }, changed) : null),
         h('p', { class: 'pf-help' }, form.help),
         cardsOf(kind, items),
         choiceIds
-          ? missing.map((c) => h('button', { type: 'button', class: 'pk-add', 'data-add-kind': kind, 'data-add-id': c.value, onclick: () => openForm(kind, c.value, kind === 'book' ? { min_die: ((info.pack.books || [])[Number(c.value) - 1] || {}).min_die } : null, { isNew: true }) }, `Enter ${c.label}`))
-          : h('button', { type: 'button', class: 'pk-add', 'data-add-kind': kind, onclick: () => openForm(kind, null, null) }, `Add a ${form.label.toLowerCase()}`)));
+          ? missing.map((c) => h('button', { type: 'button', class: 'pk-add', 'data-add-kind': kind, 'data-add-id': c.value, onclick: () => openForm(kind, c.value, kind === 'book' ? { min_die: ((info.pack.books || [])[Number(c.value) - 1] || {}).min_die } : null, { isNew: true }) }, t('packs.enter', { what: c.label })))
+          : h('button', { type: 'button', class: 'pk-add', 'data-add-kind': kind, onclick: () => openForm(kind, null, null) }, t('packs.add-a', { what: form.label.toLowerCase() }))));
     }
   }
   const openKinds = new Set();
@@ -355,15 +353,15 @@ async function editPage(main, title, packId, hash, navigate) {
   function unsaved(kind) {
     const ops = [...changes.values()].filter((c) => c.kind === kind).map((c) => c.op);
     const n = (op) => ops.filter((o) => o === op).length;
-    return [[n('add'), 'new'], [n('replace'), 'changed'], [n('remove'), 'removed']].filter(([k]) => k).map(([k, w]) => `${k} ${w}`).join(', ');
+    return [[n('add'), 'packs.n-new'], [n('replace'), 'packs.n-changed'], [n('remove'), 'packs.n-removed']].filter(([k]) => k).map(([k, w]) => t(w, { n: k })).join(t('pf.sep'));
   }
 
   function cardsOf(kind, items) {
-    if (!items.size) return h('p', { class: 'muted small' }, 'None yet.');
+    if (!items.size) return h('p', { class: 'muted small' }, t('packs.none-yet'));
     return h('ul', { class: 'pk-cards' }, [...items].map(([id, spec]) => {
       const c = changes.get(`${kind}:${id}`);
       return h('li', {}, h('button', { type: 'button', class: `pk-card${c ? ' pk-changed' : ''}`, 'data-kind': kind, 'data-id': id, onclick: () => openForm(kind, id, spec) },
-        h('span', { class: 'visually-hidden' }, 'Change: '), cardFace(kind, id, spec), c ? h('span', { class: 'visually-hidden' }, ' (not saved yet)') : null));
+        h('span', { class: 'visually-hidden' }, `${t('packs.change-hidden')} `), cardFace(kind, id, spec), c ? h('span', { class: 'visually-hidden' }, ` ${t('packs.not-saved-yet')}`) : null));
     }));
   }
 
@@ -387,12 +385,12 @@ async function editPage(main, title, packId, hash, navigate) {
       }
     }
     if (nameInput.value.trim() && nameInput.value.trim() !== info.name) body.name = nameInput.value.trim();
-    clear(status).append('Saving…');
+    clear(status).append(t('packs.saving'));
     try {
       const made = await asAdmin(`${packPath(title, info.id, info.hash)}/versions`, { method: 'POST', body });
       changes = new Map(); keep();
       sheet.remove();
-      sessionStorage.setItem('tabletape.pack-saved', `Saved as version ${made.version} (${made.name || made.id})${made.working ? ': new games use it' : ''}.`);
+      sessionStorage.setItem('tabletape.pack-saved', t('packs.saved', { version: made.version, name: made.name || made.id, working: !!made.working }));
       navigate(packUrl(title, made.id, made.hash));
     } catch (err) {
       clear(status).append(errorBox(err, { lead: t('packs.not-saved') }));
@@ -402,16 +400,16 @@ async function editPage(main, title, packId, hash, navigate) {
   async function showDiff() {
     clear(status);
     let d;
-    try { d = await api(`${packPath(title, info.parent.id, info.parent.hash)}/diff/${enc(info.hash)}`); } catch (err) { status.append(errorBox(err, { lead: 'No comparison.' })); return; }
+    try { d = await api(`${packPath(title, info.parent.id, info.parent.hash)}/diff/${enc(info.hash)}`); } catch (err) { status.append(errorBox(err, { lead: t('packs.no-comparison') })); return; }
     clear(sheet);
     const group = (label, items, draw) => (items.length ? [h('h3', {}, `${label} (${items.length})`), h('ul', { class: 'pk-cards pk-diff' }, items.map(draw))] : []);
-    sheet.append(h('h2', { id: 'pk-sheet-h' }, `What changed since version ${info.version - 1}`),
+    sheet.append(h('h2', { id: 'pk-sheet-h' }, t('packs.changed-since', { version: info.version - 1 })),
       h('div', { class: 'pk-diff-body', 'data-diff': `${d.added.length} ${d.removed.length} ${d.changed.length}` },
-        !d.added.length && !d.removed.length && !d.changed.length ? h('p', {}, 'Nothing: the two versions hold the same components.') : null,
-        group('Added', d.added, (c) => h('li', { 'data-added': `${c.kind}:${c.id}` }, cardFace(c.kind, c.id, c.spec))),
-        group('Removed', d.removed, (c) => h('li', { 'data-removed': `${c.kind}:${c.id}` }, cardFace(c.kind, c.id, c.spec))),
-        group('Changed', d.changed, (c) => h('li', { 'data-changed': `${c.kind}:${c.id}` }, h('p', { class: 'small' }, 'before'), cardFace(c.kind, c.id, c.before), h('p', { class: 'small' }, 'after'), cardFace(c.kind, c.id, c.after)))),
-      h('div', { class: 'pf-actions' }, h('button', { type: 'button', class: 'primary', onclick: () => sheet.close() }, 'Close')));
+        !d.added.length && !d.removed.length && !d.changed.length ? h('p', {}, t('packs.diff-nothing')) : null,
+        group(t('packs.diff-added'), d.added, (c) => h('li', { 'data-added': `${c.kind}:${c.id}` }, cardFace(c.kind, c.id, c.spec))),
+        group(t('packs.diff-removed'), d.removed, (c) => h('li', { 'data-removed': `${c.kind}:${c.id}` }, cardFace(c.kind, c.id, c.spec))),
+        group(t('packs.diff-changed'), d.changed, (c) => h('li', { 'data-changed': `${c.kind}:${c.id}` }, h('p', { class: 'small' }, t('packs.before')), cardFace(c.kind, c.id, c.before), h('p', { class: 'small' }, t('packs.after')), cardFace(c.kind, c.id, c.after)))),
+      h('div', { class: 'pf-actions' }, h('button', { type: 'button', class: 'primary', onclick: () => sheet.close() }, t('packs.close'))));
     sheet.showModal();
   }
 
@@ -421,16 +419,19 @@ async function editPage(main, title, packId, hash, navigate) {
   return { leave() { sheet.remove(); } };
 }
 
+// a pack's id and hash, folded away
+const fingerprint = (info) => h('details', { class: 'pk-details' }, h('summary', {}, t('packs.fingerprint')),
+  h('p', { class: 'small' }, `${t('packs.fp-pack')} `, h('code', { 'data-pack-id': info.id }, info.id), `${t('pf.sep')}${t('packs.fp-hash')} `, h('code', { 'data-pack-hash': info.hash }, info.hash)));
+
 // a title whose packs have no forms (Marco Polo's one built-in pack): what it holds, to download
 function readOnly(main, title, info) {
   main.append(
-    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${encodeURIComponent(title)}` }, '← All packs')),
+    h('p', { class: 'pk-back' }, h('a', { href: `/?page=packs&title=${encodeURIComponent(title)}` }, t('packs.all-packs'))),
     h('h1', { class: 'pk-title' }, info.name || info.id),
-    h('p', {}, 'This pack comes with tabletape and is read only: there is nothing to enter for this game.'),
-    h('ul', { class: 'pk-holds' }, Object.entries(info.components || {}).map(([kind, n]) => h('li', {}, `${humanize(kind)}: ${n}`))),
-    h('p', {}, h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, 'Download')),
-    h('details', { class: 'pk-details' }, h('summary', {}, 'Fingerprint'),
-      h('p', { class: 'small' }, 'Pack ', h('code', { 'data-pack-id': info.id }, info.id), ', fingerprint ', h('code', { 'data-pack-hash': info.hash }, info.hash))));
+    h('p', {}, t('packs.read-only')),
+    h('ul', { class: 'pk-holds' }, Object.entries(info.components || {}).map(([kind, n]) => h('li', {}, `${has(`packs.holds.${kind}`) ? t(`packs.holds.${kind}`) : humanize(kind)}: ${n}`))),
+    h('p', {}, h('a', { class: 'button', href: downloadUrl(title, info.id, info.hash), download: `${info.id}.json` }, t('packs.download'))),
+    fingerprint(info));
   return {};
 }
 

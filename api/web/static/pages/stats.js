@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { h, clear, humanize } from '../dom.js';
 import { bars, stacked, columns, heatmap, PALETTE } from '../charts.js';
-import { lang, t as say } from '../i18n.js';
+import { lang, t as say, has, term, scoreLabel } from '../i18n.js';
 
 const FILTERS = ['title', 'player', 'date_from', 'date_to', 'option', 'include_forks'];
 const FEW = 10;
@@ -31,26 +31,25 @@ export const FORMATS = {
 const fmt = (v, kind) => (v === null || v === undefined ? '–' : FORMATS[kind](v));
 const interval = (r) => (r.low === null || r.low === undefined ? '–' : `${PCT.format(r.low)} – ${PCT.format(r.high)}`);
 
-const SOURCES = {
-  contracts: 'Contracts', city_cards: 'City cards', post_bonuses: 'Trading post bonuses', city_bonuses: 'City bonuses',
-  objectives: 'Goal cards', objective_cities: 'Goal cities', coins: 'Coins', beijing: 'Beijing', goods: 'Goods',
-  most_contracts: 'Most contracts', in_game: 'During the game', goal_seals: 'Goal seals', shields: 'Shields',
-  caravans: 'Caravans', expeditions: 'Expedition cards', wagers: 'Wagers (what they added)', bonus: '8-card bonus', total: 'Score',
-};
-const sourceName = (k) => SOURCES[k] || humanize(k);
-const characterName = (c) => (c ? humanize(c) : say('stats.no-character'));
+// a source of points as the statistics name it, else as the title's score sheet does
+const sourceName = (k, title) => (has(`stats.src.${k}`) ? say(`stats.src.${k}`) : scoreLabel(title, k) || humanize(k));
+const capital = (w) => String(w).charAt(0).toUpperCase() + String(w).slice(1);
+// a character by the full name its rulebook prints, in the reader's language where it has one
+// (its hyphen one that does not break: "ad-Din" stays on one line of a narrow table)
+const characterName = (c, title) => (c ? term(title, 'character', c).replace(/-/g, '\u2011') : say('stats.no-character'));
 const COLOURS = { yellow: '#b38a00', blue: '#1d5bb0', white: '#6b6b6b', green: '#1e6b2c', red: '#b3261e', purple: '#6a32a0' };
-const colourName = (c) => humanize(c);
+const colourName = (c) => capital(term('lost-cities', 'colour', c));
 // an option's value as the start form says it: seats from 1, yes / no, words capitalised
-const optionWords = (key, v) => (typeof v === 'boolean' ? (v ? say('stats.yes') : say('stats.no')) : /seat/.test(key) && typeof v === 'number' ? say('stats.seat', { n: v + 1 }) : typeof v === 'string' ? humanize(v) : String(v));
-const seatName = (seat) => say('stats.seat', { n: seat + 1 });
+const optionWords = (key, v) => (typeof v === 'boolean' ? (v ? say('stats.yes') : say('stats.no')) : /seat/.test(key) && typeof v === 'number' ? say('stats.seat', { n: v + 1 })
+  : has(`new.value.${key}.${v}`) ? say(`new.value.${key}.${v}`) : typeof v === 'string' ? humanize(v) : String(v));
+const optionName = (key) => (has(`new.label.${key}`) ? say(`new.label.${key}`) : humanize(key));
 const gamesWord = (n) => say('stats.n-games', { n: INT.format(n), one: n === 1 });
 
 // -- the address ---------------------------------------------------------------------------------
 
 // A filter the API could not read (an address typed by hand) is left out, and said so, rather than
 // refusing the whole view.
-const FILTER_WORDS = { date_from: say('stats.from'), date_to: say('stats.before'), option: 'Option' };
+const FILTER_WORDS = { date_from: say('stats.from'), date_to: say('stats.before'), option: say('stats.option') };
 const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const readable = (k, v) => ((k !== 'date_from' && k !== 'date_to') || (ISO.test(v) && !Number.isNaN(Date.parse(v)))) && (k !== 'option' || /^[^=]+=./.test(v));
 
@@ -59,7 +58,7 @@ function filtersOf(q, left = []) {
   for (const k of FILTERS) {
     for (const v of q.getAll(k)) {
       if (v === '') continue;
-      if (readable(k, v)) out.append(k, v); else left.push(`${FILTER_WORDS[k]} “${v}”`);
+      if (readable(k, v)) out.append(k, v); else left.push(say('stats.filter-value', { what: FILTER_WORDS[k], value: v }));
     }
   }
   return out;
@@ -102,7 +101,7 @@ function table(id, caption, rows, cols, key) {
     const value = c.value ? c.value(r) : r[c.key];
     const shown = c.fmt === 'interval' ? interval(r) : c.show ? c.show(r) : fmt(value, c.fmt);
     const inner = c.link ? h('a', { href: c.link(r) }, h('span', { class: 'v' }, shown)) : h('span', { class: 'v' }, shown);
-    const few = c.few && c.few(r) ? h('span', { class: 'st-few', title: `fewer than ${FEW} games` }, say('stats.few-games')) : null;
+    const few = c.few && c.few(r) ? h('span', { class: 'st-few', title: say('stats.fewer-than', { n: FEW }) }, say('stats.few-games')) : null;
     const cell = i === 0 ? 'th' : 'td';
     const kind = c.fmt && c.fmt !== 'text' ? 'num' : String(shown).length > 14 ? 'st-long' : null;
     return h(cell, { ...(i === 0 ? { scope: 'row' } : {}), 'data-col': c.key, 'data-fmt': c.fmt, class: kind }, inner, few);
@@ -120,12 +119,12 @@ function latestList(games, filters) {
     h('div', { class: 'st-latest-head' },
       h('strong', {}, h('a', { href: titleLink(filters)(g.title) }, g.name)), ' ',
       h('span', { class: 'muted' }, fmt(g.created_at, 'date'))),
-    g.score_only ? h('span', { class: 'badge st-replay-slot', title: 'recorded as scores only: no moves to replay' }, 'scores only')
-      : h('a', { class: 'st-replay st-replay-slot', href: `/?game=${encodeURIComponent(g.game_id)}`, 'aria-label': `Replay this ${g.name} game of ${fmt(g.created_at, 'date')}` }, say('stats.replay')),
+    g.score_only ? h('span', { class: 'badge st-replay-slot', title: say('stats.scores-only-title') }, say('stats.scores-only'))
+      : h('a', { class: 'st-replay st-replay-slot', href: `/?game=${encodeURIComponent(g.game_id)}`, 'aria-label': say('stats.replay-aria', { title: g.name, date: fmt(g.created_at, 'date') }) }, say('stats.replay')),
     h('ul', { class: 'st-seats' }, [...g.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat).map((seat) => h('li', { class: seat.won ? 'won' : null, 'data-player': seat.player },
       h('a', { href: playerLink(filters)(seat.player) }, seat.player), ' ',
       h('span', { class: 'v', 'data-score': seat.score }, fmt(seat.score, 'int')),
-      seat.won ? h('span', { class: 'st-winner' }, ' won') : null))))));
+      seat.won ? h('span', { class: 'st-winner' }, ` ${say('stats.won')}`) : null))))));
 }
 
 function boardTable(id, rows, filters, { scores = true } = {}) {
@@ -142,8 +141,10 @@ function boardTable(id, rows, filters, { scores = true } = {}) {
 const rateBars = (label, rows, name, n = 'games') => bars(label, rows.map((r) => ({
   label: name(r), value: r.win_rate, low: r.low, high: r.high, note: r[n] < FEW ? say('stats.few-games') : null,
   display: `${PCT.format(r.win_rate)} · ${INT.format(r[n])}`,
-  aria: `${name(r)}: ${PCT.format(r.win_rate)} wins of ${gamesWord(r[n])}${r.low !== undefined ? `, 95% interval ${interval(r)}` : ''}${r[n] < FEW ? ' (few games)' : ''}`,
-})), { domain: [0, 1], caption: `Win % · games${rows.some((r) => r.low !== undefined) ? '; the thin line: its 95% range' : ''}${rows.some((r) => r[n] < FEW) ? '; paler: fewer than 10 games' : ''}` });
+  aria: say('stats.rate-aria', { name: name(r), rate: PCT.format(r.win_rate), games: gamesWord(r[n]) })
+    + (r.low !== undefined ? say('stats.rate-aria-interval', { interval: interval(r) }) : '') + (r[n] < FEW ? say('stats.rate-aria-few') : ''),
+})), { domain: [0, 1], caption: say('stats.rate-caption') + (rows.some((r) => r.low !== undefined) ? say('stats.rate-caption-range') : '')
+  + (rows.some((r) => r[n] < FEW) ? say('stats.rate-caption-few', { n: FEW }) : '') });
 
 // -- the filters --------------------------------------------------------------------------------
 
@@ -165,7 +166,7 @@ function filterForm(index, filters, view, extra, navigate) {
       const id = `s-opt-${key}`;
       const sel = h('select', { id, 'data-option': key }, h('option', { value: '' }, say('stats.any')), values.map((v) => h('option', { value: JSON.stringify(v) }, optionWords(key, v))));
       sel.value = chosen[key] !== undefined && values.map((v) => JSON.stringify(v)).includes(chosen[key]) ? chosen[key] : '';
-      options.append(h('div', { class: 'field' }, h('label', { for: id }, humanize(key)), sel));
+      options.append(h('div', { class: 'field' }, h('label', { for: id }, optionName(key)), sel));
     }
   };
   titleSel.addEventListener('change', showOptions);
@@ -208,7 +209,7 @@ export async function show(main, q, { navigate } = {}) {
   try {
     index = await api('/stats');
   } catch (err) {
-    main.append(h('h1', {}, say('stats.statistics')), h('p', { class: 'notice', id: 'stats-none' }, `This server has no statistics to show (${err.message}).`));
+    main.append(h('h1', {}, say('stats.statistics')), h('p', { class: 'notice', id: 'stats-none' }, say('stats.no-server', { why: err.message })));
     return {};
   }
   const view = ['player', 'title'].includes(q.get('view')) ? q.get('view') : 'dashboard';
@@ -242,18 +243,18 @@ export async function show(main, q, { navigate } = {}) {
         await titlePage(out, index, title, filters);
       } else {
         out.prepend(h('h1', {}, say('stats.statistics')));
-        out.append(h('p', { class: 'notice', id: 'stats-empty' }, `No finished game of “${title}” is recorded here. Titles with games: `,
-          index.titles.map((t, i) => [i ? ', ' : '', h('a', { href: titleLink(filters)(t.title) }, t.name)]), '.'));
+        out.append(h('p', { class: 'notice', id: 'stats-empty' }, `${say('stats.unknown-title', { title })} `,
+          index.titles.map((t, i) => [i ? say('stats.comma') : '', h('a', { href: titleLink(filters)(t.title) }, t.name)])));
       }
     } else {
       out.append(filterForm(index, filters, view, {}, go));
       await dashboard(out, index, filters);
     }
   } catch (err) {
-    out.append(h('p', { class: 'error', role: 'alert' }, `These statistics could not be shown: ${err.message}`));
+    out.append(h('p', { class: 'error', role: 'alert' }, say('stats.failed', { why: err.message })));
   }
   if (unread.length) {
-    const said = h('p', { class: 'notice', id: 'stats-unread' }, `Left out of this view, as the address does not say it in a way it can be read: ${unread.join(', ')}.`);
+    const said = h('p', { class: 'notice', id: 'stats-unread' }, say('stats.unread', { list: unread.join(say('stats.comma')) }));
     const box = out.querySelector('.st-filter-box');
     if (box) box.after(said); else out.append(said);
   }
@@ -298,18 +299,18 @@ async function dashboard(out, index, filters) {
         { key: 'games', label: say('stats.games'), value: t.games, fmt: 'int' },
         { key: 'players', label: say('stats.players'), value: t.players, fmt: 'int' },
         { key: 'avg_score', label: say('stats.avg-score'), value: t.avg_score, fmt: 'num1' },
-        { key: 'best_score', label: say('stats.best-score'), value: t.best_score, fmt: 'int', after: t.best_player ? h('span', { class: 'muted small' }, ` by ${t.best_player}`) : null },
+        { key: 'best_score', label: say('stats.best-score'), value: t.best_score, fmt: 'int', after: t.best_player ? h('span', { class: 'muted small' }, ` ${say('stats.by-player', { player: t.best_player })}`) : null },
         { key: 'last_played', label: say('stats.last-played'), value: t.last_played, fmt: 'date' },
       ]),
-      bars(`Wins by player in ${t.name}`, t.leaderboard.map((r) => ({ label: r.player, value: r.wins, display: `${INT.format(r.wins)} of ${INT.format(r.games)}`,
-        aria: `${r.player}: ${INT.format(r.wins)} wins of ${gamesWord(r.games)} in ${t.name}` }))),
+      bars(say('stats.wins-by-player-in', { title: t.name }), t.leaderboard.map((r) => ({ label: r.player, value: r.wins, display: say('stats.n-of-m', { n: INT.format(r.wins), m: INT.format(r.games) }),
+        aria: say('stats.wins-aria', { player: r.player, wins: INT.format(r.wins), games: gamesWord(r.games), title: t.name }) }))),
       boardTable(id, t.leaderboard, filters),
-      h('p', {}, h('a', { class: 'st-more', href: titleLink(filters)(t.title) }, `More about ${t.name}`))));
+      h('p', {}, h('a', { class: 'st-more', href: titleLink(filters)(t.title) }, say('stats.more-about', { title: t.name })))));
   }
   if (index.endpoints.bgstats) {
-    out.append(h('p', { class: 'small st-bgstats' }, 'Keep these games in BG Stats too: ',
-      h('a', { href: index.endpoints.bgstats, download: 'BGStatsExport.json' }, 'download every finished game as a BG Stats file'),
-      ' (its import reads it; the filters above do not narrow it).'));
+    out.append(h('p', { class: 'small st-bgstats' }, `${say('stats.bgstats-lead')} `,
+      h('a', { href: index.endpoints.bgstats, download: 'BGStatsExport.json' }, say('stats.bgstats-link')),
+      ` ${say('stats.bgstats-after')}`));
   }
 }
 
@@ -326,18 +327,18 @@ async function playerPage(out, index, name, filters) {
     { key: 'win_rate', label: say('stats.win-rate'), value: p.win_rate, fmt: 'pct', after: p.games && p.games < FEW ? h('span', { class: 'st-few' }, say('stats.few-games')) : null },
     { key: 'titles_played', label: say('stats.titles-played'), value: p.titles_played, fmt: 'int' },
     { key: 'h_index', label: say('stats.h-index'), value: p.h_index, fmt: 'int',
-      after: p.h_index ? h('span', { class: 'st-figure-note' }, `${INT.format(p.h_index)} ${p.h_index === 1 ? 'title' : 'titles'} played ${p.h_index === 1 ? 'once or more' : `${INT.format(p.h_index)} times or more`}`) : null },
+      after: p.h_index ? h('span', { class: 'st-figure-note' }, say(p.h_index === 1 ? 'stats.h-index-one' : 'stats.h-index-many', { n: INT.format(p.h_index) })) : null },
     { key: 'longest_wins', label: say('stats.longest-wins'), value: p.streaks.longest_wins, fmt: 'int' },
     { key: 'longest_losses', label: say('stats.longest-losses'), value: p.streaks.longest_losses, fmt: 'int' },
-    { key: 'current', label: say('stats.now'), value: current ? `${current.length} ${current.won ? (current.length === 1 ? 'win' : 'wins') : (current.length === 1 ? 'game' : 'games')} ${current.won ? 'in a row' : 'without a win'}` : null, fmt: 'text' },
+    { key: 'current', label: say('stats.now'), value: current ? say(current.won ? 'stats.streak-wins' : 'stats.streak-losses', { n: INT.format(current.length), one: current.length === 1 }) : null, fmt: 'text' },
   ]));
   if (!p.games) {
-    out.append(h('p', { class: 'notice', id: 'stats-empty' }, `No finished game of ${p.player} matches these filters.`));
+    out.append(h('p', { class: 'notice', id: 'stats-empty' }, say('stats.player-no-match', { player: p.player })));
     return;
   }
   out.append(section('by-title', say('stats.per-title'),
-    stacked(`Wins and other games per title of ${p.player}`, p.by_title.map((t) => ({ label: t.name, parts: [{ key: 'wins', value: t.wins }, { key: 'others', value: t.games - t.wins }] })),
-      [{ key: 'wins', name: say('stats.wins'), colour: PALETTE[2] }, { key: 'others', name: 'Other games', colour: '#b9b1a2' }], { format: (v) => gamesWord(v) }),
+    stacked(say('stats.wins-others-of', { player: p.player }), p.by_title.map((t) => ({ label: t.name, parts: [{ key: 'wins', value: t.wins }, { key: 'others', value: t.games - t.wins }] })),
+      [{ key: 'wins', name: say('stats.wins'), colour: PALETTE[2] }, { key: 'others', name: say('stats.other-games'), colour: '#b9b1a2' }], { format: (v) => gamesWord(v) }),
     table('by-title', say('stats.per-title'), p.by_title, [
       { key: 'name', label: say('stats.title'), fmt: 'text', link: (r) => titleLink(filters)(r.title) },
       { key: 'games', label: say('stats.games'), fmt: 'int' },
@@ -347,17 +348,17 @@ async function playerPage(out, index, name, filters) {
       { key: 'best_score', label: say('stats.best-score'), fmt: 'int' },
     ], (r) => r.title)));
   out.append(section('over-time', say('stats.over-time'),
-    columns(`Games and wins per month of ${p.player}`, p.by_month.map((m) => ({ label: FORMATS.month(m.month), value: m.games, part: m.wins,
-      display: `${gamesWord(m.games)}, ${INT.format(m.wins)} won` })), { partName: say('stats.wins'), valueName: say('stats.games') }),
+    columns(say('stats.games-wins-month-of', { player: p.player }), p.by_month.map((m) => ({ label: FORMATS.month(m.month), value: m.games, part: m.wins,
+      display: say('stats.games-won', { games: gamesWord(m.games), wins: INT.format(m.wins) }) })), { partName: say('stats.wins'), valueName: say('stats.games') }),
     table('by-month', say('stats.per-month'), p.by_month, [
       { key: 'month', label: say('stats.month'), fmt: 'month' }, { key: 'games', label: say('stats.games'), fmt: 'int' }, { key: 'wins', label: say('stats.wins'), fmt: 'int' },
     ], (r) => r.month)));
   if (p.rivals.length) {
     out.append(section('rivals', say('stats.rivals'),
-      bars(`Share of games ${p.player} ranked above each rival`, p.rivals.map((r) => ({ label: r.opponent, value: r.wins / Math.max(1, r.wins + r.losses + r.ties),
+      bars(say('stats.rival-share', { player: p.player }), p.rivals.map((r) => ({ label: r.opponent, value: r.wins / Math.max(1, r.wins + r.losses + r.ties),
         display: `${INT.format(r.wins)}–${INT.format(r.losses)}${r.ties ? `–${INT.format(r.ties)}` : ''}`,
-        aria: `${p.player} against ${r.opponent}: ${INT.format(r.wins)} won, ${INT.format(r.losses)} lost, ${INT.format(r.ties)} tied` })),
-      { domain: [0, 1], caption: `Games ${p.player} finished ahead – behind${p.rivals.some((r) => r.ties) ? ' – level' : ''}` }),
+        aria: say('stats.rival-aria', { player: p.player, rival: r.opponent, won: INT.format(r.wins), lost: INT.format(r.losses), tied: INT.format(r.ties) }) })),
+      { domain: [0, 1], caption: say('stats.rival-caption', { player: p.player, level: p.rivals.some((r) => r.ties) }) }),
       table('rivals', say('stats.head-to-head'), p.rivals, [
         { key: 'opponent', label: say('stats.rival'), fmt: 'text', link: (r) => playerLink(filters)(r.opponent) },
         { key: 'games', label: say('stats.games'), fmt: 'int' },
@@ -369,7 +370,7 @@ async function playerPage(out, index, name, filters) {
   if (p.characters.length) {
     out.append(section('characters', say('stats.fav-characters'),
       table('characters', say('stats.characters-played'), p.characters, [
-        { key: 'character', label: say('stats.character'), fmt: 'text', show: (r) => characterName(r.character) },
+        { key: 'character', label: say('stats.character'), fmt: 'text', show: (r) => characterName(r.character, r.title) },
         { key: 'name', label: say('stats.title'), fmt: 'text' },
         { key: 'seats', label: say('stats.games'), fmt: 'int' },
         { key: 'wins', label: say('stats.wins'), fmt: 'int' },
@@ -380,7 +381,7 @@ async function playerPage(out, index, name, filters) {
   if (p.expeditions.length) {
     out.append(section('expeditions', say('stats.expeditions-lc'),
       bars(say('stats.avg-expedition'), p.expeditions.map((e) => ({ label: colourName(e.colour), value: e.avg_score, colour: COLOURS[e.colour],
-        display: NUM1.format(e.avg_score), aria: `${colourName(e.colour)}: ${NUM1.format(e.avg_score)} points on average over ${INT.format(e.expeditions)} expeditions` }))),
+        display: NUM1.format(e.avg_score), aria: say('stats.avg-over-expeditions', { what: colourName(e.colour), avg: NUM1.format(e.avg_score), n: INT.format(e.expeditions) }) }))),
       table('expeditions', say('stats.expeditions-by-colour'), p.expeditions, [
         { key: 'colour', label: say('stats.colour'), fmt: 'text', show: (r) => colourName(r.colour) },
         { key: 'expeditions', label: say('stats.opened'), fmt: 'int' },
@@ -391,15 +392,15 @@ async function playerPage(out, index, name, filters) {
   if (p.sources.length) {
     const titlesWith = [...new Set(p.sources.map((s) => s.title))];
     out.append(section('sources', say('stats.sources-vs-group'),
-      h('p', { class: 'small muted' }, `Bars: ${p.player}’s average a game; the black line: everyone’s.`),
+      h('p', { class: 'small muted' }, say('stats.sources-note', { player: p.player })),
       titlesWith.map((t) => {
         const rows = p.sources.filter((s) => s.title === t);
         return h('div', { class: 'st-sub' }, h('h3', {}, rows[0].name),
-          bars(`${p.player}’s points by source in ${rows[0].name}`, rows.map((s) => ({ label: sourceName(s.source), value: s.avg_points, compare: s.group_avg_points,
+          bars(say('stats.points-by-source-of', { player: p.player, title: rows[0].name }), rows.map((s) => ({ label: sourceName(s.source, t), value: s.avg_points, compare: s.group_avg_points,
             display: `${NUM1.format(s.avg_points)} / ${NUM1.format(s.group_avg_points)}`,
-            aria: `${sourceName(s.source)}: ${p.player} ${NUM1.format(s.avg_points)}, the group ${NUM1.format(s.group_avg_points)} points a game` }))),
-          table(`sources-${t}`, `Points by source in ${rows[0].name}`, rows, [
-            { key: 'source', label: say('stats.source'), fmt: 'text', show: (r) => sourceName(r.source) },
+            aria: say('stats.source-aria', { source: sourceName(s.source, t), player: p.player, mine: NUM1.format(s.avg_points), group: NUM1.format(s.group_avg_points) }) }))),
+          table(`sources-${t}`, say('stats.points-by-source-in', { title: rows[0].name }), rows, [
+            { key: 'source', label: say('stats.source'), fmt: 'text', show: (r) => sourceName(r.source, t) },
             { key: 'avg_points', label: p.player, fmt: 'num1' },
             { key: 'group_avg_points', label: say('stats.the-group'), fmt: 'num1' },
           ], (r) => r.source));
@@ -422,94 +423,93 @@ async function titlePage(out, index, title, filters) {
     { key: 'best_score', label: say('stats.best-score'), value: t.best_score, fmt: 'int' },
   ]));
   if (!t.games) {
-    out.append(h('p', { class: 'notice', id: 'stats-empty' }, `No finished ${t.name} game matches these filters.`));
+    out.append(h('p', { class: 'notice', id: 'stats-empty' }, say('stats.title-no-match', { title: t.name })));
     return;
   }
-  out.append(h('p', { class: 'small muted st-note' }, `Each rate shows how many games it rests on and its 95% range (Wilson); “few games” marks a rate on fewer than ${FEW}.`));
+  out.append(h('p', { class: 'small muted st-note' }, say('stats.rate-note', { n: FEW })));
   const board = (d.titles.find((x) => x.title === title) || { leaderboard: [] }).leaderboard;
-  if (board.length) out.append(section('players', `Who wins at ${t.name}`, boardTable('title-players', board, filters)));
-  const seatLabel = (r) => `${r.players}\u00a0players, ${seatName(r.seat).toLowerCase().replace(' ', '\u00a0')}`;
+  if (board.length) out.append(section('players', say('stats.who-wins-at', { title: t.name }), boardTable('title-players', board, filters)));
+  const seatLabel = (r) => say('stats.players-seat', { players: r.players, seat: r.seat + 1 });
   out.append(section('seats', say('stats.win-rate-by-seat'),
     rateBars(say('stats.win-rate-by-seat'), t.seats, seatLabel),
     table('seats', say('stats.win-rate-by-seat'), t.seats, [
-      { key: 'seat', label: 'Seat', fmt: 'text', show: seatLabel },
+      { key: 'seat', label: say('stats.seat-col'), fmt: 'text', show: seatLabel },
       { key: 'games', label: say('stats.games'), fmt: 'int' },
       { key: 'wins', label: say('stats.wins'), fmt: 'int' },
       { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-      { key: 'interval', label: '95% range', fmt: 'interval' },
+      { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
     ], (r) => `${r.players}:${r.seat}`),
-    (t.first_player || []).length ? table('first-player', 'Who started', t.first_player, [
-      { key: 'players', label: 'Table', fmt: 'text', show: (r) => `${r.players}\u00a0players` },
+    (t.first_player || []).length ? table('first-player', say('stats.who-started'), t.first_player, [
+      { key: 'players', label: say('stats.table'), fmt: 'text', show: (r) => say('stats.n-players', { n: r.players }) },
       { key: 'games', label: say('stats.games'), fmt: 'int' },
-      { key: 'win_rate', label: 'Win % of who started', fmt: 'pct', few: (r) => r.games < FEW },
-      { key: 'others_win_rate', label: 'Win % of each other seat', fmt: 'pct' },
+      { key: 'win_rate', label: say('stats.win-rate-starter'), fmt: 'pct', few: (r) => r.games < FEW },
+      { key: 'others_win_rate', label: say('stats.win-rate-others'), fmt: 'pct' },
     ], (r) => String(r.players)) : null));
-  out.append(section('scores', 'Final scores',
+  out.append(section('scores', say('stats.final-scores'),
     figures('scores', [
-      { key: 'median', label: 'Median', value: t.scores.summary.median, fmt: 'num1' },
-      { key: 'p10', label: '1 in 10 scores below', value: t.scores.summary.p10, fmt: 'num1' },
-      { key: 'p90', label: '1 in 10 scores above', value: t.scores.summary.p90, fmt: 'num1' },
+      { key: 'median', label: say('stats.median'), value: t.scores.summary.median, fmt: 'num1' },
+      { key: 'p10', label: say('stats.p10'), value: t.scores.summary.p10, fmt: 'num1' },
+      { key: 'p90', label: say('stats.p90'), value: t.scores.summary.p90, fmt: 'num1' },
     ]),
-    columns(`How often each final score was reached in ${t.name}`, bins(t.scores).map((b) => ({ label: INT.format(b.low), value: b.count,
-      display: `${INT.format(b.count)} ${b.count === 1 ? 'player' : 'players'} scored ${INT.format(b.low)} to ${INT.format(b.high - 1)}` })))));
+    columns(say('stats.score-histogram', { title: t.name }), bins(t.scores).map((b) => ({ label: INT.format(b.low), value: b.count,
+      display: say('stats.bin-display', { count: INT.format(b.count), one: b.count === 1, low: INT.format(b.low), high: INT.format(b.high - 1) }) })), { tick: (v) => INT.format(Math.round(v)) })));
   if (t.characters) {
-    out.append(section('characters', 'Win % by character',
-      rateBars('Win % by character', t.characters, (r) => characterName(r.character), 'seats'),
-      table('characters', 'Win % by character', t.characters, [
-        { key: 'character', label: say('stats.character'), fmt: 'text', show: (r) => characterName(r.character) },
+    out.append(section('characters', say('stats.win-rate-by-character'),
+      rateBars(say('stats.win-rate-by-character'), t.characters, (r) => characterName(r.character, title), 'seats'),
+      table('characters', say('stats.win-rate-by-character'), t.characters, [
+        { key: 'character', label: say('stats.character'), fmt: 'text', show: (r) => characterName(r.character, title) },
         { key: 'seats', label: say('stats.games'), fmt: 'int' },
         { key: 'wins', label: say('stats.wins'), fmt: 'int' },
         { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-        { key: 'interval', label: '95% range', fmt: 'interval' },
+        { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
         { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       ], (r) => String(r.character))));
   }
   if (t.sources.length) {
-    const keys = t.sources.map((s, i) => ({ key: s.source, name: sourceName(s.source), colour: PALETTE[i % PALETTE.length] }));
+    const keys = t.sources.map((s, i) => ({ key: s.source, name: sourceName(s.source, title), colour: PALETTE[i % PALETTE.length] }));
     const rows = [
-      { label: 'Every seat', parts: t.sources.map((s) => ({ key: s.source, value: s.avg_points })) },
-      { label: 'Winners', parts: t.sources.map((s) => ({ key: s.source, value: s.winners_avg_points || 0 })) },
+      { label: say('stats.every-seat'), parts: t.sources.map((s) => ({ key: s.source, value: s.avg_points })) },
+      { label: say('stats.winners'), parts: t.sources.map((s) => ({ key: s.source, value: s.winners_avg_points || 0 })) },
     ];
     for (const c of t.characters || []) {
       const mine = Object.fromEntries((t.character_sources || []).filter((x) => x.character === c.character).map((x) => [x.source, x.avg_points]));
       // in the legend's order, so a source sits at the same place in every bar
-      rows.push({ label: characterName(c.character), parts: t.sources.map((x) => ({ key: x.source, value: mine[x.source] || 0 })) });
+      rows.push({ label: characterName(c.character, title), parts: t.sources.map((x) => ({ key: x.source, value: mine[x.source] || 0 })) });
     }
-    out.append(section('sources', 'Points by source',
-      stacked(`Average points by source in ${t.name}`, rows, keys, { format: (v) => `${NUM1.format(v)} points` }),
-      table('sources', 'Points by source', t.sources, [
-        { key: 'source', label: say('stats.source'), fmt: 'text', show: (r) => sourceName(r.source) },
-        { key: 'avg_points', label: 'Average a seat', fmt: 'num1' },
-        { key: 'share', label: 'Share of points', fmt: 'pct' },
-        { key: 'winners_avg_points', label: 'Winners’ average', fmt: 'num1' },
+    out.append(section('sources', say('stats.points-by-source'),
+      stacked(say('stats.avg-points-by-source-in', { title: t.name }), rows, keys, { format: (v) => say('stats.n-points', { n: NUM1.format(v) }) }),
+      table('sources', say('stats.points-by-source'), t.sources, [
+        { key: 'source', label: say('stats.source'), fmt: 'text', show: (r) => sourceName(r.source, title) },
+        { key: 'avg_points', label: say('stats.avg-a-seat'), fmt: 'num1' },
+        { key: 'share', label: say('stats.share-of-points'), fmt: 'pct' },
+        { key: 'winners_avg_points', label: say('stats.winners-avg'), fmt: 'num1' },
       ], (r) => r.source)));
   }
   if (t.wagers) lostCities(out, t);
   if (t.beijing) {
-    const slotName = (r) => (r.slot === null ? 'Never arrived' : `${ordinal(r.slot)} to arrive`);
-    out.append(section('beijing', 'Arrival in Beijing',
-      rateBars('Win % by arrival order in Beijing', t.beijing.by_slot, slotName, 'seats'),
-      table('beijing', 'Win % by arrival in Beijing', t.beijing.by_slot, [
-        { key: 'slot', label: 'Arrival', fmt: 'text', show: slotName },
+    const slotName = (r) => (r.slot === null ? say('stats.never-arrived') : say(r.slot <= 3 ? `stats.arrived-${r.slot}` : 'stats.arrived-n', { n: r.slot }));
+    out.append(section('beijing', say('stats.arrival-beijing'),
+      rateBars(say('stats.win-rate-by-arrival-order'), t.beijing.by_slot, slotName, 'seats'),
+      table('beijing', say('stats.win-rate-by-arrival'), t.beijing.by_slot, [
+        { key: 'slot', label: say('stats.arrival'), fmt: 'text', show: slotName },
         { key: 'seats', label: say('stats.games'), fmt: 'int' },
         { key: 'wins', label: say('stats.wins'), fmt: 'int' },
         { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-        { key: 'interval', label: '95% range', fmt: 'interval' },
+        { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
         { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       ], (r) => String(r.slot))));
   }
   if (t.contracts) {
     const c = t.contracts;
-    out.append(section('contracts', 'Contracts completed and final rank',
-      bars('Average rank by contracts completed (1 is first)', c.by_count.map((r) => ({ label: `${INT.format(r.contracts)} contracts`, value: r.avg_rank,
-        display: `${NUM1.format(r.avg_rank)} · ${INT.format(r.seats)}`, aria: `${INT.format(r.contracts)} contracts: average rank ${NUM1.format(r.avg_rank)} over ${gamesWord(r.seats)}` })),
-      { caption: 'Average final rank (1 is first; a shorter bar is better) · games' }),
-      c.correlation === null ? null : h('p', { class: 'small' }, c.correlation < 0 ? 'The more contracts completed, the better the rank' : 'More contracts did not bring a better rank',
-        ` (correlation ${NUM1.format(c.correlation)}).`),
-      table('contracts', 'Contracts and rank', c.by_count, [
-        { key: 'contracts', label: 'Contracts', fmt: 'int' },
+    out.append(section('contracts', say('stats.contracts-rank'),
+      bars(say('stats.avg-rank-by-contracts'), c.by_count.map((r) => ({ label: say('stats.n-contracts', { n: INT.format(r.contracts) }), value: r.avg_rank,
+        display: `${NUM1.format(r.avg_rank)} · ${INT.format(r.seats)}`, aria: say('stats.contracts-aria', { n: INT.format(r.contracts), rank: NUM1.format(r.avg_rank), games: gamesWord(r.seats) }) })),
+      { caption: say('stats.avg-rank-caption') }),
+      c.correlation === null ? null : h('p', { class: 'small' }, say(c.correlation < 0 ? 'stats.corr-better' : 'stats.corr-not', { c: NUM1.format(c.correlation) })),
+      table('contracts', say('stats.contracts-and-rank'), c.by_count, [
+        { key: 'contracts', label: say('stats.contracts'), fmt: 'int' },
         { key: 'seats', label: say('stats.games'), fmt: 'int' },
-        { key: 'avg_rank', label: 'Average rank', fmt: 'num1' },
+        { key: 'avg_rank', label: say('stats.avg-rank'), fmt: 'num1' },
         { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.seats < FEW },
         { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       ], (r) => String(r.contracts))));
@@ -526,48 +526,47 @@ function bins(scores) {
   return out;
 }
 
-const ordinal = (n) => (n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`);
 
 function lostCities(out, t) {
-  const wagerName = (r) => (r.wagers === 0 ? 'No wager' : r.wagers === 1 ? '1 wager' : `${r.wagers} wagers`);
-  out.append(section('wagers', 'Does wagering pay?',
-    bars('Expected expedition score by wager cards', t.wagers.map((r) => ({ label: wagerName(r), value: r.avg_score,
-      display: `${NUM1.format(r.avg_score)} · ${INT.format(r.expeditions)}`, note: r.expeditions < FEW ? 'few expeditions' : null,
-      aria: `${wagerName(r)}: ${NUM1.format(r.avg_score)} points on average over ${INT.format(r.expeditions)} expeditions` }))),
-    table('wagers', 'Expeditions by wager cards', t.wagers, [
-      { key: 'wagers', label: 'Wagers', fmt: 'int' },
-      { key: 'expeditions', label: 'Expeditions', fmt: 'int' },
+  const wagerName = (r) => (r.wagers === 0 ? say('stats.no-wager') : say('stats.n-wagers', { n: INT.format(r.wagers), one: r.wagers === 1 }));
+  out.append(section('wagers', say('stats.wagering-pays'),
+    bars(say('stats.score-by-wagers'), t.wagers.map((r) => ({ label: wagerName(r), value: r.avg_score,
+      display: `${NUM1.format(r.avg_score)} · ${INT.format(r.expeditions)}`, note: r.expeditions < FEW ? say('stats.few-expeditions') : null,
+      aria: say('stats.avg-over-expeditions', { what: wagerName(r), avg: NUM1.format(r.avg_score), n: INT.format(r.expeditions) }) }))),
+    table('wagers', say('stats.expeditions-by-wagers'), t.wagers, [
+      { key: 'wagers', label: say('stats.wagers'), fmt: 'int' },
+      { key: 'expeditions', label: say('stats.expeditions'), fmt: 'int' },
       { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
-      { key: 'avg_cards', label: 'Average cards', fmt: 'num1' },
-      { key: 'negative_rate', label: 'Lost points', fmt: 'pct' },
+      { key: 'avg_cards', label: say('stats.avg-cards'), fmt: 'num1' },
+      { key: 'negative_rate', label: say('stats.lost-points'), fmt: 'pct' },
       { key: 'bonus_rate', label: say('stats.with-bonus'), fmt: 'pct' },
     ], (r) => String(r.wagers))));
-  out.append(section('bonus', 'The 8-card bonus',
+  out.append(section('bonus', say('stats.bonus-8'),
     figures('bonus', [
-      { key: 'per_expedition', label: 'Of expeditions', value: t.bonus.per_expedition, fmt: 'pct' },
-      { key: 'per_side_round', label: 'Of rounds (per player or side)', value: t.bonus.per_side_round, fmt: 'pct' },
-      { key: 'per_match', label: 'Of games', value: t.bonus.per_match, fmt: 'pct' },
-      { key: 'bonuses', label: 'Bonuses earned', value: t.bonus.bonuses, fmt: 'int' },
+      { key: 'per_expedition', label: say('stats.of-expeditions'), value: t.bonus.per_expedition, fmt: 'pct' },
+      { key: 'per_side_round', label: say('stats.of-rounds'), value: t.bonus.per_side_round, fmt: 'pct' },
+      { key: 'per_match', label: say('stats.of-games'), value: t.bonus.per_match, fmt: 'pct' },
+      { key: 'bonuses', label: say('stats.bonuses-earned'), value: t.bonus.bonuses, fmt: 'int' },
     ])));
-  out.append(section('colours', 'Per colour',
+  out.append(section('colours', say('stats.per-colour'),
     bars(say('stats.avg-expedition'), t.colours.map((r) => ({ label: colourName(r.colour), value: r.avg_score, colour: COLOURS[r.colour],
-      display: NUM1.format(r.avg_score), aria: `${colourName(r.colour)}: ${NUM1.format(r.avg_score)} points on average over ${INT.format(r.expeditions)} expeditions` }))),
+      display: NUM1.format(r.avg_score), aria: say('stats.avg-over-expeditions', { what: colourName(r.colour), avg: NUM1.format(r.avg_score), n: INT.format(r.expeditions) }) }))),
     table('colours', say('stats.expeditions-by-colour'), t.colours, [
       { key: 'colour', label: say('stats.colour'), fmt: 'text', show: (r) => colourName(r.colour) },
       { key: 'expeditions', label: say('stats.opened'), fmt: 'int' },
       { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
-      { key: 'avg_wagers', label: 'Average wagers', fmt: 'num1' },
-      { key: 'negative_rate', label: 'Lost points', fmt: 'pct' },
+      { key: 'avg_wagers', label: say('stats.avg-wagers'), fmt: 'num1' },
+      { key: 'negative_rate', label: say('stats.lost-points'), fmt: 'pct' },
       { key: 'bonus_rate', label: say('stats.with-bonus'), fmt: 'pct' },
     ], (r) => r.colour)));
   const rounds = t.rounds.filter((r) => r.round !== null);
-  out.append(section('rounds', 'Round by round',
-    columns('Average score per round', rounds.map((r) => ({ label: `Round ${r.round}`, value: r.avg_score,
-      display: `${NUM1.format(r.avg_score)} points on average` })), { tick: (v) => NUM1.format(v) }),
-    table('rounds', 'Round by round', t.rounds, [
-      { key: 'round', label: 'Round', fmt: 'text', show: (r) => (r.round === null ? 'All rounds' : `Round ${r.round}`) },
-      { key: 'avg_opened', label: 'Expeditions opened', fmt: 'num1' },
+  out.append(section('rounds', say('stats.round-by-round'),
+    columns(say('stats.avg-score-per-round'), rounds.map((r) => ({ label: say('stats.round-n', { n: r.round }), value: r.avg_score,
+      display: say('stats.avg-points', { avg: NUM1.format(r.avg_score) }) })), { tick: (v) => NUM1.format(v) }),
+    table('rounds', say('stats.round-by-round'), t.rounds, [
+      { key: 'round', label: say('stats.round'), fmt: 'text', show: (r) => (r.round === null ? say('stats.all-rounds') : say('stats.round-n', { n: r.round })) },
+      { key: 'avg_opened', label: say('stats.expeditions-opened'), fmt: 'num1' },
       { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
-      { key: 'starter_avg_score', label: 'Score of who started', fmt: 'num1' },
+      { key: 'starter_avg_score', label: say('stats.starter-score'), fmt: 'num1' },
     ], (r) => String(r.round))));
 }
