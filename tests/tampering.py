@@ -85,6 +85,11 @@ def edit_idempotency_key(con, game_id):
     _set(con, game_id, TARGET, "idempotency_key", "forged-key")
 
 
+def remove_idempotency_key(con, game_id):
+    """The key of seq ``TARGET`` (recorded with one) cleared: a retry of that request would be appended again."""
+    _set(con, game_id, TARGET, "idempotency_key", None)
+
+
 def edit_recorded_at(con, game_id):
     con.execute(
         "UPDATE events SET recorded_at = recorded_at + INTERVAL 1 SECOND WHERE game_id = ? AND seq = ?", [game_id, TARGET]
@@ -125,6 +130,7 @@ KINDS: dict[str, tuple[Edit, Callable[[int], int]]] = {
     "event inserted": (insert_event, lambda last: last + 1),
     "game_id changed": (change_game_id, lambda last: TARGET),
     "idempotency_key edited": (edit_idempotency_key, lambda last: TARGET),
+    "idempotency_key removed": (remove_idempotency_key, lambda last: TARGET),
     "recorded_at edited": (edit_recorded_at, lambda last: TARGET),
     "actor edited": (edit_actor, lambda last: TARGET),
     "rewritten, later hashes recomputed": (rewrite_recomputing_hashes, lambda last: TARGET),
