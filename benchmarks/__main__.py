@@ -6,6 +6,12 @@ fold one 3-round match <= 5 ms median; one validated append <= 2 ms median; bulk
 `eventsourcing` library storing the same events (issue 17: on a game's first load, its chain and
 anchors checked, while eventsourcing checks nothing; printed also once checked, and split into
 DuckDB queries / chain check / history / fold, measured after the first loads).
+
+What is warm and what is cold in that comparison: both stores' own caches are warm (DuckDB's
+buffer pool after the import, SQLite's page cache after the saves, the OS page cache for both
+files); neither keeps a game: each of our first loads goes through a new ``DuckDBEventLog`` on the
+same connection (no head cached, no chain checked) and a projector that forgot the game, and
+eventsourcing's application has no aggregate cache (its default).
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ the projector's live games (``Projector(cache_size)``, least recently used out; 
 history, its state and a mark every ``MARK_EVERY`` events); the log's heads (``DuckDBEventLog
 (head_cache_size, head_cache_keys)``, each with the game's idempotency keys: every move here
 carries one, as the web page's do); the live streams' encoded messages
-(``Hub(cache_bytes)``, in bytes); the hub's subscriptions (one per open stream).
+(``Hub(cache_bytes)``, in bytes); the hub's subscriptions (one per open stream); the per-game
+locks of the recorder and the projector (one per game being worked on right now, dropped on
+release: bounded by the requests in flight).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ def bounds() -> list[tuple[str, str]]:
         ("log heads with idempotency keys (LRU)",
          f"{default(DuckDBEventLog, 'head_cache_size'):,} games, {default(DuckDBEventLog, 'head_cache_keys'):,} keys"),
         ("live-stream messages (LRU)", f"{CACHE_BYTES >> 20} MB"),
+        ("per-game locks (recorder, projector)", "games with a request in flight"),
     ]
 
 

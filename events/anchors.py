@@ -137,6 +137,9 @@ def check_chain(
     ``head`` is the game's ``chain_heads`` row ``(last_seq, legacy_seq, mac)``. Returns the verdict
     and the decoded bodies (all of them when the chain is intact).
     """
+    events = _intact(game_id, rows, head, secret)
+    if events is not None:
+        return VerifyReport(game_id, len(rows), True), events
     prev = GENESIS_HASH
     legacy = head[1] if head is not None else 0
     bodies: list[Event] = []
@@ -200,6 +203,59 @@ def check_chain(
         where = f"at or before seq {min(legacy, last)}" if legacy else f"at seq {last}"
         return broken(min(legacy, last) or last, f"the anchored head does not match: the chain was rewritten {where}")
     return VerifyReport(game_id, last, True), bodies
+
+
+_SEQ_BYTES = tuple(i.to_bytes(8, "big") for i in range(4096))
+
+
+def _intact(
+    game_id: str, rows: Sequence[tuple], head: tuple[int, int, bytes] | None, secret: bytes
+) -> list[Event] | None:
+    """The decoded bodies if every row and the head check out, else None (then ``check_chain``
+    goes row by row to name the first bad seq).
+
+    It accepts exactly what the row-by-row check accepts but legacy events (no MAC of their own),
+    column by column instead of row by row: one bulk decode, one encode of every JSON copy, the
+    hashes and MACs computed in comprehensions and compared whole.
+    """
+    count = len(rows)
+    if not count or head is None or head[0] != count:
+        return None
+    seqs, ats, actors, tags, bodies, jsons, prevs, hashes, keys, macs = zip(*rows)
+    if seqs != tuple(range(1, count + 1)) or prevs[0] != GENESIS_HASH or prevs[1:] != hashes[:-1]:
+        return None
+    if None in macs:
+        return None
+    try:
+        events = codec.decode_many(list(bodies))
+    except MalformedEvent:
+        return None
+    tag_of = codec.tag_of
+    if tags != tuple([tag_of(event.__class__) for event in events]):
+        return None
+    # msgspec writes no raw newline in JSON, so the joined copies match only if each one does
+    stored_json = "\n".join([json if isinstance(json, str) else _json_bytes(json).decode() for json in jsons]) + "\n"
+    if codec.encode_json_lines(events) != stored_json.encode():
+        return None
+    seq_bytes = _SEQ_BYTES if count < len(_SEQ_BYTES) else tuple(i.to_bytes(8, "big") for i in range(count + 1))
+    sha256, join, prefix = hashlib.sha256, b"".join, game_id.encode() + b"\x00"
+    computed = [
+        sha256(join((prev, prefix, seq_b, at.to_bytes(8, "big", signed=True), actor.encode(), b"\x00", body))).digest()
+        for prev, seq_b, at, actor, body in zip(prevs, seq_bytes[1:], ats, actors, bodies)
+    ]
+    if computed != list(hashes):
+        return None
+    keyed = hashlib.blake2b(event_mac_prefix(game_id), key=secret, digest_size=32)
+    expected = []
+    for seq_b, digest, key in zip(seq_bytes[1:], hashes, keys):
+        one = keyed.copy()
+        one.update(join((seq_b, digest, key_marker(key))))
+        expected.append(one.digest())
+    if not hmac.compare_digest(join(expected), join(macs)):
+        return None
+    if not hmac.compare_digest(head[2], head_mac(secret, game_id, count, hashes[-1], head[1])):
+        return None
+    return events
 
 
 def _json_bytes(value: object) -> bytes:

@@ -10,23 +10,64 @@ from typing import AsyncIterator
 
 class KeyedLocks:
     """Locks by key (re-entrant unless asked otherwise), so that work on different games never
-    waits on each other."""
+    waits on each other.
+
+    A key's lock lives while someone has asked for it and not yet released it, so the table
+    holds only the games being worked on now, not every game ever touched. Each call is paired
+    with one release (``with locks(key):``, or ``acquire`` then ``release``).
+    """
 
     def __init__(self, reentrant: bool = True) -> None:
-        self._locks: dict[str, threading.Lock | threading.RLock] = {}
+        self._locks: dict[str, _KeyedLock] = {}
         self._guard = threading.Lock()
         self._new = threading.RLock if reentrant else threading.Lock
 
-    def __call__(self, key: str) -> threading.Lock | threading.RLock:
+    def __call__(self, key: str) -> "_KeyedLock":
         with self._guard:
             lock = self._locks.get(key)
             if lock is None:
-                lock = self._locks[key] = self._new()
+                lock = self._locks[key] = _KeyedLock(self, key, self._new())
+            lock.users += 1
             return lock
 
+    def __len__(self) -> int:
+        """How many keys have a lock now (those asked for and not released)."""
+        return len(self._locks)
+
     def discard(self, key: str) -> None:
+        """Drop a key's lock if nobody holds or awaits it (it would go by itself on release)."""
         with self._guard:
-            self._locks.pop(key, None)
+            lock = self._locks.get(key)
+            if lock is not None and lock.users == 0:
+                del self._locks[key]
+
+    def _released(self, lock: "_KeyedLock") -> None:
+        with self._guard:
+            lock.users -= 1
+            if lock.users == 0 and self._locks.get(lock.key) is lock:
+                del self._locks[lock.key]
+
+
+class _KeyedLock:
+    """One key's lock, counted by the calls that asked for it."""
+
+    __slots__ = ("owner", "key", "lock", "users")
+
+    def __init__(self, owner: KeyedLocks, key: str, lock: "threading.Lock | threading.RLock") -> None:
+        self.owner, self.key, self.lock, self.users = owner, key, lock, 0
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        return self.lock.acquire(blocking, timeout)
+
+    def release(self) -> None:
+        self.lock.release()
+        self.owner._released(self)
+
+    def __enter__(self) -> bool:
+        return self.lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 class AsyncKeyedLocks:

@@ -64,6 +64,24 @@ def delete_last(con, game_id):
     con.execute("DELETE FROM events WHERE game_id = ? AND seq = (SELECT max(seq) FROM events WHERE game_id = ?)", [game_id, game_id])
 
 
+def cut_back(con, game_id):
+    """The game cut back to seq ``TARGET``: every later event deleted, its head left as it was."""
+    con.execute("DELETE FROM events WHERE game_id = ? AND seq > ?", [game_id, TARGET])
+
+
+def cut_back_with_its_head(con, game_id):
+    """The game cut back to seq ``TARGET`` and its head record's seq lowered to match (its MAC cannot be redone)."""
+    cut_back(con, game_id)
+    con.execute("UPDATE chain_heads SET last_seq = ? WHERE game_id = ?", [TARGET, game_id])
+
+
+def cut_back_dropping_later_heads(con, game_id):
+    """The game cut back to seq ``TARGET`` and every head record past it deleted, so that only a head
+    that vouched for seq ``TARGET`` could remain (none does: a game keeps one head, rewritten)."""
+    cut_back(con, game_id)
+    con.execute("DELETE FROM chain_heads WHERE game_id = ? AND last_seq > ?", [game_id, TARGET])
+
+
 def insert_event(con, game_id):
     """A copy of the second event appended after the last, its chain hash computed correctly."""
     rows = _rows(con, game_id)
@@ -83,6 +101,11 @@ def change_game_id(con, game_id):
 
 def edit_idempotency_key(con, game_id):
     _set(con, game_id, TARGET, "idempotency_key", "forged-key")
+
+
+def remove_idempotency_key(con, game_id):
+    """The key of seq ``TARGET`` (recorded with one) cleared: a retry of that request would be appended again."""
+    _set(con, game_id, TARGET, "idempotency_key", None)
 
 
 def edit_recorded_at(con, game_id):
@@ -123,8 +146,12 @@ KINDS: dict[str, tuple[Edit, Callable[[int], int]]] = {
     "middle event deleted": (delete_middle, lambda last: TARGET),
     "last event deleted": (delete_last, lambda last: last),
     "event inserted": (insert_event, lambda last: last + 1),
+    "cut back": (cut_back, lambda last: TARGET + 1),
+    "cut back with its head": (cut_back_with_its_head, lambda last: TARGET),
+    "cut back, later heads deleted": (cut_back_dropping_later_heads, lambda last: TARGET),
     "game_id changed": (change_game_id, lambda last: TARGET),
     "idempotency_key edited": (edit_idempotency_key, lambda last: TARGET),
+    "idempotency_key removed": (remove_idempotency_key, lambda last: TARGET),
     "recorded_at edited": (edit_recorded_at, lambda last: TARGET),
     "actor edited": (edit_actor, lambda last: TARGET),
     "rewritten, later hashes recomputed": (rewrite_recomputing_hashes, lambda last: TARGET),
