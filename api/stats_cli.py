@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from api.cli import Db, console, fail, layers, option_value, reported
+from api.cli_common import Db, console, fail, layers, option_value, reported
 
 
 class Question(str, Enum):
