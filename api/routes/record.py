@@ -36,6 +36,7 @@ from events.errors import HistoryEditRefused
 from events.log import AppendResult
 from projections.fold import GameState
 from replay.frames import notation, state_before, take_back_seq
+from events.messages import phrase
 
 router = APIRouter(tags=["recording"])
 
@@ -216,7 +217,7 @@ def legal_moves(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = Non
     """The moves the recorder may pick now, or after raw seq ``at``. They can show the hand of the
     seat to move, so before the end they need the write token."""
     game = svc.projector.state(game_id)
-    require_ended_or_write(svc, game_id, game, creds, "legal moves")
+    require_ended_or_write(svc, game_id, game, creds, phrase("what/legal-moves", "legal moves"))
     at = check_seq(svc, game_id, at)
     then = svc.projector.state_at(game_id, at)
     moves = [] if then.ended is not None else then.title.legal_moves(then.state)
