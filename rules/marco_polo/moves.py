@@ -23,38 +23,15 @@ from events.base import Event
 from events.errors import IllegalMove
 from rules.marco_polo import codes
 from rules.marco_polo.content import (
-    ADJACENT,
-    BAZAAR,
-    CITY_BONUSES,
-    CITY_CARD_SPACES,
-    CITY_CARDS,
-    OUTPOST_BONUSES,
-    GOODS,
-    OASES,
-    POST_CITIES,
-    ROUTE_COST,
-    SPACE_CITY,
-    TRAVEL_COST,
+    ADJACENT, BAZAAR, CITY_BONUSES, CITY_CARD_SPACES, CITY_CARDS, OUTPOST_BONUSES, GOODS, OASES, POST_CITIES,
+    ROUTE_COST, SPACE_CITY, TRAVEL_COST,
 )
 from rules.marco_polo.decide import check
 from rules.marco_polo_common.moves import legal_moves as pending_or_turn_moves
 from rules.marco_polo.events import (
-    BazaarUsed,
-    BlackDieBought,
-    CharacterPicked,
-    CityCardUsed,
-    ContractCompleted,
-    ContractDiscarded,
-    ContractsTaken,
-    DieAdjusted,
-    DieRerolled,
-    FiveCoinsTaken,
-    IncomeTaken,
-    KhansFavorTaken,
-    MoneyBagTaken,
-    ObjectivesKept,
-    Travelled,
-    TurnEnded,
+    BazaarUsed, BlackDieBought, CharacterPicked, CityCardUsed, ContractCompleted, ContractDiscarded,
+    ContractsTaken, DieAdjusted, DieRerolled, FiveCoinsTaken, IncomeTaken, KhansFavorTaken, MoneyBagTaken,
+    ObjectivesKept, Travelled, TurnEnded,
 )
 from rules.marco_polo.state import (
     BAZAAR_SPACE,
