@@ -1,6 +1,7 @@
 """What every ``tabletape`` command shares: the ``--db`` option, the console, the real layers over
-one database file, and how a domain error ends a command. Its own module so that the command
-groups (``stats_cli``, ``pack_cli``) and ``cli`` all import it, and not each other."""
+one database file (or the running service that holds it), and how a domain error ends a command.
+Its own module so that the command groups (``stats_cli``, ``pack_cli``) and ``cli`` all import it,
+and not each other."""
 
 from __future__ import annotations
 
@@ -37,9 +38,39 @@ class Layers:
     packs: Any
 
 
+#: commands that cannot go through a service, and what they say instead of the generic line
+_NOT_THROUGH = {"admin-token": "service-admin-token", "pack upload": "service-admin", "pack derive": "service-admin"}
+
+
+def command_name() -> str:
+    """The running command as a user types it after ``tabletape`` (``pack upload``)."""
+    try:  # typer >= 0.20 runs on its own copy of click
+        from typer._click.globals import get_current_context
+    except ImportError:
+        from click import get_current_context
+
+    ctx, names = get_current_context(silent=True), []
+    while ctx is not None and ctx.parent is not None:  # the root's name is how it was run (python -m api)
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names)) or "..."
+
+
+def service(db: str) -> Any:
+    """The running service a command goes through (``--url``, or the one holding ``db``), or None."""
+    from api import i18n, remote
+
+    return remote.find(db, i18n.cli_lang)
+
+
 @contextmanager
 def layers(db: str) -> Iterator[Layers]:
-    """The real layers over one database file, closed afterwards."""
+    """The real layers over one database file, closed afterwards; while a service holds it, a
+    command that reaches here (it has no way through the API) ends with what to do."""
+    running = service(db)
+    if running is not None:
+        command = command_name()
+        fail(cli(_NOT_THROUGH.get(command, "service-no-route"), db=db, url=running.url, command=command))
     import rules  # noqa: F401  (registers every title's events)
     from events.duckdb_log import DuckDBEventLog
     from events.errors import TabletapeError
@@ -80,13 +111,18 @@ def fail(message: str) -> None:
 
 @contextmanager
 def reported() -> Iterator[None]:
-    """A domain error ends the command with its code and message, not a traceback."""
+    """A domain error, or a service's refusal, ends the command with its code and message, not a traceback."""
+    from api import remote
     from events.errors import TabletapeError
 
     try:
         yield
     except TabletapeError as exc:
         fail(said(exc))
+    except remote.Refused as exc:
+        fail(cli("error", code=exc.code, message=exc.message))
+    except remote.Unreachable as exc:
+        fail(cli("service-unreachable", url=exc.url, reason=exc.reason))
 
 
 def cli(key: str, /, **params: Any) -> str:

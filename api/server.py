@@ -25,6 +25,7 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from api import remote
 from api.settings import Settings
 
 _IDLE, _HEAD, _BODY = 0, 1, 2
@@ -170,9 +171,25 @@ def guarded(settings: Settings) -> type[GuardedProtocol]:
 
 
 class Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+    """uvicorn's server that closes live streams on exit and, while it listens, announces itself
+    beside its database file for the command line (``api.remote``)."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI, db: str = ":memory:") -> None:
         super().__init__(config)
         self._app = app
+        self._db = db
+        self._announced: Any = None
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.servers and self.servers[0].sockets:
+            port = self.servers[0].sockets[0].getsockname()[1]
+            self._announced = remote.announce(self._db, remote.listening_url(self.config.host, port))
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        # withdrawn first: from now on a command finds the file closed, not a service going away
+        remote.withdraw(self._announced)
+        await super().shutdown(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         services = getattr(self._app.state, "services", None)
@@ -200,4 +217,4 @@ def run(
         timeout_graceful_shutdown=5,
         http=guarded(settings or Settings()),
     )
-    Server(config, app).run()
+    Server(config, app, (settings or Settings()).db_path).run()
