@@ -32,8 +32,13 @@ class Work(SharedWork):
     codes = codes
 
     def __init__(self, state: MarcoPoloState, strict: bool, tokens: tuple[str, ...] = ()) -> None:
-        super().__init__(state, strict, tokens)
+        self.s = state
+        self.strict = strict
         self.src = "bonuses"
+        self.pl: dict[int, dict] = {}
+        self.f: dict[str, object] = {}
+        self.tokens = tokens
+        self.ti = 0
         self.scratch: set = set()
 
     def p(self, seat: int) -> dict:

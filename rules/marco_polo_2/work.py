@@ -30,8 +30,13 @@ class Work(SharedWork):
     codes = codes
 
     def __init__(self, state: MP2State, strict: bool, tokens: tuple[str, ...] = ()) -> None:
-        super().__init__(state, strict, tokens)
         self.pack: Pack = pack_of(state)
+        self.s = state
+        self.strict = strict
+        self.pl: dict[int, dict] = {}
+        self.f: dict[str, object] = {}
+        self.tokens = tokens
+        self.ti = 0
         #: components this step takes from the log's descriptions (not the pack)
         self.resting: set[str] = set()
 

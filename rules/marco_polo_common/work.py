@@ -14,18 +14,13 @@ from typing import Any
 class Work:
     """A scratch copy of the state: seats copied on first touch (``p``, the title's), fields
     overridden (``f``), then frozen (``finish``, the title's). ``tokens`` are the move's choices,
-    consumed in order; ``codes`` is the title's codes module."""
+    consumed in order; ``codes`` is the title's codes module.
+
+    The title's ``__init__`` sets every slot itself: one is made per event folded, and a call to
+    a shared ``__init__`` would cost the fold a few per cent."""
 
     __slots__ = ("s", "strict", "pl", "f", "tokens", "ti")
     codes: Any = None
-
-    def __init__(self, state: Any, strict: bool, tokens: tuple[str, ...] = ()) -> None:
-        self.s = state
-        self.strict = strict
-        self.pl: dict[int, Any] = {}
-        self.f: dict[str, object] = {}
-        self.tokens = tokens
-        self.ti = 0
 
     def get(self, name: str):
         f = self.f
