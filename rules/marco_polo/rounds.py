@@ -30,12 +30,14 @@ def has_dice(p: PlayerState | dict) -> bool:
     return bool(p.dice or p.black or p.white)
 
 
-#: what holds for one turn: the main action, the black die bought, the posts placed this turn
-TURN = {"main_done": False, "bought_black": False, "turn_posts": ()}
-
-
 def end_turn(w: Work, seat: int) -> None:
-    if pass_turn(w, seat, has_dice, TURN):
+    # what holds for one turn: the main action, the black die ("solo coger un dado negro por
+    # turno", as in Marco Polo II), the posts placed this turn
+    f = w.f
+    f["main_done"] = False
+    f["bought_black"] = False
+    f["turn_posts"] = ()
+    if pass_turn(w, seat, has_dice):
         refill_display(w)
     else:
         end_round(w)

@@ -19,13 +19,16 @@ def has_dice(p) -> bool:
     return bool(p.dice or p.black)
 
 
-#: what holds for one turn; unlike Marco Polo, also Vidal Badoer's trade ("フリーアクションとして１ターン
-#: に１回"), and there is no contract display to refill at the next turn
-TURN = {"main_done": False, "bought_black": False, "traded": False, "turn_posts": ()}
-
-
 def end_turn(w: Work, seat: int) -> None:
-    if not pass_turn(w, seat, has_dice, TURN):
+    # what holds for one turn: as in Marco Polo, the main action, the black die, the posts placed;
+    # unlike it, also Vidal Badoer's trade ("フリーアクションとして１ターンに１回"), and no contract
+    # display to refill
+    f = w.f
+    f["main_done"] = False
+    f["bought_black"] = False
+    f["traded"] = False
+    f["turn_posts"] = ()
+    if not pass_turn(w, seat, has_dice):
         end_round(w)
 
 

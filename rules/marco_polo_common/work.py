@@ -41,20 +41,19 @@ class Work:
         self.f["pending"] = (item,) + pending if front else pending + (item,)
 
 
-def pass_turn(w: Work, seat: int, has_dice: Callable[[Any], bool], cleared: dict[str, object]) -> bool:
-    """End ``seat``'s turn: clear what holds for one turn (``cleared``: field -> value) and give the
-    turn to the next seat clockwise that still has a die (``seat`` itself last). False when no
-    seat has one: the round is over.
+def pass_turn(w: Work, seat: int, has_dice: Callable[[Any], bool]) -> bool:
+    """Give the turn to the next seat clockwise from ``seat`` that still has a die (``seat``
+    itself last); False when no seat has one: the round is over. (The title clears what holds
+    for one turn itself: this runs once per turn folded.)
 
     Both seeds skip a seat without dice and end the round when no seat has any: "Por orden, cada
     persona juega turnos hasta que nadie conserve dados disponibles" / "ダイスが無い場合には、手番は
-    自動的に飛ばされます ... これを全てのプレイヤーがすべてのダイスを置くまで続けます"; and both allow one
-    black die a turn: "solo coger un dado negro por turno" / "１回の手番には１つだけしか黒ダイスを取れません"."""
-    w.f.update(cleared)
-    n = w.s.n
+    自動的に飛ばされます ... これを全てのプレイヤーがすべてのダイスを置くまで続けます"."""
+    touched, seats = w.pl, w.s.seats
+    n = len(seats)
     for k in range(1, n + 1):
         nxt = (seat + k) % n
-        if has_dice(w.pl.get(nxt) or w.s.seats[nxt]):
+        if has_dice(touched.get(nxt) or seats[nxt]):
             w.f["turn"] = nxt
             return True
     return False
