@@ -8,9 +8,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
@@ -19,6 +16,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from api.cli_common import (
+    DEFAULT_DB, Db, cli, command_name, console, fail, layers, option_value, reported, service, shown,
+)
+from api.pack_cli import register as _register_packs
+from api.stats_cli import register as _register_stats
 
 app = typer.Typer(help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True)
 
@@ -44,140 +47,6 @@ def speak(
     from api.cli_help import localise_help
 
     localise_help(ctx.command, i18n.cli_lang)
-
-DB_HELP = "DuckDB database file"
-DEFAULT_DB = "data/tabletape.duckdb"
-Db = typer.Option(DEFAULT_DB, "--db", help=DB_HELP)
-
-
-def console(stderr: bool = False) -> Console:
-    # made per command, so that the current stdout (a terminal, a pipe, a test runner) is used;
-    # piped output is not squeezed to 80 columns
-    stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() else 160
-    return Console(highlight=False, soft_wrap=True, stderr=stderr, width=width)
-
-
-@dataclass
-class Layers:
-    log: Any
-    projector: Any
-    recorder: Any
-    tokens: Any
-    packs: Any
-
-
-#: commands that cannot go through a service, and what they say instead of the generic line
-_NOT_THROUGH = {"admin-token": "service-admin-token", "pack upload": "service-admin", "pack derive": "service-admin"}
-
-
-def command_name() -> str:
-    """The running command as a user types it after ``tabletape`` (``pack upload``)."""
-    try:  # typer >= 0.20 runs on its own copy of click
-        from typer._click.globals import get_current_context
-    except ImportError:
-        from click import get_current_context
-
-    ctx, names = get_current_context(silent=True), []
-    while ctx is not None and ctx.parent is not None:  # the root's name is how it was run (python -m api)
-        names.append(ctx.info_name or "")
-        ctx = ctx.parent
-    return " ".join(reversed(names)) or "..."
-
-
-def service(db: str) -> Any:
-    """The running service a command goes through (``--url``, or the one holding ``db``), or None."""
-    from api import i18n, remote
-
-    return remote.find(db, i18n.cli_lang)
-
-
-@contextmanager
-def layers(db: str) -> Iterator[Layers]:
-    """The real layers over one database file, closed afterwards; while a service holds it, a
-    command that reaches here (it has no way through the API) ends with what to do."""
-    running = service(db)
-    if running is not None:
-        command = command_name()
-        fail(cli(_NOT_THROUGH.get(command, "service-no-route"), db=db, url=running.url, command=command))
-    import rules  # noqa: F401  (registers every title's events)
-    from events.duckdb_log import DuckDBEventLog
-    from events.errors import TabletapeError
-    from api.services import library
-    from events.tokens import TokenStore
-    from projections.projector import Projector
-    from replay.recorder import Recorder
-
-    import duckdb
-
-    try:
-        log = DuckDBEventLog(db)
-    except TabletapeError as exc:  # e.g. a store whose secret file is gone
-        fail(said(exc))
-    except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
-        fail(cli("store-busy", db=db, exc=exc))
-    try:
-        packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
-        projector = Projector(log)
-        recorder = Recorder(log, projector)
-        recorder.subscribe(packs.appended)
-        yield Layers(log, projector, recorder, TokenStore(log.con), packs)
-    finally:
-        log.close()
-
-
-def said(exc: Any) -> str:
-    """A domain error as the CLI shows it: its code and its message in the CLI's language."""
-    from api import i18n
-
-    return i18n.cli("error", code=exc.code, message=i18n.message(exc, i18n.cli_lang))
-
-
-def fail(message: str) -> None:
-    console().print(f"[red]{escape(message)}[/]")
-    raise typer.Exit(1)
-
-
-@contextmanager
-def reported() -> Iterator[None]:
-    """A domain error, or a service's refusal, ends the command with its code and message, not a traceback."""
-    from api import remote
-    from events.errors import TabletapeError
-
-    try:
-        yield
-    except TabletapeError as exc:
-        fail(said(exc))
-    except remote.Refused as exc:
-        fail(cli("error", code=exc.code, message=exc.message))
-    except remote.Unreachable as exc:
-        fail(cli("service-unreachable", url=exc.url, reason=exc.reason))
-
-
-def cli(key: str, /, **params: Any) -> str:
-    """One of the CLI's own messages (``api/i18n``'s ``cli`` section) in its language."""
-    from api import i18n
-
-    return i18n.cli(key, **params)
-
-
-def shown(text: str) -> str:
-    """Text from the log as a terminal should show it: its markup and its control characters
-    (a name stored before they were refused) printed, not obeyed."""
-    from events.names import control_character
-
-    if control_character(text) is not None:
-        text = "".join(c.encode("unicode_escape").decode() if control_character(c) else c for c in text)
-    return escape(text)
-
-
-def option_value(text: str) -> Any:
-    """``k=v`` option values: JSON when they parse (numbers, true, lists), else text."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
 
 # -- the service --------------------------------------------------------------------------------
 
@@ -583,9 +452,6 @@ def verify(
             typer.echo(cli("verify-ok", game_id=gid, events=report.events))
     raise typer.Exit(1 if bad else 0)
 
-
-from api.pack_cli import register as _register_packs  # noqa: E402  (needs the helpers above)
-from api.stats_cli import register as _register_stats  # noqa: E402  (needs the helpers above)
 
 _register_stats(app)
 _register_packs(app)

@@ -14,11 +14,11 @@ from rich.tree import Tree
 from events import codec
 from events.base import Event
 from events.errors import TabletapeError
+from events.history import History
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
 from events.log import StoredEvent
 from projections.fold import GameState
 from replay.frames import notation
-from replay.history import History
 
 
 def _scalar(value: Any) -> bool:

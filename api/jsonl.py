@@ -26,12 +26,12 @@ from events import codec
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
 from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
+from events.history import History
 from events.lifecycle import Forked, GameEnded, ScoreOnly, fitting_ranks
 from events.log import StoredEvent
 from projections.fold import GameState, fold, start
 from projections.packs import Entry, PackLibrary
 from projections.projector import Projector
-from replay.history import History
 
 
 class ImportRefused(TabletapeError):

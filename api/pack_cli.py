@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api import i18n, remote
-from api.cli import Db, cli, console, fail, layers, reported
+from api.cli_common import Db, cli, console, fail, layers, reported
 
 pack_app = typer.Typer(help="A title's content packs in the store: list, show, download, upload, derive, diff.", no_args_is_help=True)
 TITLE = typer.Option("marco-polo-2", "--title", "-t", help="the title")

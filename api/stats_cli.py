@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api import i18n, remote
-from api.cli import Db, cli, console, fail, layers, option_value, reported
+from api.cli_common import Db, cli, console, fail, layers, option_value, reported
 
 
 class Question(str, Enum):

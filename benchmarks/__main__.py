@@ -84,7 +84,7 @@ def bench_fetch_fold(log: DuckDBEventLog, ids: list[str]) -> tuple[float, float]
 def bench_cold_parts(log: DuckDBEventLog, ids: list[str]) -> None:
     """Where a first load's time goes: the queries, the chain check, the history, the fold."""
     from events import anchors
-    from replay.history import History
+    from events.history import History
 
     rng = random.Random(6)
     parts: dict[str, list[float]] = {name: [] for name in ("queries", "check", "history", "fold")}

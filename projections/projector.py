@@ -17,12 +17,12 @@ import msgspec
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
 from events.errors import UnknownGame
+from events.history import History, Node
 from events.lifecycle import GameEnded
 from projections.fold import GameState, fold, start
 from projections.locks import KeyedLocks
 from projections.read_models import ReadModels
 from projections.rules_check import ResultDiffers, result_differs
-from replay.history import History, Node
 
 #: Chosen by measurement (`python -m benchmarks`, last table): reading one snapshot back from
 #: DuckDB costs ~1.5 ms, as much as folding ~1,000 Lost Cities events, so a stored snapshot only
@@ -46,7 +46,9 @@ CREATE TABLE IF NOT EXISTS snapshots (
 
 
 @dataclass(slots=True)
-class _Live:
+class Live:
+    """One game as the projector keeps it; the recorder plans an append from one of these."""
+
     history: History
     #: the state after the whole effective history
     head_state: GameState
@@ -77,7 +79,7 @@ class Projector:
         self._db_lock = threading.Lock()
         self.snapshot_every = snapshot_every
         self._cache_lock = threading.Lock()
-        self._live: OrderedDict[str, _Live] = OrderedDict()
+        self._live: OrderedDict[str, Live] = OrderedDict()
         self._cache_size = cache_size
         self._game_lock = KeyedLocks()
         self._decoders: dict[type, msgspec.msgpack.Decoder] = {}
@@ -91,6 +93,10 @@ class Projector:
         """Whether the live game is in memory and current (reading it needs no query)."""
         live = self._live.get(game_id)
         return live is not None and self.log.cached_seq(game_id) == live.history.last_seq
+
+    def live(self, game_id: str) -> Live:
+        """The game's effective history and the state after it, current with the log."""
+        return self._refresh(game_id)
 
     def history(self, game_id: str) -> History:
         return self._refresh(game_id).history
@@ -130,7 +136,7 @@ class Projector:
             return self._fold_marking(live, node, seq, base, 1)
         return self.project(game_id, history, node, seq)
 
-    def _fold_marking(self, live: _Live, node: Node, seq: int, base: GameState, base_length: int) -> GameState:
+    def _fold_marking(self, live: Live, node: Node, seq: int, base: GameState, base_length: int) -> GameState:
         """Fold from ``base`` to ``node``, keeping marks on the way where raw seq == length."""
         entries = _suffix(node, base_length)
         game = base
@@ -170,14 +176,14 @@ class Projector:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _cached(self, game_id: str) -> _Live | None:
+    def _cached(self, game_id: str) -> Live | None:
         with self._cache_lock:
             live = self._live.get(game_id)
             if live is not None:
                 self._live.move_to_end(game_id)
             return live
 
-    def _refresh(self, game_id: str, created: bool = False) -> _Live:
+    def _refresh(self, game_id: str, created: bool = False) -> Live:
         live = self._cached(game_id)
         if live is not None and self.log.last_seq(game_id) == live.history.last_seq:
             return live  # the common case: no lock, no query
@@ -190,7 +196,7 @@ class Projector:
                 history = History()
                 for body in bodies:
                     history.push(body)
-                live = _Live(history, self._fold_to(game_id, history, history.head, history.last_seq, True))
+                live = Live(history, self._fold_to(game_id, history, history.head, history.last_seq, True))
                 self._remember(game_id, live)
                 if created and self.read_models is not None:
                     self.read_models.track(game_id, history, live.head_state, None)
@@ -200,7 +206,7 @@ class Projector:
                 live = self._advance(game_id, live, self.log.read_bodies(game_id, live.history.last_seq + 1))
             return live
 
-    def _advance(self, game_id: str, live: _Live, bodies: Sequence[Event]) -> _Live:
+    def _advance(self, game_id: str, live: Live, bodies: Sequence[Event]) -> Live:
         history = live.history
         before, before_node, first_new = live.head_state, history.head, history.last_seq + 1
         for body in bodies:
@@ -208,14 +214,14 @@ class Projector:
         state = self.project(game_id, history, history.head, history.last_seq, before, before_node)
         if history.last_seq % MARK_EVERY == 0 and history.head is not None and history.head.length == history.last_seq:
             live.marks[history.last_seq] = state
-        live = _Live(history, state, live.marks)
+        live = Live(history, state, live.marks)
         self._remember(game_id, live)
         self._snapshot_new(game_id, history, first_new, state)
         if self.read_models is not None:
             self.read_models.track(game_id, history, state, before)
         return live
 
-    def _remember(self, game_id: str, live: _Live) -> None:
+    def _remember(self, game_id: str, live: Live) -> None:
         with self._cache_lock:
             self._live[game_id] = live
             self._live.move_to_end(game_id)

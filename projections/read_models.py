@@ -24,11 +24,11 @@ import pyarrow as pa
 
 from events import codec
 from events.duckdb_log import DuckDBEventLog
+from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
 from events.log import naive_utc
 from projections.fold import GameState, fold, start
 from projections.stats import Finished, model as stats_model, models as stats_models
-from replay.history import History
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -12,9 +12,9 @@ from typing import Iterable
 
 from events.base import Event
 from events.errors import TabletapeError
+from events.history import build
 from events.lifecycle import GameEnded
 from projections.fold import GameState, fold_all
-from replay.history import build
 from rules import Outcome
 
 

@@ -20,11 +20,11 @@ import msgspec
 from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused, TabletapeError
+from events.history import Entry, History, Node
 from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Redone, ScoreOnly, Undone
 from events.messages import Phrase, phrase, say
 from projections.fold import GameState, fold, start, status_words
 from projections.projector import Projector
-from replay.history import Entry, History, Node
 
 
 class Perspective(msgspec.Struct, frozen=True):

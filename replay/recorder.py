@@ -1,8 +1,10 @@
 """Recording games: moves, history edits and forks, each checked by the rules before it is appended.
 
 Commands return events (decided by the title's rules core); the log appends them atomically
-with the writer's ``expected_seq``; the projector folds them. Nothing is written when a check
-fails. Digital games draw chance (shuffles, dice) here, outside the rules core, from a
+with the writer's ``expected_seq``; the projector folds them. A command reads the game from the
+projector once (``Projector.live``: its effective history and state), plans on a copy of that
+history, appends, and hands the appended events back to the projector once. Nothing is written
+when a check fails. Digital games draw chance (shuffles, dice) here, outside the rules core, from a
 generator seeded by the game's seed and the seq, and record the outcome as an event.
 """
 
@@ -23,13 +25,13 @@ from events.errors import (
     InvalidOptions,
     TabletapeError,
 )
+from events.history import History
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
 from events.log import AppendResult, new_game_id
 from events.names import check_player_names
 from projections.fold import GameState, fold, start
 from projections.locks import AsyncKeyedLocks, KeyedLocks, acquire_from_loop
-from projections.projector import Projector
-from replay.history import History
+from projections.projector import Live, Projector
 
 
 def draw_chance(game: GameState, seq: int) -> Event | None:
@@ -112,11 +114,11 @@ class Recorder:
     def fork(self, game_id: str, at_seq: int, *, actor: str = "", new_id: str | None = None) -> tuple[str, AppendResult]:
         """A new game whose history starts as this game's effective history up to ``at_seq``."""
         with self._game_lock(game_id):
-            history = self.projector.history(game_id)
-            entries = history.entries(at_seq)
+            live = self.projector.live(game_id)
+            entries = live.history.entries(at_seq)
             if not entries:
                 raise HistoryEditRefused("seq {at_seq} has no history to fork", params=dict(at_seq=at_seq), code="fork-empty")
-            refuse_score_only(self.projector.state(game_id))
+            refuse_score_only(live.head_state)
             created = entries[0].body
             child = new_id or new_game_id()
             batch = [created, Forked(parent_id=game_id, at_seq=at_seq), *(e.body for e in entries[1:])]
@@ -171,9 +173,9 @@ class Recorder:
         replay = self._replayed(game_id, idempotency_key, move)
         if replay is not None:
             return replay
-        game = self.projector.state(game_id)
-        history = self.projector.history(game_id)
-        self._check_expected(game_id, history, expected_seq)
+        live = self.projector.live(game_id)
+        game = live.head_state
+        self._check_expected(game_id, live.history, expected_seq)
         if type(move) not in game.title.event_types:
             raise IllegalMove(
                 "{name} is not a {title_name} move; history edits have their own commands", params=dict(name=type(move).__name__, title_name=game.title.name),
@@ -184,8 +186,11 @@ class Recorder:
         events = list(game.title.decide(game.state, move))
         after = fold(game, events)
         if game.ended is None:
-            events += self._closing_events(after)
-        return self._plan_append(game_id, events, history.last_seq, idempotency_key, actor)
+            closing = self._closing_events(after)
+            if closing:
+                events += closing
+                after = fold(after, closing)
+        return self._plan_append(game_id, live, events, idempotency_key, actor, after)
 
     def record_notation(self, game_id: str, text: str, expected_seq: int | None = None, **kw: Any) -> AppendResult:
         game = self.projector.state(game_id)
@@ -237,9 +242,9 @@ class Recorder:
         replay = self._replayed(game_id, idempotency_key, Amended(seq=seq, body=_builtins(body)))
         if replay is not None:
             return replay
-        history = self.projector.history(game_id)
-        self._check_expected(game_id, history, expected_seq)
-        entries = history.entries()
+        live = self.projector.live(game_id)
+        self._check_expected(game_id, live.history, expected_seq)
+        entries = live.history.entries()
         index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
         if index is None or index == 0:
             raise HistoryEditRefused(
@@ -300,7 +305,7 @@ class Recorder:
                     breaking_seq=later.seq,
                 )
             game = fold(game, again)
-        return self._plan_append(game_id, amended, history.last_seq, idempotency_key, actor)
+        return self._plan_append(game_id, live, amended, idempotency_key, actor)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -310,26 +315,31 @@ class Recorder:
         replay = self._replayed(game_id, idempotency_key, edit)
         if replay is not None:
             return replay
-        history = self.projector.history(game_id)
-        self._check_expected(game_id, history, expected_seq)
-        return self._plan_append(game_id, [edit], history.last_seq, idempotency_key, actor)
+        live = self.projector.live(game_id)
+        self._check_expected(game_id, live.history, expected_seq)
+        return self._plan_append(game_id, live, [edit], idempotency_key, actor)
 
     def _plan_append(
-        self, game_id: str, batch: list[Event], last_seq: int, idempotency_key: str | None, actor: str
+        self, game_id: str, live: Live, batch: list[Event], idempotency_key: str | None, actor: str,
+        after: GameState | None = None,
     ) -> "_Append":
-        """Simulate the batch on a copy of the history (it must be accepted) and add chance."""
-        history = self.projector.history(game_id)
-        live = self.projector.state(game_id)
-        refuse_score_only(live)
+        """Simulate the batch on a copy of the history (it must be accepted) and add chance.
+
+        ``after`` is the state after the batch when the caller folded it already (a move): then
+        the projector is not asked again; a history edit's state comes from its snapshots."""
+        history, now = live.history, live.head_state
+        refuse_score_only(now)
         trial = history.copy()
         for body in batch:
             trial.push(body)  # raises HistoryEditRefused before anything is written
         chance: list[Event] = []
-        if live.created.seed is not None:
-            game = self.projector.project(game_id, trial, trial.head, trial.last_seq, live, history.head)
+        if now.created.seed is not None:
+            game = after
+            if game is None:
+                game = self.projector.project(game_id, trial, trial.head, trial.last_seq, now, history.head)
             if game.ended is None:
                 chance = self._chance_events(game, trial.last_seq + 1)
-        return _Append(game_id, [*batch, *chance], last_seq, idempotency_key, actor)
+        return _Append(game_id, [*batch, *chance], history.last_seq, idempotency_key, actor)
 
     def _run(self, game_id: str, plan: Callable[[], "_Planned"]) -> AppendResult:
         """Plan and append under the game's lock, so the plan sees the state it appends to."""

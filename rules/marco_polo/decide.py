@@ -16,44 +16,17 @@ from msgspec.structs import replace
 from events.base import Event
 from rules.marco_polo import codes, engine
 from rules.marco_polo_common import compensation
+from rules.marco_polo_common.decide import check_seat
 from rules.marco_polo.content import (
-    CHARACTER_IDS,
-    CITY_BONUS_IDS,
-    CITY_CARD_IDS,
-    CITY_CARD_SPACES,
-    DEFAULT_CITY_BONUS,
-    FIRST_GAME_CHARACTERS,
-    LARGE_CITIES,
-    NORMAL_CONTRACTS,
-    OBJECTIVE_IDS,
-    OUTPOST_BONUS_IDS,
-    SMALL_CITIES,
-    STARTING_CONTRACTS,
+    CHARACTER_IDS, CITY_BONUS_IDS, CITY_CARD_IDS, CITY_CARD_SPACES, DEFAULT_CITY_BONUS, FIRST_GAME_CHARACTERS,
+    LARGE_CITIES, NORMAL_CONTRACTS, OBJECTIVE_IDS, OUTPOST_BONUS_IDS, SMALL_CITIES, STARTING_CONTRACTS,
 )
 from rules.marco_polo.engine import Work
 from rules.marco_polo.events import (
-    BazaarUsed,
-    BlackDieBought,
-    CharacterPicked,
-    CityCardUsed,
-    ContractCompleted,
-    ContractDiscarded,
-    ContractDrawn,
-    ContractsDealt,
-    ContractsTaken,
-    DiceRolled,
-    DieAdjusted,
-    DieRerolled,
-    DieRolled,
-    FiveCoinsTaken,
-    IncomeTaken,
-    KhansFavorTaken,
-    MoneyBagTaken,
-    ObjectivesKept,
-    ObjectivesRevealed,
-    SetupDealt,
-    Travelled,
-    TurnEnded,
+    BazaarUsed, BlackDieBought, CharacterPicked, CityCardUsed, ContractCompleted, ContractDiscarded,
+    ContractDrawn, ContractsDealt, ContractsTaken, DiceRolled, DieAdjusted, DieRerolled, DieRolled,
+    FiveCoinsTaken, IncomeTaken, KhansFavorTaken, MoneyBagTaken, ObjectivesKept, ObjectivesRevealed,
+    SetupDealt, Travelled, TurnEnded,
 )
 from rules.marco_polo.state import (
     CONTRACTS,
@@ -90,6 +63,7 @@ PENDING_TEXT = {
 }
 
 
+# Unlike Marco Polo II ("the table": a refill), seat -1 is the contract display (a drawn contract).
 def who(state: MarcoPoloState, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else "the display"
 
@@ -103,15 +77,16 @@ def describe_pending(state: MarcoPoloState) -> Phrase:
 
 
 def _check_seat(state: MarcoPoloState, seat: object) -> None:
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n):
-        codes.illegal(codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{state_n_minus})", seat=seat, state_n_minus=state.n - 1)
+    check_seat(state, seat, codes)
 
 
+# The same rule as Marco Polo II's ("全５ラウンドでゲーム終了"), each refusal quoting its own seed.
 def _not_over(state: MarcoPoloState) -> None:
     if state.phase == OVER:
         codes.illegal(codes.GAME_OVER, "the game is over: {rule}", rule=Q_FIVE_ROUNDS)
 
 
+# Unlike Marco Polo II, each phase that must come first has its own code (awaiting-setup, -contracts, -roll).
 def _phase_message(state: MarcoPoloState) -> tuple[str, str]:
     if state.phase == SETUP:
         return codes.AWAITING_SETUP, phrase("msg/layout-first", "the table's layout comes first")
@@ -151,12 +126,14 @@ def _pending_seat(state: MarcoPoloState, kind: str, seat: object, what: str) -> 
             msg = phrase("msg/nothing-pending", "nothing of the kind is pending")
         codes.illegal(code, "cannot {what}: {msg}", what=what, msg=msg)
     owner = state.pending[0][1]
+    # an item of the display (owner -1) is anyone's; in Marco Polo II, a refill is
     if seat is not None and owner >= 0 and seat != owner:
         codes.illegal(codes.NOT_YOUR_TURN, "{what}: this is {player}'s, not {player2}'s", what=what, player=who(state, owner), player2=who(state, seat))
     return owner
 
 
 def _main(state: MarcoPoloState, seat: object, what: str) -> int:
+    # unlike Marco Polo II (Donata Badoer's pieces), a seat whose turn it is always holds a die
     seat = _turn_seat(state, seat, what)
     if state.main_done:
         codes.illegal(

@@ -23,37 +23,15 @@ from events.base import Event
 from events.errors import IllegalMove
 from rules.marco_polo import codes
 from rules.marco_polo.content import (
-    ADJACENT,
-    BAZAAR,
-    CITY_BONUSES,
-    CITY_CARD_SPACES,
-    CITY_CARDS,
-    OUTPOST_BONUSES,
-    GOODS,
-    OASES,
-    POST_CITIES,
-    ROUTE_COST,
-    SPACE_CITY,
-    TRAVEL_COST,
+    ADJACENT, BAZAAR, CITY_BONUSES, CITY_CARD_SPACES, CITY_CARDS, OUTPOST_BONUSES, GOODS, OASES, POST_CITIES,
+    ROUTE_COST, SPACE_CITY, TRAVEL_COST,
 )
 from rules.marco_polo.decide import check
+from rules.marco_polo_common.moves import legal_moves as pending_or_turn_moves
 from rules.marco_polo.events import (
-    BazaarUsed,
-    BlackDieBought,
-    CharacterPicked,
-    CityCardUsed,
-    ContractCompleted,
-    ContractDiscarded,
-    ContractsTaken,
-    DieAdjusted,
-    DieRerolled,
-    FiveCoinsTaken,
-    IncomeTaken,
-    KhansFavorTaken,
-    MoneyBagTaken,
-    ObjectivesKept,
-    Travelled,
-    TurnEnded,
+    BazaarUsed, BlackDieBought, CharacterPicked, CityCardUsed, ContractCompleted, ContractDiscarded,
+    ContractsTaken, DieAdjusted, DieRerolled, FiveCoinsTaken, IncomeTaken, KhansFavorTaken, MoneyBagTaken,
+    ObjectivesKept, Travelled, TurnEnded,
 )
 from rules.marco_polo.state import (
     BAZAAR_SPACE,
@@ -65,7 +43,6 @@ from rules.marco_polo.state import (
     KEEP_ITEM,
     KHAN,
     PICK,
-    PLAY,
     MarcoPoloState,
     PlayerState,
 )
@@ -363,24 +340,20 @@ def _income_moves(state: MarcoPoloState, seat: int) -> list[Event]:
     return out
 
 
+def _objectives_kept(state: MarcoPoloState, seat: int, p) -> list[Event]:
+    if None in p.dealt:
+        return [ObjectivesKept(objectives=(None, None), seat=seat)]
+    return [ObjectivesKept(objectives=pair, seat=seat) for pair in combinations(p.dealt, 2)]
+
+
+#: the moves answering each pending item a seat decides
+PENDING_MOVES = {
+    INCOME: lambda state, seat, p: _income_moves(state, seat),
+    DISCARD: lambda state, seat, p: [ContractDiscarded(contract=k, seat=seat) for k in p.contracts],
+    PICK: lambda state, seat, p: [CharacterPicked(character=c, seat=seat) for c in state.draft],
+    KEEP_ITEM: _objectives_kept,
+}
+
+
 def legal_moves(state: MarcoPoloState) -> list[Event]:
-    seat = to_move(state)
-    if seat is None:
-        return []
-    if state.pending:
-        kind = state.pending[0][0]
-        p = state.seats[seat]
-        if kind == INCOME:
-            return _income_moves(state, seat)
-        if kind == DISCARD:
-            return [ContractDiscarded(contract=k, seat=seat) for k in p.contracts]
-        if kind == PICK:
-            return [CharacterPicked(character=c, seat=seat) for c in state.draft]
-        if kind == KEEP_ITEM:
-            if None in p.dealt:
-                return [ObjectivesKept(objectives=(None, None), seat=seat)]
-            return [ObjectivesKept(objectives=pair, seat=seat) for pair in combinations(p.dealt, 2)]
-        return []
-    if state.phase == PLAY:
-        return _turn_moves(state)
-    return []
+    return pending_or_turn_moves(state, to_move, PENDING_MOVES, _turn_moves)

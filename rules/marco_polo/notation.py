@@ -36,28 +36,10 @@ import msgspec
 from events.base import Event
 from rules.marco_polo import codes
 from rules.marco_polo.events import (
-    BazaarUsed,
-    BlackDieBought,
-    CharacterPicked,
-    CityCardUsed,
-    ContractCompleted,
-    ContractDiscarded,
-    ContractDrawn,
-    ContractsDealt,
-    ContractsTaken,
-    DiceRolled,
-    DieAdjusted,
-    DieRerolled,
-    DieRolled,
-    FiveCoinsTaken,
-    IncomeTaken,
-    KhansFavorTaken,
-    MoneyBagTaken,
-    ObjectivesKept,
-    ObjectivesRevealed,
-    SetupDealt,
-    Travelled,
-    TurnEnded,
+    BazaarUsed, BlackDieBought, CharacterPicked, CityCardUsed, ContractCompleted, ContractDiscarded,
+    ContractDrawn, ContractsDealt, ContractsTaken, DiceRolled, DieAdjusted, DieRerolled, DieRolled,
+    FiveCoinsTaken, IncomeTaken, KhansFavorTaken, MoneyBagTaken, ObjectivesKept, ObjectivesRevealed,
+    SetupDealt, Travelled, TurnEnded,
 )
 from events.messages import phrase
 

@@ -57,6 +57,8 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     content: dict[str, str] | None = None
 
 
+# Marco Polo II's seat differs (jade, one VP track, seals, one goal card, pieces, caravans; no
+# white die): each title keeps its own struct.
 class PlayerState(msgspec.Struct, frozen=True):
     character: str | None
     coins: int

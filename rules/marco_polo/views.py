@@ -11,13 +11,15 @@ from typing import Any
 
 from rules.marco_polo import codes
 from rules.marco_polo.content import CITY_CARD_SPACES, LARGE_CITIES, SMALL_CITIES
+from rules.marco_polo_common.views import (
+    SecretCards, hide_secret_scores, public_head, seat_head, seat_to_move, seat_view, status_line, whole_view,
+)
 from rules.marco_polo.state import (
     CONTRACTS,
     DRAFT,
     DRAW,
     KEEP,
     OVER,
-    PLAY,
     REVEAL,
     ROLL,
     ROLL_DIE,
@@ -25,57 +27,30 @@ from rules.marco_polo.state import (
     MarcoPoloState,
 )
 
+#: what the table reports next, by phase
+WAITING = {
+    SETUP: "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)",
+    CONTRACTS: "round {round}: waiting for the six contracts of the round",
+    ROLL: "round {round}: waiting for the dice roll",
+    REVEAL: "after round 5: waiting for the objective cards",
+}
+
 
 def to_move(state: MarcoPoloState) -> int | None:
-    if state.phase in (DRAFT, KEEP):
-        return state.pending[0][1] if state.pending else None
-    if state.phase != PLAY:
-        return None
-    if state.pending:
-        kind, seat, _ = state.pending[0]
-        if kind in (ROLL_DIE, DRAW):
-            return None
-        return seat
-    return state.turn
+    return seat_to_move(state, (DRAFT, KEEP), (ROLL_DIE, DRAW))
 
 
 def status(state: MarcoPoloState) -> str:
     from rules.marco_polo.decide import describe_pending
     from rules.marco_polo.scoring import outcome
 
-    if state.phase == SETUP:
-        return "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)"
-    if state.phase == OVER:
-        result = outcome(state)
-        scores = ", ".join(f"{state.players[s]} {result.scores[s]}" for s in range(state.n))
-        names = " and ".join(state.players[s] for s in result.winners)
-        return f"game over: {names} {'win' if len(result.winners) > 1 else 'wins'} ({scores})"
-    where = f"round {state.round}"
-    if state.pending:
-        return f"{where}: {describe_pending(state)}"
-    if state.phase == CONTRACTS:
-        return f"{where}: waiting for the six contracts of the round"
-    if state.phase == ROLL:
-        return f"{where}: waiting for the dice roll"
-    if state.phase == REVEAL:
-        return "after round 5: waiting for the objective cards"
-    who = state.players[state.turn]
-    if state.main_done:
-        return f"{where}: {who} may take bonus actions, then ends the turn"
-    return f"{where}: {who} to take a main action (bonus actions before or after)"
+    return status_line(state, outcome, describe_pending, WAITING)
 
 
 def _seat_public(state: MarcoPoloState, seat: int) -> dict[str, Any]:
     p = state.seats[seat]
     return {
-        "seat": seat,
-        "player": state.players[seat],
-        "character": p.character,
-        "coins": p.coins,
-        "camels": p.camels,
-        "pepper": p.pepper,
-        "silk": p.silk,
-        "gold": p.gold,
+        **seat_head(state, seat),
         "vp": p.vp,
         "figures": list(p.figures),
         "posts": list(p.posts),
@@ -99,34 +74,14 @@ def _score_for(state: MarcoPoloState, seat: int | None) -> dict[str, Any]:
     from rules.marco_polo.scoring import score
 
     out = score(state)
-    if state.phase == OVER:
-        return out
-    for row in out["seats"]:
-        if row["seat"] != seat:
-            hidden = sum(row[k] for k in SECRET_SCORE)
-            for k in SECRET_SCORE:
-                row[k] = None
-            row["final"] -= hidden
-            row["total"] -= hidden
-    out["totals"] = [row["total"] for row in out["seats"]]
-    return out
+    return out if state.phase == OVER else hide_secret_scores(out, seat, SECRET_SCORE)
 
 
 def _public(state: MarcoPoloState, seat: int | None = None, secret: bool = True) -> dict[str, Any]:
     from rules.marco_polo.scoring import score
 
     return {
-        "title": "marco-polo",
-        "players": list(state.players),
-        "round": state.round,
-        "phase": state.phase,
-        "to_move": to_move(state),
-        "status": status(state),
-        "start_seat": state.start_seat,
-        "turn": state.turn,
-        "main_done": state.main_done,
-        "pending": [list(p) for p in state.pending],
-        "seats": [_seat_public(state, s) for s in range(state.n)],
+        **public_head(state, "marco-polo", to_move(state), status(state), _seat_public),
         "city_cards": dict(zip(CITY_CARD_SPACES, state.city_cards)),
         "outposts": dict(zip(LARGE_CITIES, state.outposts)),
         "city_bonuses": dict(zip(SMALL_CITIES, state.city_bonuses)),
@@ -140,23 +95,12 @@ def _public(state: MarcoPoloState, seat: int | None = None, secret: bool = True)
     }
 
 
+SECRET_CARDS = SecretCards("objectives", "dealt_objectives", "all_objectives", "all_dealt_objectives", lambda p: list(p.objectives))
+
+
 def view(state: MarcoPoloState, seat: int | None) -> dict[str, Any]:
-    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < state.n):
-        codes.illegal(codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{state_n_minus})", seat=seat, state_n_minus=state.n - 1)
-    out = _public(state, seat)
-    out["seat"] = seat
-    if seat is not None:
-        p = state.seats[seat]
-        out["objectives"] = list(p.objectives)
-        out["dealt_objectives"] = list(p.dealt)
-    if state.phase == OVER:
-        out["all_objectives"] = [list(p.objectives) for p in state.seats]
-    return out
+    return seat_view(state, seat, codes, _public, SECRET_CARDS)
 
 
 def full_view(state: MarcoPoloState) -> dict[str, Any]:
-    out = _public(state, None, secret=False)
-    out["seat"] = None
-    out["all_objectives"] = [list(p.objectives) for p in state.seats]
-    out["all_dealt_objectives"] = [list(p.dealt) for p in state.seats]
-    return out
+    return whole_view(state, _public, SECRET_CARDS)

@@ -13,6 +13,7 @@ from msgspec.structs import replace
 
 from events.base import Event
 from rules.marco_polo_common import compensation
+from rules.marco_polo_common.decide import check_seat
 from rules.marco_polo_2 import codes, engine
 from rules.marco_polo_2.engine import Work, component
 from rules.marco_polo_2.events import (
@@ -38,6 +39,7 @@ PENDING_TEXT = {
 }
 
 
+# Unlike Marco Polo ("the display": a drawn contract), seat -1 is the table (a refill).
 def who(state: MP2State, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else "the table"
 
@@ -50,15 +52,16 @@ def describe_pending(state: MP2State) -> Phrase:
 
 
 def _check_seat(state: MP2State, seat: object) -> None:
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n):
-        codes.illegal(codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{state_n_minus})", seat=seat, state_n_minus=state.n - 1)
+    check_seat(state, seat, codes)
 
 
+# The same rule as Marco Polo's ("La partida termina al acabar la quinta ronda"), each refusal quoting its own seed.
 def _not_over(state: MP2State) -> None:
     if state.phase == OVER:
         codes.illegal(codes.GAME_OVER, "{rule}", rule="\"全５ラウンドでゲーム終了\"")
 
 
+# Unlike Marco Polo, a phase that must come first is refused as pending-first or not-expected only.
 def _phase_message(state: MP2State) -> str:
     if state.phase == SETUP:
         return phrase("msg/layout-first", "the table's layout comes first")
@@ -89,6 +92,7 @@ def _pending_seat(state: MP2State, kind: str, seat: object, what: str) -> int:
     if not state.pending or state.pending[0][0] != kind:
         codes.illegal(codes.PENDING_FIRST if state.pending else codes.NOT_EXPECTED, "cannot {what}: {phase_message}", what=what, phase_message=_phase_message(state))
     owner = state.pending[0][1]
+    # a refill is anyone's to report; in Marco Polo, an item of the contract display is
     if seat is not None and seat != owner and kind not in (REFILL,):
         codes.illegal(codes.NOT_YOUR_TURN, "{what}: this is {player}'s, not {player2}'s", what=what, player=who(state, owner), player2=who(state, seat))
     return owner
@@ -98,6 +102,7 @@ def _main(state: MP2State, seat: object, what: str) -> int:
     seat = _turn_seat(state, seat, what)
     if state.main_done:
         codes.illegal(codes.ONE_MAIN_ACTION, "{player} already took this turn's main action: {rule}", player=who(state, seat), rule=Q_ONE_MAIN)
+    # unlike Marco Polo: Donata Badoer's pieces alone do not make a main action
     if not engine.has_dice(state.seats[seat]):
         codes.illegal(codes.PIECE_RULE, "{player} holds no die: the turn ends ({rule})", player=who(state, seat), rule="\"もしすべてのダイスを使っていた場合ターン終了になる。(その時点でのコマアクションはできない)\"")
     return seat

@@ -23,10 +23,11 @@ from rules.marco_polo_2.events import (
     MoneyBagTaken, OutpostTileUsed, SealImproved, SpecialCityUsed, Travelled, TurnEnded,
 )
 from rules.marco_polo_2.state import (
-    BAG, BOOK_SPACE, COLOUR_INITIAL, COLOURS, CONTRACTS_SPACE, GUILD, INCOME, KEEP, KHAN, PICK, PLAY, TRAVEL_SPACE,
+    BAG, BOOK_SPACE, COLOUR_INITIAL, COLOURS, CONTRACTS_SPACE, GUILD, INCOME, KEEP, KHAN, PICK, TRAVEL_SPACE,
     MP2State, PlayerState, pack_of,
 )
 from rules.marco_polo_2.views import to_move
+from rules.marco_polo_common.moves import legal_moves as pending_or_turn_moves
 
 
 def tokens(p: PlayerState) -> list[str]:
@@ -618,22 +619,19 @@ def _income_moves(state: MP2State, seat: int) -> list[Event]:
     ]
 
 
+def _goal_kept(state: MP2State, seat: int, p) -> list[Event]:
+    if None in p.dealt or not p.dealt:
+        return [GoalKept(goal=None, seat=seat)]
+    return [GoalKept(goal=g, seat=seat) for g in p.dealt]
+
+
+#: the moves answering each pending item a seat decides
+PENDING_MOVES = {
+    INCOME: lambda state, seat, p: _income_moves(state, seat),
+    PICK: lambda state, seat, p: [CharacterPicked(character=c, seat=seat) for c in state.offered],
+    KEEP: _goal_kept,
+}
+
+
 def legal_moves(state: MP2State) -> list[Event]:
-    seat = to_move(state)
-    if seat is None:
-        return []
-    if state.pending:
-        kind = state.pending[0][0]
-        p = state.seats[seat]
-        if kind == INCOME:
-            return _income_moves(state, seat)
-        if kind == PICK:
-            return [CharacterPicked(character=c, seat=seat) for c in state.offered]
-        if kind == KEEP:
-            if None in p.dealt or not p.dealt:
-                return [GoalKept(goal=None, seat=seat)]
-            return [GoalKept(goal=g, seat=seat) for g in p.dealt]
-        return []
-    if state.phase == PLAY:
-        return _turn_moves(state)
-    return []
+    return pending_or_turn_moves(state, to_move, PENDING_MOVES, _turn_moves)

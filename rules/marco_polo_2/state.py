@@ -62,6 +62,9 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     grow_pack: bool = True
 
 
+# The two titles' seats hold the same coins, camels and goods, but unlike Marco Polo's: jade, one VP
+# track (Marco Polo keeps VP by source), guild seals, one goal card (Marco Polo: two objectives),
+# Donata Badoer's pieces, caravans; no white die. Each title keeps its own struct.
 class PlayerState(msgspec.Struct, frozen=True):
     character: str | None
     coins: int
@@ -196,6 +199,7 @@ def neutral_board(pack: Pack, n: int) -> tuple[Placed, ...]:
 
 def setup(players: tuple[str, ...], options: dict[str, Any] | None) -> MP2State:
     players = tuple(players)
+    # as in Marco Polo, 2-4 players (four colours), but this seed states no count to quote
     if not 2 <= len(players) <= 4:
         codes.bad_options(codes.PLAYER_COUNT, "Marco Polo II is for 2-4 players; got {n_players}", n_players=len(players))
     try:

@@ -9,55 +9,40 @@ from __future__ import annotations
 from typing import Any
 
 from rules.marco_polo_2 import codes
+from rules.marco_polo_common.views import (
+    SecretCards, hide_secret_scores, public_head, seat_head, seat_to_move, seat_view, status_line, whole_view,
+)
 from rules.marco_polo_2.state import (
-    OVER, PICKS, PLAY, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, pack_of,
+    OVER, PICKS, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, pack_of,
 )
 
 #: score fields that would betray another seat's goal card before the end
 SECRET_SCORE = ("goal_seals", "shields")
 
+#: what the table reports next, by phase
+WAITING = {
+    SETUP: "setup: waiting for the table's layout (characters, contracts, goal cards, board)",
+    ROUND: "round {next_round}: waiting for the offer tiles and action-area city cards",
+    ROLL: "round {round}: waiting for the dice roll",
+    REVEAL: "after the last round: waiting for the goal cards",
+}
+
 
 def to_move(state: MP2State) -> int | None:
-    if state.phase == PICKS:
-        return state.pending[0][1] if state.pending else None
-    if state.phase != PLAY:
-        return None
-    if state.pending:
-        kind, seat, _ = state.pending[0]
-        return None if kind in (ROLL_DIE, REFILL) else seat
-    return state.turn
+    return seat_to_move(state, (PICKS,), (ROLL_DIE, REFILL))
 
 
 def status(state: MP2State) -> str:
     from rules.marco_polo_2.decide import describe_pending
     from rules.marco_polo_2.scoring import outcome
 
-    if state.phase == SETUP:
-        return "setup: waiting for the table's layout (characters, contracts, goal cards, board)"
-    if state.phase == OVER:
-        result = outcome(state)
-        scores = ", ".join(f"{state.players[s]} {result.scores[s]}" for s in range(state.n))
-        names = " and ".join(state.players[s] for s in result.winners)
-        return f"game over: {names} {'win' if len(result.winners) > 1 else 'wins'} ({scores})"
-    if state.pending:
-        return f"round {state.round}: {describe_pending(state)}"
-    if state.phase == ROUND:
-        return f"round {state.round + 1}: waiting for the offer tiles and action-area city cards"
-    if state.phase == ROLL:
-        return f"round {state.round}: waiting for the dice roll"
-    if state.phase == REVEAL:
-        return "after the last round: waiting for the goal cards"
-    who = state.players[state.turn]
-    if state.main_done:
-        return f"round {state.round}: {who} may take bonus actions, then ends the turn"
-    return f"round {state.round}: {who} to take a main action (bonus actions before or after)"
+    return status_line(state, outcome, describe_pending, WAITING)
 
 
 def _seat_public(state: MP2State, seat: int) -> dict[str, Any]:
     p = state.seats[seat]
     return {
-        "seat": seat, "player": state.players[seat], "character": p.character, "coins": p.coins, "camels": p.camels,
-        "pepper": p.pepper, "silk": p.silk, "gold": p.gold, "jade": p.jade, "vp": p.vp, "figures": list(p.figures),
+        **seat_head(state, seat), "jade": p.jade, "vp": p.vp, "figures": list(p.figures),
         "posts": list(p.posts), "posts_left": p.posts_left, "contracts": list(p.contracts),
         "completed": list(p.completed), "seals": list(p.seals), "improved": list(p.improved), "dice": list(p.dice),
         "black": list(p.black), "pieces": list(p.pieces), "used_spaces": list(p.used),
@@ -69,36 +54,14 @@ def _score_for(state: MP2State, seat: int | None) -> dict[str, Any]:
     from rules.marco_polo_2.scoring import score
 
     out = score(state)
-    if state.phase == OVER:
-        return out
-    for row in out["seats"]:
-        if row["seat"] != seat:
-            hidden = sum(row[k] for k in SECRET_SCORE)
-            for k in SECRET_SCORE:
-                row[k] = None
-            row["shields_count"] = None
-            row["final"] -= hidden
-            row["total"] -= hidden
-    out["totals"] = [row["total"] for row in out["seats"]]
-    return out
+    return out if state.phase == OVER else hide_secret_scores(out, seat, SECRET_SCORE, blank=("shields_count",))
 
 
 def _public(state: MP2State, seat: int | None, secret: bool = True) -> dict[str, Any]:
     from rules.marco_polo_2.scoring import score
 
     return {
-        "title": "marco-polo-2",
-        "content": pack_of(state).id,
-        "players": list(state.players),
-        "round": state.round,
-        "phase": state.phase,
-        "to_move": to_move(state),
-        "status": status(state),
-        "start_seat": state.start_seat,
-        "turn": state.turn,
-        "main_done": state.main_done,
-        "pending": [list(p) for p in state.pending],
-        "seats": [_seat_public(state, s) for s in range(state.n)],
+        **public_head(state, "marco-polo-2", to_move(state), status(state), _seat_public, content=pack_of(state).id),
         "offered": list(state.offered),
         "bonuses": [list(x) for x in state.bonuses],
         "outposts": [list(x) for x in state.outposts],
@@ -118,22 +81,12 @@ def _public(state: MP2State, seat: int | None, secret: bool = True) -> dict[str,
     }
 
 
+SECRET_CARDS = SecretCards("goal", "dealt_goals", "all_goals", "all_dealt_goals", lambda p: p.goal)
+
+
 def view(state: MP2State, seat: int | None) -> dict[str, Any]:
-    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < state.n):
-        codes.illegal(codes.UNKNOWN_SEAT, "seat {seat!r} is not a seat of this game (0..{state_n_minus})", seat=seat, state_n_minus=state.n - 1)
-    out = _public(state, seat)
-    out["seat"] = seat
-    if seat is not None:
-        out["goal"] = state.seats[seat].goal
-        out["dealt_goals"] = list(state.seats[seat].dealt)
-    if state.phase == OVER:
-        out["all_goals"] = [p.goal for p in state.seats]
-    return out
+    return seat_view(state, seat, codes, _public, SECRET_CARDS)
 
 
 def full_view(state: MP2State) -> dict[str, Any]:
-    out = _public(state, None, secret=False)
-    out["seat"] = None
-    out["all_goals"] = [p.goal for p in state.seats]
-    out["all_dealt_goals"] = [list(p.dealt) for p in state.seats]
-    return out
+    return whole_view(state, _public, SECRET_CARDS)

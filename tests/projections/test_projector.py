@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from events.errors import UnknownGame
+from events.history import build
 from events.log import new_game_id
 from projections.fold import fold_all
 from projections.projector import Projector
-from replay.history import build
 from replay.recorder import Recorder
 from replay.simulate import random_game
 

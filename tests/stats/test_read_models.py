@@ -7,12 +7,12 @@ import random
 
 from statsdata import LC_GAMES, MP_GAMES, tables
 
+from events.history import build
 from projections.projector import Projector
 from projections.stats import model, models
 from projections.stats.base import TitleStats
 from projections.stats.questions import Filters, Questions
 from projections.stats.sql import SHARED_VIEWS
-from replay.history import build
 from replay.recorder import Recorder
 from rules import titles
 

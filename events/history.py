@@ -3,6 +3,10 @@
 The log only grows. Each raw seq N has an effective history — the list of events that count
 after reading the log up to N — kept as a persistent chain so that undo to any point, redo and
 "state at seq N" cost no copying.
+
+It stands with the events because it needs nothing but them and gives the history edits
+(``game.undone``, ``game.redone``, ``game.amended``) their meaning: projections fold it, replay
+plans on it, and neither has to call the other for it.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ from hypothesis import given, settings, strategies as st
 from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused
+from events.history import History, build
 from events.lifecycle import Amended, GameCreated, Redone, Undone
-from replay.history import History, build
 
 
 class Mark(Event, frozen=True, tag="test.mark"):
