@@ -59,27 +59,30 @@ class Layers:
 def layers(db: str) -> Iterator[Layers]:
     """The real layers over one database file, closed afterwards."""
     import rules  # noqa: F401  (registers every title's events)
-    from events.duckdb_log import DuckDBEventLog
     from events.errors import TabletapeError
-    from api.services import library
-    from events.tokens import TokenStore
+    from events.stores import open_log
+    from api.services import library, tokens
     from projections.projector import Projector
     from replay.recorder import Recorder
 
     import duckdb
 
     try:
-        log = DuckDBEventLog(db)
+        log = open_log(db)
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(said(exc))
     except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
         fail(cli("store-busy", db=db, exc=exc))
+    except Exception as exc:  # a PostgreSQL server that does not answer (psycopg's OperationalError)
+        if type(exc).__module__.startswith("psycopg"):
+            fail(f"{db.split('@')[-1]}: {str(exc).strip().splitlines()[0]}")
+        raise
     try:
         packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
         projector = Projector(log)
         recorder = Recorder(log, projector)
         recorder.subscribe(packs.appended)
-        yield Layers(log, projector, recorder, TokenStore(log.con), packs)
+        yield Layers(log, projector, recorder, tokens(log), packs)
     finally:
         log.close()
 
@@ -146,8 +149,9 @@ def serve(
     head_timeout: Optional[float] = typer.Option(None, help="seconds a request's line and headers may take"),
     body_timeout: Optional[float] = typer.Option(None, help="seconds a request's body may take once its head came"),
     access_log: bool = typer.Option(False, "--access-log", help="log each request's line (no token is in one)"),
+    workers: int = typer.Option(1, "--workers", min=1, help="processes serving the port (PostgreSQL only; README: PostgreSQL)"),
 ) -> None:
-    """Run the HTTP service on the embedded DuckDB database."""
+    """Run the HTTP service on the embedded DuckDB database, or on a PostgreSQL one (--db postgresql://...)."""
     from api.app import create_app
     from api.edge import parse_limits
     from api.server import run
@@ -159,7 +163,32 @@ def serve(
         settings.body_limits.update(parse_limits(",".join(body_limit)))
     except ValueError as exc:  # pydantic's ValidationError is one
         fail(f"serve: {exc}")
-    run(create_app(settings), host, port, access_log=access_log, settings=settings)
+    if workers > 1:
+        from events.stores import is_postgres
+
+        if not is_postgres(db):
+            fail(f"serve: --workers {workers} needs a PostgreSQL database (--db postgresql://...): one process holds a DuckDB file")
+        first_start(settings)  # once, before the workers: the schema and the admin token
+    run(create_app(settings), host, port, access_log=access_log, settings=settings, workers=workers)
+
+
+def first_start(settings: Any) -> None:
+    """Open the store once in this process: its tables exist and its admin token, if new, is
+    shown once (rather than each worker making its own)."""
+    from api.app import admin_token_notice
+    from api.services import Services
+
+    try:
+        services = Services(settings)
+    except Exception as exc:  # a server that does not answer: one line, not a traceback
+        if type(exc).__module__.startswith("psycopg"):
+            fail(f"serve: {str(exc).strip().splitlines()[0]}")
+        raise
+    try:
+        if services.admin_token_issued:
+            print(admin_token_notice(services.admin_token_issued), file=sys.stderr, flush=True)
+    finally:
+        services.close()
 
 
 # -- games --------------------------------------------------------------------------------------

@@ -165,7 +165,7 @@ def admin_token(db: str = Db) -> None:
     if db != ":memory:" and not Path(db).exists():  # a mistyped path would get a store of its own
         fail(f"no store at {db}: `tabletape serve --db {db}` makes one (and prints its admin token)")
     with layers(db) as lay, reported():
-        token = AdminToken(lay.log.con).issue()
+        token = AdminToken(lay.log.store).issue()
     console().print(f"admin token: {token}")
     console(stderr=True).print("shown once; the previous admin token no longer works")
 
