@@ -89,10 +89,9 @@ CREATE TABLE IF NOT EXISTS chain_heads (
 );
 """
 
+_EPOCH_US = "(extract(epoch FROM recorded_at) * 1000000)::bigint"
 #: ``anchors.CHECK_COLUMNS`` in PostgreSQL's words
-CHECK_COLUMNS = anchors.CHECK_COLUMNS.replace(
-    "epoch_us(recorded_at)", "(extract(epoch FROM recorded_at) * 1000000)::bigint"
-)
+CHECK_COLUMNS = anchors.CHECK_COLUMNS.replace("epoch_us(recorded_at)", _EPOCH_US)
 _INSERT = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
 #: one lock for every process creating the schema (CREATE ... IF NOT EXISTS races otherwise)
 _SCHEMA_LOCK = 0x7461626C  # "tabl"
@@ -231,7 +230,13 @@ class PostgresEventLog:
                 raise self._refuse(game_id, 0)  # events without a head: the head was removed
         else:
             seq, legacy, mac, prev = head
-            if not hmac.compare_digest(mac, anchors.head_mac(self._secret, game_id, seq, prev, legacy)):
+            last = conn.execute(
+                "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", [game_id]
+            ).fetchone()
+            # the head must vouch for the last stored event: a deleted or rewritten last event shows
+            if last != (seq, prev) or not hmac.compare_digest(
+                mac, anchors.head_mac(self._secret, game_id, seq, prev, legacy)
+            ):
                 raise self._refuse(game_id, seq)
         if key is not None:
             span = conn.execute(
@@ -449,11 +454,7 @@ class PostgresEventLog:
         return None
 
     def last_seq(self, game_id: str) -> int:
-        return self._query(
-            "SELECT coalesce((SELECT last_seq FROM chain_heads WHERE game_id = %s), "
-            "(SELECT max(seq) FROM events WHERE game_id = %s), 0)",
-            [game_id, game_id],
-        )[0][0]
+        return self._query("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = %s", [game_id])[0][0]
 
     def recorded_times(self, game_id: str, seqs: Sequence[int]) -> dict[int, datetime]:
         """When the events at ``seqs`` of a game were recorded."""
@@ -565,8 +566,9 @@ def event_rows(
 
 @lru_cache(maxsize=256)
 def _dialect(sql: str) -> str:
-    """DuckDB's SQL of the token and key stores as PostgreSQL reads it."""
-    return sql.replace("?", "%s").replace("BLOB", "BYTEA")
+    """DuckDB's SQL of the token and key stores (and of plain queries on the log's tables) as
+    PostgreSQL reads it."""
+    return sql.replace("make_timestamp(?)", "(timestamp 'epoch' + ?::bigint * interval '1 microsecond')").replace("?", "%s").replace("BLOB", "BYTEA").replace("epoch_us(recorded_at)", _EPOCH_US)
 
 
 class PgCursor:
