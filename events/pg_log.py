@@ -431,9 +431,10 @@ class PostgresEventLog:
             conn.execute("SELECT 1")
 
     def stats(self) -> dict[str, int]:
-        """Appends, commits and events written by this process."""
+        """Appends, commits and events written by this process, and its id (``worker``: which
+        of several workers answered)."""
         with self._stats_lock:
-            return dict(self._stats)
+            return {**self._stats, "worker": os.getpid()}
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         with self._pool.connection() as conn:
