@@ -9,8 +9,8 @@ both. Each commit sends ``NOTIFY tabletape_events`` (delivered on commit), which
 hands to a process's live streams.
 
 The derived data (the catalogue, statistics, snapshots, packs) stays in DuckDB: each process
-keeps an in-memory DuckDB *mirror* of the ``events`` table, fed by its own appends and by
-``sync`` from PostgreSQL, and ``con``, ``cursor()`` and ``reader()`` are that mirror's, so every
+keeps an in-memory DuckDB *mirror* of the ``events`` table, copied by ``sync`` from PostgreSQL
+(the read models call it before they fold; an append does not wait for it), and ``con``, ``cursor()`` and ``reader()`` are that mirror's, so every
 read model and question runs unchanged. ``store`` is the connection of the tables that must be
 shared (tokens, creation keys, the admin token), in PostgreSQL.
 """
@@ -188,7 +188,6 @@ class PostgresEventLog:
         else:  # pragma: no cover - the second pass always finds the head the first one missed
             raise ConcurrencyConflict("game {game_id} was created concurrently", params=dict(game_id=game_id), game_id=game_id, expected_seq=expected_seq)
         if rows:
-            self._mirror_rows(rows)
             with self._stats_lock:
                 self._stats["appends"] += 1
                 self._stats["commits"] += 1
@@ -301,7 +300,6 @@ class PostgresEventLog:
             raise GameExists("an import names the same game twice")
         at = self._clock()
         inserted = 0
-        tables = []
         with self._pool.connection() as conn, conn.transaction():
             clash = conn.execute("SELECT game_id FROM chain_heads WHERE game_id = ANY(%s) LIMIT 1", [game_ids]).fetchone()
             if clash:
@@ -309,11 +307,7 @@ class PostgresEventLog:
             for chunk in _chunks(games, chunk_events):
                 batch, heads = _import_batch(chunk, at, actor, self._secret)
                 self._copy(conn, batch, heads)
-                tables.append(batch)
                 inserted += batch.num_rows
-            conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, "* 0 0"])
-        for batch in tables:
-            self._mirror_table(batch)
         return inserted
 
     def restore(self, table: pa.Table) -> int:
@@ -326,7 +320,6 @@ class PostgresEventLog:
             if clash:
                 raise GameExists("game {game_id} already exists; an import only adds new games", params=dict(game_id=clash[0]))
             self._copy(conn, rows, heads)
-        self._mirror_table(rows)
         return rows.num_rows
 
     def _copy(self, conn: psycopg.Connection, batch: pa.Table, heads: pa.Table) -> None:
@@ -361,30 +354,16 @@ class PostgresEventLog:
                 ).fetchall()
             if not rows:
                 return 0
+            columns = list(zip(*rows))[: len(_COLUMNS)]
+            table = pa.table([pa.array(c, f.type) for c, f in zip(columns, _ARROW_SCHEMA)], schema=_ARROW_SCHEMA)
+            cur = self.con.cursor()
+            try:
+                cur.register("_mirror_rows", table)
+                cur.execute("INSERT INTO events SELECT * FROM _mirror_rows")
+            finally:
+                cur.close()
             self._mark = (rows[-1][-2], rows[-1][-1])
-            self._insert_mirror([row[:-2] for row in rows])
             return len(rows)
-
-    def _mirror_rows(self, rows: list[tuple]) -> None:
-        with self._mirror_lock:
-            self._insert_mirror(rows)
-
-    def _insert_mirror(self, rows: list[tuple]) -> None:
-        columns = list(zip(*rows))
-        table = pa.table([pa.array(list(c), f.type) for c, f in zip(columns, _ARROW_SCHEMA)], schema=_ARROW_SCHEMA)
-        self._mirror_table(table, locked=True)
-
-    def _mirror_table(self, table: pa.Table, locked: bool = False) -> None:
-        if not locked:
-            with self._mirror_lock:
-                return self._mirror_table(table, True)
-        cur = self.con.cursor()
-        try:
-            cur.register("_mirror_rows", table)
-            # an own append may arrive by sync as well: the (game_id, seq) key keeps one copy
-            cur.execute("INSERT OR IGNORE INTO events SELECT * FROM _mirror_rows")
-        finally:
-            cur.close()
 
     def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
         """Call ``listener(game_id, result)`` for every append any process commits (from a
