@@ -215,6 +215,7 @@ class ReadModels:
 
     def rebuild(self, batch_games: int = 2_000) -> int:
         """Recreate every read model from the log alone; returns the number of games."""
+        self.log.sync()
         with self._lock:
             self._ensure_stats()
             mark = self._log_mark()
