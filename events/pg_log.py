@@ -348,9 +348,10 @@ class PostgresEventLog:
             with self._pool.connection() as conn:
                 rows = conn.execute(
                     f"SELECT {', '.join(_COLUMNS)}, tx::text, id FROM events "
-                    "WHERE (tx, id) > (%s::xid8, %s) AND tx < pg_snapshot_xmin(pg_current_snapshot()) "
-                    "ORDER BY tx, id",
-                    list(self._mark),
+                    # the first bound alone lets the planner take a range of the (tx, id) index
+                    "WHERE tx >= %s::xid8 AND (tx, id) > (%s::xid8, %s) "
+                    "AND tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY tx, id",
+                    [self._mark[0], *self._mark],
                 ).fetchall()
             if not rows:
                 return 0
