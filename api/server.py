@@ -210,6 +210,16 @@ def run(
     run_workers(config, app, workers)
 
 
+def _end_with_parent() -> None:
+    """Have Linux stop this worker if the process that forked it dies (even by SIGKILL)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent's signal handler is all there is
+        pass
+
+
 def run_workers(config: uvicorn.Config, app: FastAPI, workers: int) -> None:
     """Serve one listening socket from ``workers`` forked processes (each its own app, services
     and connections: the app is only built, its lifespan runs in the child); a SIGINT or SIGTERM
@@ -220,6 +230,7 @@ def run_workers(config: uvicorn.Config, app: FastAPI, workers: int) -> None:
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the worker's own exit
             status = 0
+            _end_with_parent()
             try:
                 Server(config, app).run(sockets=[sock])
             except BaseException:  # noqa: BLE001

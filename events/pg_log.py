@@ -347,10 +347,11 @@ class PostgresEventLog:
         with self._mirror_lock:
             with self._pool.connection() as conn:
                 rows = conn.execute(
-                    f"SELECT {', '.join(_COLUMNS)}, tx::text, id FROM events "
+                    # the text of tx under another name: ORDER BY tx would sort by the output column's text
+                    f"SELECT {', '.join(_COLUMNS)}, tx::text AS tx_text, id FROM events "
                     # the first bound alone lets the planner take a range of the (tx, id) index
                     "WHERE tx >= %s::xid8 AND (tx, id) > (%s::xid8, %s) "
-                    "AND tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY tx, id",
+                    "AND tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY events.tx, events.id",
                     [self._mark[0], *self._mark],
                 ).fetchall()
             if not rows:
