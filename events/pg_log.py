@@ -186,7 +186,11 @@ class PostgresEventLog:
             if result is not None:
                 break
         else:  # pragma: no cover - the second pass always finds the head the first one missed
-            raise ConcurrencyConflict("game {game_id} was created concurrently", params=dict(game_id=game_id), game_id=game_id, expected_seq=expected_seq)
+            raise ConcurrencyConflict(
+                "expected_seq {expected_seq} is stale: game {game_id} was appended to concurrently", params=dict(expected_seq=expected_seq, game_id=game_id),
+                game_id=game_id,
+                expected_seq=expected_seq,
+            )
         if rows:
             with self._stats_lock:
                 self._stats["appends"] += 1
