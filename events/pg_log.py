@@ -126,6 +126,8 @@ class PostgresEventLog:
     ) -> None:
         self.dsn = dsn
         self._clock = clock
+        # a server that does not answer fails here, at once (the pool would retry for 30 s)
+        psycopg.connect(dsn, autocommit=True, connect_timeout=10).close()
         self._pool = ConnectionPool(
             dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=True, name="tabletape"
         )
@@ -139,6 +141,8 @@ class PostgresEventLog:
             had_heads = conn.execute("SELECT to_regclass('chain_heads') IS NOT NULL").fetchone()[0]
             conn.execute(SCHEMA)
             self._secret = secret or self._open_secret(conn, had_heads)
+        #: a PostgreSQL store has its anchors from its first start: none to add to older games
+        self.anchored_on_open = 0
         self.store = PgStore(dsn)
         self.con = duckdb.connect(mirror)
         self.con.execute(MIRROR_SCHEMA)
