@@ -33,7 +33,7 @@ def speak(
         fail(i18n.text("cli", "bad-lang", i18n.locale_lang(os.environ), langs=", ".join(i18n.LANGS), lang=lang))
     i18n.cli_lang = lang or i18n.locale_lang(os.environ)
 
-DB_HELP = "DuckDB database file"
+DB_HELP = "DuckDB database file, or a PostgreSQL URL (postgresql://...)"
 DEFAULT_DB = "data/tabletape.duckdb"
 Db = typer.Option(DEFAULT_DB, "--db", help=DB_HELP)
 
@@ -142,7 +142,7 @@ def option_value(text: str) -> Any:
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
-    db: str = typer.Option(DEFAULT_DB, "--db", help="DuckDB database file (':memory:' for none)"),
+    db: str = typer.Option(DEFAULT_DB, "--db", help="DuckDB database file (':memory:' for none), or a PostgreSQL URL"),
     body_limit: list[str] = typer.Option(
         [], "--body-limit", help="a route's body limit as route=size, e.g. moves=64KiB (repeatable; README: Limits)"
     ),
