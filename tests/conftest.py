@@ -46,10 +46,12 @@ def postgres_server():
 
 
 @pytest.fixture
-def postgres_db(postgres_server, tmp_path, monkeypatch) -> str:
+def postgres_db(postgres_server, tmp_path, monkeypatch):
     """A URL of an empty PostgreSQL store (a schema of its own), its anchors' key in ``tmp_path``."""
     monkeypatch.setenv("TABLETAPE_SECRET_FILE", str(tmp_path / "postgres.key"))
-    return pgserver.fresh_schema(postgres_server)
+    url = pgserver.fresh_schema(postgres_server)
+    yield url
+    pgserver.drop_schema(postgres_server, url)  # a server of $TABLETAPE_TEST_POSTGRES outlives the tests
 
 
 @pytest.fixture(params=["duckdb", "postgresql"])

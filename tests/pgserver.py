@@ -75,3 +75,12 @@ def fresh_schema(url: str) -> str:
         conn.execute(f"CREATE SCHEMA {name}")
     sep = "&" if "?" in url else "?"
     return f"{url}{sep}options=-csearch_path%3D{name}"
+
+
+def drop_schema(url: str, schema_url: str) -> None:
+    """Remove the schema ``fresh_schema`` made for ``schema_url``, with its tables."""
+    import psycopg
+
+    name = schema_url.rsplit("%3D", 1)[1]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
