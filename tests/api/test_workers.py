@@ -58,6 +58,7 @@ def test_the_same_move_sent_through_two_workers_is_appended_once_and_the_other_g
     assert refused["code"] == "stale-expected-seq"
     for client in (a, b):  # both workers read the one log
         assert client.get(f"/games/{game.id}").json()["last_seq"] == seq + 1
+        assert game.id in [g["game_id"] for g in client.get("/games").json()["games"]]  # and one catalogue
 
 
 def test_a_stream_on_one_worker_sees_moves_appended_through_another(workers):
@@ -77,6 +78,18 @@ def test_a_stream_on_one_worker_sees_moves_appended_through_another(workers):
     mover.join()
     assert [m["id"] for m in messages if "id" in m] == [seq + 1]
     assert time.monotonic() - started < 5  # an idle stream pings every 15 s: this was the NOTIFY
+
+
+def test_tokens_issued_again_through_one_worker_replace_the_old_ones_on_every_worker(workers):
+    a, b = two_workers(workers)
+    game = new_game(a)
+    assert b.get(f"/games/{game.id}/legal-moves", headers=game.auth).status_code == 200  # b has seen them
+    issued = a.post(f"/games/{game.id}/tokens", headers=game.auth)
+    assert issued.status_code == 200, issued.text
+    old = b.get(f"/games/{game.id}/legal-moves", headers=game.auth)
+    assert (old.status_code, old.json()["code"]) == (403, "token-wrong")
+    new = {"Authorization": f"Bearer {issued.json()['write_token']}"}
+    assert b.get(f"/games/{game.id}/legal-moves", headers=new).status_code == 200
 
 
 def test_several_workers_on_a_duckdb_file_are_refused_in_one_line(tmp_path):
