@@ -142,7 +142,9 @@ def option_value(text: str) -> Any:
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
-    db: str = typer.Option(DEFAULT_DB, "--db", help="DuckDB database file (':memory:' for none), or a PostgreSQL URL"),
+    db: str = typer.Option(
+        DEFAULT_DB, "--db", envvar="TABLETAPE_DB", help="DuckDB database file (':memory:' for none), or a PostgreSQL URL"
+    ),
     body_limit: list[str] = typer.Option(
         [], "--body-limit", help="a route's body limit as route=size, e.g. moves=64KiB (repeatable; README: Limits)"
     ),
