@@ -31,6 +31,7 @@ from events.errors import TabletapeError
 from api.services import Services
 from projections.fold import GameState
 from replay.frames import Perspective
+from events.messages import phrase
 
 
 class _Bearer(HTTPBearer):
@@ -61,7 +62,7 @@ def _token(creds: HTTPAuthorizationCredentials | None) -> str | None:
 
 
 def require_write(
-    svc: Services, game_id: str, creds: HTTPAuthorizationCredentials | None, what: str = "a write"
+    svc: Services, game_id: str, creds: HTTPAuthorizationCredentials | None, what: str = phrase("what/a-write", "a write")
 ) -> None:
     """The game exists and the bearer holds its write token."""
     svc.projector.history(game_id)  # raises UnknownGame: a 404 comes before any token question
@@ -81,7 +82,7 @@ def require_ended_or_write(
 ) -> None:
     """Open to all once the game has ended; before that, the recorder's (write token)."""
     if not ended(game):
-        require_write(svc, game_id, creds, f"{what} of a game in progress")
+        require_write(svc, game_id, creds, phrase("what/in-progress", "{what} of a game in progress", what=what))
 
 
 def require_ended(game_id: str, game: GameState, what: str, code: str) -> None:
@@ -104,7 +105,7 @@ def perspective(
     if full and seat is not None:
         raise MalformedRequest("ask for one seat's view or the full view, not both", code="seat-and-full")
     if full:
-        require_ended(game_id, game, "the full view", "full-view-before-end")
+        require_ended(game_id, game, phrase("what/full-view", "the full view"), "full-view-before-end")
         return Perspective(full=True, all_moves=True)
     if seat is None:
         return Perspective(all_moves=over)

@@ -1,5 +1,7 @@
 """The ``tabletape`` command line. Every command but ``serve`` works directly on the DuckDB file
-(``--db``); DuckDB lets one process write a file at a time, so stop the server first."""
+(``--db``). DuckDB lets one process hold a file, so while ``tabletape serve`` holds it (found
+from the discovery file it writes beside the database, or named with ``--url``) a command goes
+through the service's HTTP API instead, or says in one line what to do (``api.remote``)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
+from urllib.parse import quote
 
 import typer
 from rich.console import Console
@@ -25,13 +28,18 @@ def speak(
     lang: Optional[str] = typer.Option(
         None, "--lang", help="language of messages and errors: en, es or ja (default: LC_ALL, LC_MESSAGES, LANG)"
     ),
+    url: Optional[str] = typer.Option(
+        None, "--url", envvar="TABLETAPE_URL",
+        help="go through the service at this URL (default: the one holding --db, if it runs)",
+    ),
 ) -> None:
     """tabletape: record board games move by move, replay and query them."""
-    from api import i18n
+    from api import i18n, remote
 
     if lang is not None and lang not in i18n.LANGS:
         fail(i18n.text("cli", "bad-lang", i18n.locale_lang(os.environ), langs=", ".join(i18n.LANGS), lang=lang))
     i18n.cli_lang = lang or i18n.locale_lang(os.environ)
+    remote.given_url = url
 
 DB_HELP = "DuckDB database file, or a PostgreSQL URL (postgresql://...)"
 DEFAULT_DB = "data/tabletape.duckdb"
@@ -55,9 +63,39 @@ class Layers:
     packs: Any
 
 
+#: commands that cannot go through a service, and what they say instead of the generic line
+_NOT_THROUGH = {"admin-token": "service-admin-token", "pack upload": "service-admin", "pack derive": "service-admin"}
+
+
+def command_name() -> str:
+    """The running command as a user types it after ``tabletape`` (``pack upload``)."""
+    try:  # typer >= 0.20 runs on its own copy of click
+        from typer._click.globals import get_current_context
+    except ImportError:
+        from click import get_current_context
+
+    ctx, names = get_current_context(silent=True), []
+    while ctx is not None and ctx.parent is not None:  # the root's name is how it was run (python -m api)
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(reversed(names)) or "..."
+
+
+def service(db: str) -> Any:
+    """The running service a command goes through (``--url``, or the one holding ``db``), or None."""
+    from api import i18n, remote
+
+    return remote.find(db, i18n.cli_lang)
+
+
 @contextmanager
 def layers(db: str) -> Iterator[Layers]:
-    """The real layers over one database file, closed afterwards."""
+    """The real layers over one database file, closed afterwards; while a service holds it, a
+    command that reaches here (it has no way through the API) ends with what to do."""
+    running = service(db)
+    if running is not None:
+        command = command_name()
+        fail(cli(_NOT_THROUGH.get(command, "service-no-route"), db=db, url=running.url, command=command))
     import rules  # noqa: F401  (registers every title's events)
     from events.errors import TabletapeError
     from events.stores import open_log
@@ -101,13 +139,18 @@ def fail(message: str) -> None:
 
 @contextmanager
 def reported() -> Iterator[None]:
-    """A domain error ends the command with its code and message, not a traceback."""
+    """A domain error, or a service's refusal, ends the command with its code and message, not a traceback."""
+    from api import remote
     from events.errors import TabletapeError
 
     try:
         yield
     except TabletapeError as exc:
         fail(said(exc))
+    except remote.Refused as exc:
+        fail(cli("error", code=exc.code, message=exc.message))
+    except remote.Unreachable as exc:
+        fail(cli("service-unreachable", url=exc.url, reason=exc.reason))
 
 
 def cli(key: str, /, **params: Any) -> str:
@@ -159,6 +202,13 @@ def serve(
     from api.server import run
     from api.settings import Settings
 
+    from api import remote
+
+    running = remote.discovered(db)
+    if running is not None:  # the second would fail on DuckDB's lock
+        fail(cli("service-busy", db=db, url=running.url, pid=running.pid))
+    if db != ":memory:" and Path(db).exists():
+        held_by_another(db)
     chosen = {"head_timeout_s": head_timeout, "body_timeout_s": body_timeout}
     try:
         settings = Settings(db_path=db, host=host, port=port, **{k: v for k, v in chosen.items() if v is not None})
@@ -193,6 +243,17 @@ def first_start(settings: Any) -> None:
         services.close()
 
 
+def held_by_another(db: str) -> None:
+    """End ``serve`` in one line when another process holds ``db`` (the app would fail to start
+    with DuckDB's traceback)."""
+    import duckdb
+
+    try:
+        duckdb.connect(db).close()
+    except duckdb.IOException as exc:
+        fail(cli("store-busy", db=db, exc=exc))
+
+
 # -- games --------------------------------------------------------------------------------------
 
 
@@ -213,6 +274,15 @@ def new(
             fail(f"--option takes key=value, not {pair!r}")
         options[key] = option_value(value)
     out = console()
+    running = service(db)
+    if running is not None:
+        with reported():
+            body = {"title": title, "players": list(players), "options": options, "seed": seed, "actor": actor}
+            made = running.post("/games", body)
+            pinned = running.get(f"/games/{quote(made['game_id'], safe='')}")["options"]
+        tokens = made["tokens"]
+        seats = [(t["player"], t["token"]) for t in tokens["seat_tokens"]]
+        return print_created(out, made["game_id"], pinned, tokens["write_token"], seats)
     with layers(db) as lay, reported():
         from events.log import new_game_id
 
@@ -229,13 +299,21 @@ def new(
         except BaseException:
             lay.tokens.revoke(game_id)
             raise
-        out.print(cli("game-created", game_id=game_id))
-        if isinstance(options.get("content"), dict):
-            pack = options["content"]
-            out.print(cli("content-pack", pack_id=escape(str(pack.get("id"))), hash=pack.get("hash")))
-        out.print(cli("write-token", token=issued.write))
-        for seat, (player, token) in enumerate(zip(players, issued.seats)):
-            out.print(cli("seat-token", seat=seat, player=escape(player), token=token))
+        print_created(out, game_id, options, issued.write, list(zip(players, issued.seats)))
+
+
+def print_created(out: Console, game_id: str, options: dict[str, Any], write: str, seats: list[tuple[str, str]]) -> None:
+    out.print(cli("game-created", game_id=game_id))
+    if isinstance(options.get("content"), dict):
+        pack = options["content"]
+        out.print(cli("content-pack", pack_id=escape(str(pack.get("id"))), hash=pack.get("hash")))
+    print_tokens(out, write, seats)
+
+
+def print_tokens(out: Console, write: str, seats: list[tuple[str, str]]) -> None:
+    out.print(cli("write-token", token=write))
+    for seat, (player, token) in enumerate(seats):
+        out.print(cli("seat-token", seat=seat, player=escape(player), token=token))
 
 
 @app.command()
@@ -247,31 +325,62 @@ def games(
     db: str = Db,
 ) -> None:
     """List games, newest first."""
+    from datetime import datetime
+
     from projections.catalog import GameFilter, list_games
 
+    running = service(db)
+    if running is not None:
+        with reported():
+            found = running.get("/games", [("title", title), ("player", player), ("status", status), ("limit", limit)])
+        listed = [
+            (g["game_id"], g["title"], g["players"], g["status"], datetime.fromisoformat(g["created_at"]),
+             g["parent_id"], g["forked_at"])
+            for g in found["games"]
+        ]
+        return print_games(listed, found["total"])
     with layers(db) as lay:
         rows, total = list_games(lay.log.con, GameFilter(title, player, status), limit, 0)
+    print_games([(r.game_id, r.title, r.players, r.status, r.created_at, r.parent_id, r.forked_at) for r in rows], total)
+
+
+def print_games(rows: list[tuple[Any, ...]], total: int) -> None:
     table = Table(title=f"{len(rows)} of {total} games")
     table.add_column("game", no_wrap=True, min_width=26)
     for column in ("title", "players", "status", "created (UTC)", "fork of"):
         table.add_column(column)
-    for row in rows:
-        fork = f"{row.parent_id} @{row.forked_at}" if row.parent_id else ""
-        created = row.created_at.strftime("%Y-%m-%d %H:%M")
-        table.add_row(row.game_id, shown(row.title), shown(", ".join(row.players)), row.status, created, fork)
+    for game_id, title, players, status, created_at, parent_id, forked_at in rows:
+        fork = f"{parent_id} @{forked_at}" if parent_id else ""
+        created = created_at.strftime("%Y-%m-%d %H:%M")
+        table.add_row(game_id, shown(title), shown(", ".join(players)), status, created, fork)
     console().print(table)
 
 
+Token = typer.Option(None, "--token", help="through a running service: the game's write token (a seat's, for its view)")
+
+
+def through_with_token(db: str, token: Optional[str]) -> Any:
+    """The running service to go through with the game's token, or None (work on the file); a
+    service without a token given ends the command with what to do."""
+    running = service(db)
+    if running is not None and not token:
+        fail(cli("service-token", db=db, url=running.url, command=command_name()))
+    return None if running is None else running.with_token(token)
+
+
 @app.command()
-def tokens(game_id: str = typer.Argument(..., help="the game"), db: str = Db) -> None:
+def tokens(game_id: str = typer.Argument(..., help="the game"), token: Optional[str] = Token, db: str = Db) -> None:
     """Issue new tokens for a game (an imported game, or lost tokens); the old ones stop working."""
     out = console()
+    running = through_with_token(db, token)
+    if running is not None:
+        with reported():
+            issued = running.post(f"/games/{quote(game_id, safe='')}/tokens", None)
+        return print_tokens(out, issued["write_token"], [(t["player"], t["token"]) for t in issued["seat_tokens"]])
     with layers(db) as lay, reported():
         game = lay.projector.state(game_id)
         issued = lay.tokens.issue(game_id, len(game.players))
-        out.print(cli("write-token", token=issued.write))
-        for seat, (player, token) in enumerate(zip(game.players, issued.seats)):
-            out.print(cli("seat-token", seat=seat, player=escape(player), token=token))
+        print_tokens(out, issued.write, list(zip(game.players, issued.seats)))
 
 
 # -- recording and replay ------------------------------------------------------------------------
@@ -281,15 +390,23 @@ def tokens(game_id: str = typer.Argument(..., help="the game"), db: str = Db) ->
 def record(
     game_id: str = typer.Argument(..., help="the game"),
     actor: str = typer.Option(os.environ.get("USER", "cli"), help="who records"),
+    token: Optional[str] = Token,
     db: str = Db,
 ) -> None:
     """Record a game at the table, interactively: moves in notation, undo, redo, quit."""
-    from api.recording import TableRecorder
+    from api.recording import LocalDesk, RemoteDesk, TableRecorder
 
     out = console()
+    running = through_with_token(db, token)
+    if running is not None:
+        with reported():
+            desk = RemoteDesk(running, game_id, actor)
+            desk.look()  # an unknown game or a wrong token ends here, with its message
+            TableRecorder(desk, out).run(lambda: out.input("> "))
+        return
     with layers(db) as lay, reported():
         lay.projector.state(game_id)  # an unknown game ends here, with its message
-        TableRecorder(lay.recorder, game_id, out, actor).run(lambda: out.input("> "))
+        TableRecorder(LocalDesk(lay.recorder, game_id, actor), out).run(lambda: out.input("> "))
 
 
 @app.command()
@@ -298,6 +415,7 @@ def replay(
     at: Optional[int] = typer.Option(None, help="the table after this raw seq (default: now)"),
     seat: Optional[int] = typer.Option(None, help="through this seat's eyes"),
     full: bool = typer.Option(False, help="everything the log knows"),
+    token: Optional[str] = typer.Option(None, "--token", help="through a running service: the seat's token (--seat)"),
     db: str = Db,
 ) -> None:
     """Print the table at a point of the game: the title's view (public unless --seat / --full)."""
@@ -305,6 +423,16 @@ def replay(
     from replay.frames import Perspective
 
     out = console()
+    running = service(db)
+    if running is not None:
+        with reported():
+            now = running.with_token(token).get(
+                f"/games/{quote(game_id, safe='')}/state", [("at", at), ("seat", seat), ("full", full or None)]
+            )
+        label = f"{game_id} after seq {now['at']} ({now['perspective']} view)"
+        out.print(view_tree(label, now["view"]))
+        out.print(f"[bold]{escape(now['status_line'])}[/]")
+        return
     with layers(db) as lay, reported():
         last = lay.projector.history(game_id).last_seq
         if at is not None and not 0 <= at <= last:
@@ -415,8 +543,13 @@ def export_bgstats(db: str, out: str, game_ids: Optional[list[str]]) -> None:
         out = game_ids[0]
     elif game_ids:
         fail("bgstats export: it writes every finished game; name only the file (-o FILE)")
-    with layers(db) as lay, reported():
-        document = bgstats.export(lay.projector.read_models)
+    running = service(db)
+    if running is not None:
+        with reported():
+            document = running.get("/export/bgstats")
+    else:
+        with layers(db) as lay, reported():
+            document = bgstats.export(lay.projector.read_models)
     text = json.dumps(document, ensure_ascii=False, indent=1)
     if out == "-":
         sys.stdout.write(text + "\n")

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api import i18n
 from events.errors import TabletapeError
+from events.messages import Joined, Phrase
 
 log = logging.getLogger("tabletape.api")
 
@@ -94,9 +95,13 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
     lang = i18n.negotiate(accept_language)
     # a long text parameter (an engine's error line, a notation's help) is in the message already,
     # and kept out of ``params`` so that a refusal's body stays as small as its message
+    # a nested phrase ("for the bonus of Kashgar") is given as its text in the answer's language, as
+    # the message reads it: a client shows params, it has no catalogue of phrases to render them
+    localised = i18n.localised_params(exc, lang)
+    raw = {k: localised[k] if isinstance(v, (Phrase, Joined)) else v for k, v in exc.params.items()}
     params = {
         k: {"code": v.code, "message": i18n.message(v, lang)} if isinstance(v, TabletapeError) else v
-        for k, v in exc.params.items()
+        for k, v in raw.items()
         if not (isinstance(v, str) and len(v) > PARAM_TEXT_LIMIT)
     }
     content = {**exc.to_dict(), "message": i18n.message(exc, lang), "params": params}

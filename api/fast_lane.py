@@ -25,6 +25,7 @@ from api.errors import malformed, refused
 from api.routes.record import append_move, append_move_blocking, loaded, writer, writer_blocking
 from api.services import Services
 from events.errors import TabletapeError
+from events.messages import phrase
 
 _PREFIX, _SUFFIX = "/games/", "/moves"
 _WRITES = frozenset(("undo", "redo", "amend", "fork", "chance"))
@@ -71,9 +72,9 @@ async def _may_write(svc: Services, game_id: str, action: str, authorization: st
     creds = bearer_token(authorization)
     if action == "fork":
         if svc.projector.state(game_id).ended is None:
-            require_write(svc, game_id, creds, "forking a game in progress")
+            require_write(svc, game_id, creds, phrase("what/forking", "forking a game in progress"))
     elif action == "chance":
-        require_ended_or_write(svc, game_id, svc.projector.state(game_id), creds, "the chance awaited")
+        require_ended_or_write(svc, game_id, svc.projector.state(game_id), creds, phrase("what/chance-awaited", "the chance awaited"))
     else:
         require_write(svc, game_id, creds)
 

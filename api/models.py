@@ -269,6 +269,9 @@ class UndoIn(Write):
         None,
         description="back to the state after this raw seq (0: before the first move); omitted: take back the last move",
     )
+    moves: Annotated[int, Field(ge=1, le=1000)] | None = Field(
+        None, description="without `to_seq`: take back this many moves (default 1)"
+    )
 
 
 class RedoIn(Write):
@@ -344,6 +347,8 @@ class LegalMovesOut(BaseModel):
     to_move: int | None = None
     status_line: str
     moves: list[LegalMove]
+    ended: bool = False
+    last: str | None = Field(None, description="the last counted step in words, as `tabletape record` shows it")
 
 
 class FrameOut(BaseModel):

@@ -1,7 +1,8 @@
 """``tabletape pack ...`` (a title's content packs in the store) and ``tabletape admin-token``.
 
 The command line works on the database file itself, so it writes packs without the admin token
-(the token guards the HTTP service)."""
+(the token guards the HTTP service). While a service holds the file, the commands that read go
+through its API; those that write say what to do."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import json
 import sys
 from pathlib import Path
 from typing import Any, Optional
+from urllib.parse import quote
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
+from api import i18n, remote
 from api.cli import Db, console, fail, layers, reported
 
 pack_app = typer.Typer(help="A title's content packs in the store: list, show, download, upload, derive, diff.", no_args_is_help=True)
@@ -60,13 +63,37 @@ def _summary(lay: Any, entry: Any, pinned: dict[str, int]) -> dict[str, Any]:
     }
 
 
+#: what ``pack show`` prints of the service's answer, as ``_summary`` has it on the file
+_SHOWN = ("id", "hash", "name", "lineage", "version", "parent", "source", "complete", "components", "games", "working")
+
+
+def _path(title: str, *parts: str) -> str:
+    return "/".join(["/titles", quote(title, safe=""), "packs", *(quote(p, safe="") for p in parts)])
+
+
+def _served(running: remote.Service, title: str, pack_id: str, hash: Optional[str]) -> dict[str, Any]:
+    """One pack through the service: the fields ``_summary`` has, and its data under ``pack``."""
+    got = running.get(_path(title, pack_id), [("hash", hash)])
+    extra = {k: got[k] for k in ("grown_from", "conflicts") if got.get(k) is not None}
+    return {**{k: got[k] for k in _SHOWN}, **extra, "pack": got["pack"]}
+
+
 @pack_app.command("list")
 def list_packs(title: str = TITLE, db: str = Db) -> None:
     """The title's packs: built in, uploaded, derived, grown, imported; * marks the working one."""
+    running = remote.find(db, i18n.cli_lang)
+    if running is not None:
+        with reported():
+            rows = running.get(_path(title))["packs"]
+        return _print_list(title, rows)
     with layers(db) as lay, reported():
         entries = lay.packs.entries(title)
         pinned = lay.packs.games_pinned(title)
         rows = [_summary(lay, e, pinned) for e in entries]
+    _print_list(title, rows)
+
+
+def _print_list(title: str, rows: list[dict[str, Any]]) -> None:
     table = Table(title=f"{len(rows)} packs of {title}")
     for column in ("", "id", "hash", "source", "version", "components", "games", "complete"):
         table.add_column(column)
@@ -82,6 +109,13 @@ def list_packs(title: str = TITLE, db: str = Db) -> None:
 def show(pack_id: str = typer.Argument(..., help="the pack's id (or its hash)"), title: str = TITLE,
          hash: Optional[str] = HASH, db: str = Db) -> None:
     """What the library knows of one pack, as JSON (its data: ``pack download``)."""
+    running = remote.find(db, i18n.cli_lang)
+    if running is not None:
+        with reported():
+            out = _served(running, title, pack_id, hash)
+        out.pop("pack")
+        typer.echo(json.dumps(out, indent=1, ensure_ascii=False, default=str))
+        return
     with layers(db) as lay, reported():
         entry = lay.packs.get(title, pack_id, hash)
         out = _summary(lay, entry, lay.packs.games_pinned(title))
@@ -93,9 +127,16 @@ def download(pack_id: str = typer.Argument(..., help="the pack's id (or its hash
              hash: Optional[str] = HASH, out: str = typer.Option("-", "--out", "-o", help="file ('-': standard output)"),
              db: str = Db) -> None:
     """The pack file: upload it into another store (the same content has the same hash there)."""
-    with layers(db) as lay, reported():
-        entry = lay.packs.get(title, pack_id, hash)
-    text = json.dumps(entry.data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    running = remote.find(db, i18n.cli_lang)
+    if running is not None:
+        with reported():
+            got = _served(running, title, pack_id, hash)
+        entry_id, entry_hash, data = got["id"], got["hash"], got["pack"]
+    else:
+        with layers(db) as lay, reported():
+            entry = lay.packs.get(title, pack_id, hash)
+        entry_id, entry_hash, data = entry.id, entry.hash, entry.data
+    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     if out == "-":
         sys.stdout.write(text)
         return
@@ -103,7 +144,7 @@ def download(pack_id: str = typer.Argument(..., help="the pack's id (or its hash
         Path(out).write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"{out}: cannot be written ({exc.strerror or exc})")
-    console(stderr=True).print(f"wrote {escape(entry.id)} ({entry.hash}) to {escape(out)}")
+    console(stderr=True).print(f"wrote {escape(entry_id)} ({entry_hash}) to {escape(out)}")
 
 
 @pack_app.command()
@@ -149,6 +190,12 @@ def diff(a: str = typer.Argument(..., help="a pack (id or hash)"), b: str = type
     """What turns pack A into pack B: components added, removed, changed (JSON)."""
     from rules import get_title
 
+    running = remote.find(db, i18n.cli_lang)
+    if running is not None:
+        with reported():
+            out = running.get(_path(title, a, "diff", b))
+        typer.echo(json.dumps(out, indent=1, ensure_ascii=False))
+        return
     with layers(db) as lay, reported():
         first, second = lay.packs.get(title, a), lay.packs.get(title, b)
         found = get_title(title)

@@ -3,20 +3,25 @@
 Each turn it shows whose turn it is and the legal moves in the title's notation, then reads one
 line: a move in notation, ``undo`` (take back the last move), ``undo N`` (take back the last N
 moves), ``undo --to SEQ`` (back to the state after raw seq SEQ), ``redo``, ``moves``, ``help`` or ``quit``. A typo or an illegal move is explained and
-nothing is written.
+nothing is written. It records on the database file (``LocalDesk``) or, while a service holds
+that file, through the service's API with the game's write token (``RemoteDesk``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import quote
 
 from rich.console import Console
 from rich.markup import escape
 
 from api import i18n
 from api.console import describe
-from events.errors import HistoryEditRefused, TabletapeError
-from replay.frames import notation, take_back_seq
+from api.remote import Refused, Service
+from events.errors import TabletapeError
+from replay.frames import notation, take_back_moves
 from replay.recorder import Recorder
 
 HELP = (
@@ -28,36 +33,101 @@ QUIT = {"quit", "q", "exit"}
 SHOWN_MOVES = 40
 
 
-class TableRecorder:
-    """One recording session over one game."""
+@dataclass(frozen=True)
+class Look:
+    """Where the game stands, as the recorder shows it after each line."""
 
-    def __init__(self, recorder: Recorder, game_id: str, console: Console, actor: str = "") -> None:
+    last_seq: int
+    last: str
+    status: str
+    ended: bool
+    moves: list[str]
+
+
+class Desk(Protocol):
+    """What the recorder reads and writes: the file itself (``LocalDesk``), or a running service."""
+
+    def look(self) -> Look: ...
+    def move(self, text: str, expected_seq: int) -> None: ...
+    def undo(self, to_seq: int | None, moves: int, expected_seq: int) -> None: ...
+    def redo(self, expected_seq: int) -> None: ...
+
+
+class LocalDesk:
+    """The recorder and projector over the database file."""
+
+    def __init__(self, recorder: Recorder, game_id: str, actor: str = "") -> None:
         self.recorder = recorder
         self.projector = recorder.projector
         self.game_id = game_id
-        self.console = console
         self.actor = actor
+
+    def look(self) -> Look:
+        game = self.projector.state(self.game_id)
+        history = self.projector.history(self.game_id)
+        last = history.entries()[-1]
+        moves: list[str] = []
+        if game.ended is None:
+            listed = (notation(game, m) for m in game.title.legal_moves(game.state))
+            moves = list(dict.fromkeys(m for m in listed if m))
+        return Look(history.last_seq, describe(game, last.body), game.title.status(game.state), game.ended is not None, moves)
+
+    def move(self, text: str, expected_seq: int) -> None:
+        self.recorder.record_notation(self.game_id, text, expected_seq, actor=self.actor)
+
+    def undo(self, to_seq: int | None, moves: int, expected_seq: int) -> None:
+        if to_seq is None:
+            game = self.projector.state(self.game_id)
+            entries = self.projector.history(self.game_id).entries()
+            to_seq = take_back_moves(entries, game.created.seed is not None, moves)
+        self.recorder.undo(self.game_id, to_seq, expected_seq, actor=self.actor)
+
+    def redo(self, expected_seq: int) -> None:
+        self.recorder.redo(self.game_id, expected_seq, actor=self.actor)
+
+
+class RemoteDesk:
+    """The same game through a running service's API, with the game's write token."""
+
+    def __init__(self, service: Service, game_id: str, actor: str = "") -> None:
+        self.service = service
+        self.path = f"/games/{quote(game_id, safe='')}"
+        self.actor = actor
+
+    def look(self) -> Look:
+        now = self.service.get(self.path + "/legal-moves")
+        moves = list(dict.fromkeys(m["notation"] for m in now["moves"] if m["notation"]))
+        return Look(now["at"], now["last"] or "", now["status_line"], now["ended"], moves)
+
+    def move(self, text: str, expected_seq: int) -> None:
+        self.service.post(self.path + "/moves", {"notation": text, "expected_seq": expected_seq, "actor": self.actor})
+
+    def undo(self, to_seq: int | None, moves: int, expected_seq: int) -> None:
+        wanted = {"to_seq": to_seq} if to_seq is not None else {"moves": moves}
+        self.service.post(self.path + "/undo", {**wanted, "expected_seq": expected_seq, "actor": self.actor})
+
+    def redo(self, expected_seq: int) -> None:
+        self.service.post(self.path + "/redo", {"expected_seq": expected_seq, "actor": self.actor})
+
+
+class TableRecorder:
+    """One recording session over one game."""
+
+    def __init__(self, desk: Desk, console: Console) -> None:
+        self.desk = desk
+        self.console = console
+        self._seen: Look | None = None
 
     # -- showing ---------------------------------------------------------------------------
 
-    def legal(self) -> list[str]:
-        game = self.projector.state(self.game_id)
-        if game.ended is not None:
-            return []
-        moves = (notation(game, m) for m in game.title.legal_moves(game.state))
-        return list(dict.fromkeys(m for m in moves if m))
-
     def show(self, all_moves: bool = False) -> None:
-        game = self.projector.state(self.game_id)
-        history = self.projector.history(self.game_id)
-        entries = history.entries()
-        last = entries[-1]
-        self.console.print(f"[dim]#{history.last_seq}[/] last: {escape(describe(game, last.body))}")
-        self.console.print(f"[bold]{escape(game.title.status(game.state))}[/]")
-        if game.ended is not None:
+        look = self._seen = self.desk.look()
+        self.console.print(f"[dim]#{look.last_seq}[/] last: {escape(look.last)}")
+        self.console.print(f"[bold]{escape(look.status)}[/]")
+        if look.ended:
             self.console.print("The game is over: undo, or quit.")
             return
-        moves = self.legal()
+        moves = look.moves
         if not moves:
             self.console.print("No listed moves: enter the next fact in the title's notation.")
             return
@@ -68,7 +138,7 @@ class TableRecorder:
     # -- acting ----------------------------------------------------------------------------
 
     def _expected(self) -> int:
-        return self.projector.history(self.game_id).last_seq
+        return (self._seen or self.desk.look()).last_seq
 
     def _undo(self, argument: str) -> None:
         words = argument.split()
@@ -76,34 +146,14 @@ class TableRecorder:
             if len(words) != 2 or not words[1].isdigit():
                 self.console.print("[red]undo --to takes a seq (a whole number), e.g. undo --to 12[/]")
                 return
-            to_seq = int(words[1])
-        else:
-            if len(words) > 1 or (words and not words[0].isdigit()) or words == ["0"]:
-                self.console.print(
-                    f"[red]undo takes how many moves to take back (a whole number from 1), not {escape(argument)!r}[/]"
-                )
-                return
-            to_seq = self._take_back(int(words[0]) if words else 1)
-        self.recorder.undo(self.game_id, to_seq, self._expected(), actor=self.actor)
-
-    def _take_back(self, count: int) -> int:
-        """The seq to undo to so that the last ``count`` moves go (with what was recorded
-        automatically after each)."""
-        game = self.projector.state(self.game_id)
-        digital = game.created.seed is not None
-        entries = self.projector.history(self.game_id).entries()
-        to_seq = None
-        for taken in range(count):
-            to_seq = take_back_seq(entries, digital)
-            if to_seq is None:
-                if taken == 0:
-                    raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
-                raise HistoryEditRefused(
-                    "there are only {taken} move(s) to take back, not {count}", params=dict(taken=taken, count=count), code="undo-out-of-range"
-                )
-            entries = entries[: next(i for i, e in enumerate(entries) if e.seq == to_seq) + 1]
-        assert to_seq is not None
-        return to_seq
+            self.desk.undo(int(words[1]), 1, self._expected())
+            return
+        if len(words) > 1 or (words and not words[0].isdigit()) or words == ["0"]:
+            self.console.print(
+                f"[red]undo takes how many moves to take back (a whole number from 1), not {escape(argument)!r}[/]"
+            )
+            return
+        self.desk.undo(None, int(words[0]) if words else 1, self._expected())
 
     def handle(self, line: str) -> bool:
         """Act on one line; False when the session ends."""
@@ -123,16 +173,22 @@ class TableRecorder:
             if command.lower() == "undo":
                 self._undo(argument.strip())
             elif text.lower() == "redo":
-                self.recorder.redo(self.game_id, self._expected(), actor=self.actor)
+                self.desk.redo(self._expected())
             else:
-                self.recorder.record_notation(self.game_id, text, self._expected(), actor=self.actor)
+                self.desk.move(text, self._expected())
         except TabletapeError as exc:
-            said = i18n.message(exc, i18n.cli_lang)
-            self.console.print(f"[red]{escape(exc.code)}[/]: {escape(said)}")
-            self.console.print(i18n.cli("nothing-recorded"))
+            self.refused(exc.code, i18n.message(exc, i18n.cli_lang))
+            return True
+        except Refused as exc:  # the service's answer: its code and message, in our language
+            self._seen = None  # a 409: someone else recorded meanwhile; look again before the next line
+            self.refused(exc.code, exc.message)
             return True
         self.show()
         return True
+
+    def refused(self, code: str, message: str) -> None:
+        self.console.print(f"[red]{escape(code)}[/]: {escape(message)}")
+        self.console.print(i18n.cli("nothing-recorded"))
 
     def run(self, read_line: Callable[[], str]) -> None:
         """Show the table, then read lines until ``quit`` or the end of input."""

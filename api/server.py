@@ -28,6 +28,7 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from api import remote
 from api.settings import Settings
 
 _IDLE, _HEAD, _BODY = 0, 1, 2
@@ -173,9 +174,25 @@ def guarded(settings: Settings) -> type[GuardedProtocol]:
 
 
 class Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+    """uvicorn's server that closes live streams on exit and, while it listens, announces itself
+    beside its database file for the command line (``api.remote``)."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI, db: str = ":memory:") -> None:
         super().__init__(config)
         self._app = app
+        self._db = db
+        self._announced: Any = None
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.servers and self.servers[0].sockets:
+            port = self.servers[0].sockets[0].getsockname()[1]
+            self._announced = remote.announce(self._db, remote.listening_url(self.config.host, port))
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        # withdrawn first: from now on a command finds the file closed, not a service going away
+        remote.withdraw(self._announced)
+        await super().shutdown(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         services = getattr(self._app.state, "services", None)
@@ -204,10 +221,11 @@ def run(
         timeout_graceful_shutdown=5,
         http=guarded(settings or Settings()),
     )
+    db = (settings or Settings()).db_path
     if workers <= 1:
-        Server(config, app).run()
+        Server(config, app, db).run()
         return
-    run_workers(config, app, workers)
+    run_workers(config, app, workers, db)
 
 
 def _end_with_parent() -> None:
@@ -220,7 +238,7 @@ def _end_with_parent() -> None:
         pass
 
 
-def run_workers(config: uvicorn.Config, app: FastAPI, workers: int) -> None:
+def run_workers(config: uvicorn.Config, app: FastAPI, workers: int, db: str) -> None:
     """Serve one listening socket from ``workers`` forked processes (each its own app, services
     and connections: the app is only built, its lifespan runs in the child); a SIGINT or SIGTERM
     to this process is passed on to every worker."""
@@ -232,7 +250,7 @@ def run_workers(config: uvicorn.Config, app: FastAPI, workers: int) -> None:
             status = 0
             _end_with_parent()
             try:
-                Server(config, app).run(sockets=[sock])
+                Server(config, app, db).run(sockets=[sock])
             except BaseException:  # noqa: BLE001
                 status = 1
             finally:

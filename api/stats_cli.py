@@ -14,6 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from api import i18n, remote
 from api.cli import Db, console, fail, layers, option_value, reported
 
 
@@ -61,6 +62,43 @@ def _cell(key: str, value: Any) -> str:
             return f"{value:.1%}"
         return f"{value:.2f}"
     return escape(str(value))
+
+
+#: where the service answers each question, and what of its answer is the question's own
+ROUTES = {
+    "leaderboard": ("/stats/leaderboard", "rows"), "head-to-head": ("/stats/head-to-head", "rows"),
+    "seats": ("/stats/seats", None), "scores": ("/stats/scores", None), "sources": ("/stats/sources", "rows"),
+    "wagers": ("/stats/lost-cities/wagers", "rows"), "bonus": ("/stats/lost-cities/bonus", None),
+    "rounds": ("/stats/lost-cities/rounds", "rows"), "characters": ("/stats/{title}/characters", "rows"),
+    "beijing": ("/stats/{title}/beijing", None), "contracts": ("/stats/{title}/contracts", None),
+}
+
+
+def filter_params(keep: Any, with_title: bool = True) -> list[tuple[str, Any]]:
+    """The query string of the service's filters (``api.routes.stats.filters``)."""
+    params: list[tuple[str, Any]] = [("title", keep.title)] if with_title else []
+    params += [("player", keep.player), ("date_from", keep.date_from), ("date_to", keep.date_to)]
+    params += [("option", f"{k}={json.dumps(v) if not isinstance(v, str) else v}") for k, v in keep.options]
+    return params + [("include_forks", keep.include_forks or None)]
+
+
+def ask_service(running: remote.Service, name: str, keep: Any, opponent: str | None, bin_width: int | None,
+                limit: int) -> Any:
+    """A question through the service, as ``Questions`` answers it on the file."""
+    from urllib.parse import quote
+
+    path, part = ROUTES[name]
+    in_path = "{title}" in path or path.startswith("/stats/lost-cities/")
+    params = filter_params(keep, with_title=not in_path)
+    if name in ("leaderboard", "head-to-head"):
+        params.append(("limit", limit))
+    params += [("opponent", opponent if name == "head-to-head" else None), ("bin_width", bin_width if name == "scores" else None)]
+    answer = running.get(path.format(title=quote(keep.title or "", safe="")), params)
+    if part is not None:
+        return answer[part]
+    if "{title}" in path:
+        answer.pop("title", None)
+    return answer
 
 
 def print_rows(title: str, rows: list[dict[str, Any]]) -> None:
@@ -115,6 +153,11 @@ def stats(
     if name in TITLE_QUESTIONS and title is None:
         title = TITLE_QUESTIONS[name]
     keep = make_filters(title, player, date_from, date_to, option, forks)
+    running = remote.find(db, i18n.cli_lang) if name != "rebuild" else None
+    if running is not None:
+        with reported():
+            answer = ask_service(running, name, keep, opponent, bin_width, limit)
+        return show_answer(name, keep, answer, as_json)
     with layers(db) as lay, reported():
         read_models = lay.projector.read_models
         if name == "rebuild":
@@ -136,6 +179,10 @@ def stats(
             answer = ask.sources(keep)
         else:
             answer = ask.title_question(keep, name)
+    show_answer(name, keep, answer, as_json)
+
+
+def show_answer(name: str, keep: Any, answer: Any, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(answer, default=str, indent=2))
     else:
@@ -153,17 +200,24 @@ def sql(
     from projections.stats import sql as sandbox
 
     text = sys.stdin.read() if query == "-" else query
+    running = remote.find(db, i18n.cli_lang)
+    if running is not None:
+        with reported():
+            got = running.post("/sql", {"query": text, "row_limit": row_limit, "time_limit_s": time_limit})
+        return print_sql(got["columns"], got["rows"], got["truncated"], got["elapsed_ms"], as_json)
     with layers(db) as lay, reported():
         answer = sandbox.run(lay.projector.read_models, text, row_limit, time_limit)
+    print_sql(answer.columns, answer.rows, answer.truncated, answer.elapsed_ms, as_json)
+
+
+def print_sql(columns: list[str], rows: list[Any], truncated: bool, elapsed_ms: float, as_json: bool) -> None:
     if as_json:
-        rows = [dict(zip(answer.columns, row)) for row in answer.rows]
-        typer.echo(json.dumps(rows, indent=2))
+        typer.echo(json.dumps([dict(zip(columns, row)) for row in rows], indent=2))
         return
-    table = Table(title=f"{len(answer.rows)} rows{' (truncated)' if answer.truncated else ''}, "
-                        f"{answer.elapsed_ms:.0f} ms")
-    for column in answer.columns:
+    table = Table(title=f"{len(rows)} rows{' (truncated)' if truncated else ''}, {elapsed_ms:.0f} ms")
+    for column in columns:
         table.add_column(escape(column))
-    for row in answer.rows:
+    for row in rows:
         table.add_row(*(escape("" if v is None else str(v)) for v in row))
     console().print(table)
 
@@ -195,6 +249,11 @@ def chart(
     if kind is Chart.characters and title is None:
         title = "marco-polo"
     keep = make_filters(title, player, date_from, date_to, option, forks)
+    running = remote.find(db, i18n.cli_lang)
+    if running is not None:
+        with reported():
+            data, _ = running.request("GET", f"/stats/charts/{kind.value}", [("format", fmt), *filter_params(keep)])
+        return write_chart(out, data)
     with layers(db) as lay, reported():
         ask = Questions(lay.projector.read_models)
         if kind is Chart.scores:
@@ -203,6 +262,10 @@ def chart(
             data = charts.seats(ask.seats(keep), fmt)  # type: ignore[arg-type]
         else:
             data = charts.characters(ask.title_question(keep, "characters"), title or "", fmt)  # type: ignore[arg-type]
+    write_chart(out, data)
+
+
+def write_chart(out: str, data: bytes) -> None:
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_bytes(data)
     console(stderr=True).print(f"wrote {escape(out)}")

@@ -34,6 +34,7 @@ import msgspec
 
 from events.errors import InvalidOptions, PackRefused, TabletapeError, UnknownPack
 from events.log import AppendResult, naive_utc, utc_now
+from events.messages import phrase
 from rules import get_title
 
 _logger = logging.getLogger("tabletape.packs")
@@ -194,7 +195,7 @@ class PackLibrary:
                 return by_hash[0]
         named = [e for e in entries if e.id == pack_id and (digest is None or e.hash == digest)]
         if not named:
-            what = f"{pack_id!r}" + (f" with hash {digest}" if digest else "")
+            what = phrase("what/pack-hash", "{pack_id!r} with hash {digest}", pack_id=pack_id, digest=digest) if digest else repr(pack_id)
             raise UnknownPack("{title_id} has no content pack {what} in this store", params=dict(title_id=title_id, what=what), code="unknown-pack")
         if len(named) > 1:
             raise PackRefused(

@@ -357,6 +357,23 @@ def _automatic(body: Event, digital: bool) -> bool:
     return digital and getattr(body, "seat", None) is None and type(body) not in LIFECYCLE_EVENTS
 
 
+def take_back_moves(entries: list[Entry], digital: bool, count: int) -> int:
+    """The seq to undo to so that the last ``count`` moves go (with what was recorded
+    automatically after each); refused when there are fewer."""
+    to_seq = None
+    for taken in range(count):
+        to_seq = take_back_seq(entries, digital)
+        if to_seq is None:
+            if taken == 0:
+                raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
+            raise HistoryEditRefused(
+                "there are only {taken} move(s) to take back, not {count}", params=dict(taken=taken, count=count), code="undo-out-of-range"
+            )
+        entries = entries[: next(i for i, e in enumerate(entries) if e.seq == to_seq) + 1]
+    assert to_seq is not None
+    return to_seq
+
+
 def take_back_seq(entries: list[Entry], digital: bool) -> int | None:
     """The seq to undo to so that the last move goes, with what was recorded automatically after
     it (a digital shuffle, the end); None when there is no move to take back."""

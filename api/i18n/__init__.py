@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from events.errors import TabletapeError
-from events.messages import render
+from events.messages import Joined, Phrase, render
 
 LANGS: tuple[str, ...] = ("en", "es", "ja")
 DEFAULT = "en"
@@ -105,13 +105,32 @@ def localised_params(exc: TabletapeError, lang: str) -> dict[str, Any]:
     """The refusal's parameters with the game's words in ``lang``: a colour, a good, a kind of die
     (the catalogue's ``terms``: by title, by parameter, by the English word), and a refusal it
     wraps in its own message."""
-    terms = catalogue(lang).get("terms", {}).get(exc.code.split(".")[0], {})
+    # English messages are the raised ones: its terms name components for the page, not for them
+    terms = {} if lang == DEFAULT else catalogue(lang).get("terms", {}).get(exc.code.split(".")[0], {})
     out: dict[str, Any] = {}
     for k, v in exc.params.items():
         if isinstance(v, TabletapeError):  # the refusal an amendment or an import ran into
             v = message(v, lang)
-        out[k] = terms.get(k, {}).get(v, v) if isinstance(v, str) else v
+        out[k] = _term(terms, k, v, lang)
     return out
+
+
+def _term(terms: Mapping[str, Any], name: str, value: Any, lang: str) -> Any:
+    if isinstance(value, Phrase):
+        return phrase_text(value, lang, terms)
+    if isinstance(value, Joined):
+        return value.sep.join(str(_term(terms, name, v, lang)) for v in value.items)
+    return terms.get(name, {}).get(value, value) if isinstance(value, str) else value
+
+
+def phrase_text(p: Phrase, lang: str, terms: Mapping[str, Any] | None = None) -> str:
+    """A nested phrase in ``lang``: its catalogue template (``phrases``) filled with its own
+    parameters, phrases within rendered the same way; its English where the catalogue has none."""
+    if lang == DEFAULT:
+        return str(p)
+    params = {k: _term(terms or {}, k, v, lang) for k, v in p.params.items()}
+    filled = _fill(catalogue(lang).get("phrases", {}).get(p.key), params)
+    return filled if filled is not None else str(p)
 
 
 def message(exc: TabletapeError, lang: str) -> str:
@@ -130,7 +149,7 @@ def rule(exc: TabletapeError) -> dict[str, str] | None:
     literal = re.sub(r"\{[^{}]*\}", "", template.replace("{{", "").replace("}}", ""))
     quotes += _QUOTED.findall(literal)
     # an engine's phrase may quote the rulebook too ("for the route ...: \"Puedes avanzar ...\"")
-    quotes += [q for v in exc.params.values() if isinstance(v, str) for q in _QUOTED.findall(v)]
+    quotes += [q for v in exc.params.values() if isinstance(v, (str, Phrase, Joined)) for q in _QUOTED.findall(str(v))]
     if not quotes:
         return None
     text = quotes[0].strip()

@@ -36,6 +36,7 @@ from events.tokens import IssuedTokens, derived_tokens
 from projections import catalog
 from projections.fold import GameState, start, status_line
 from rules import titles
+from events.messages import phrase
 
 router = APIRouter(tags=["games"])
 
@@ -252,7 +253,7 @@ def fork_game(
     parent = svc.projector.state(game_id)
     over = ended(parent)
     if not over:
-        require_write(svc, game_id, creds, "forking a game in progress")
+        require_write(svc, game_id, creds, phrase("what/forking", "forking a game in progress"))
     key = idempotency_key(body, key)
     if key is None:
         child_id, derived = new_game_id(), None

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Header, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
 from api.auth import Credentials, Svc, require_ended_or_write, require_write
+from api.console import describe
 from api.by_hand import bearer_token, validated_body, validated_header
 from api.errors import MalformedRequest
 from api.openapi import read_by_hand
@@ -32,10 +33,10 @@ from api.routes import errors
 from api.services import Services
 from events import codec
 from events.base import Event
-from events.errors import HistoryEditRefused
 from events.log import AppendResult
 from projections.fold import GameState
-from replay.frames import notation, state_before, take_back_seq
+from replay.frames import notation, state_before, take_back_moves
+from events.messages import phrase
 
 router = APIRouter(tags=["recording"])
 
@@ -188,9 +189,7 @@ async def undo(
     to_seq = body.to_seq
     if to_seq is None:
         game = svc.projector.state(game_id)
-        to_seq = take_back_seq(svc.projector.history(game_id).entries(), game.created.seed is not None)
-        if to_seq is None:
-            raise HistoryEditRefused("there is no move to take back", code="nothing-to-undo")
+        to_seq = take_back_moves(svc.projector.history(game_id).entries(), game.created.seed is not None, body.moves or 1)
     result = await svc.recorder.undo_async(
         game_id, to_seq, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
@@ -234,14 +233,17 @@ def legal_moves(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = Non
     """The moves the recorder may pick now, or after raw seq ``at``. They can show the hand of the
     seat to move, so before the end they need the write token."""
     game = svc.projector.state(game_id)
-    require_ended_or_write(svc, game_id, game, creds, "legal moves")
+    require_ended_or_write(svc, game_id, game, creds, phrase("what/legal-moves", "legal moves"))
     at = check_seq(svc, game_id, at)
     then = svc.projector.state_at(game_id, at)
     moves = [] if then.ended is not None else then.title.legal_moves(then.state)
+    node = svc.projector.history(game_id).at(at)
     return LegalMovesOut(
         game_id=game_id,
         at=at,
         to_move=then.title.to_move(then.state),
         status_line=then.title.status(then.state),
         moves=[_legal(then, m) for m in moves],
+        ended=then.ended is not None,
+        last=describe(then, node.entries()[-1].body) if node is not None else None,
     )

@@ -23,6 +23,7 @@ from api.streaming import sse_notice, stream
 from events.errors import TabletapeError
 from projections.fold import status_line
 from replay import frames as replay_frames
+from events.messages import phrase
 
 router = APIRouter(tags=["replay"])
 
@@ -52,7 +53,7 @@ def read_events(
     """The raw log: every event with its envelope and hash chain (msgpack with ``Accept:
     application/msgpack``). It holds every secret, so it opens once the game has ended."""
     game = svc.projector.state(game_id)
-    require_ended(game_id, game, "the raw log", "log-before-end")
+    require_ended(game_id, game, phrase("what/raw-log", "the raw log"), "log-before-end")
     events = [event_line(e) for e in svc.log.read(game_id, from_seq, to_seq)]
     payload = {"game_id": game_id, "last_seq": svc.log.last_seq(game_id), "events": events}
     if _wants_msgpack(accept):

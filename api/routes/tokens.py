@@ -13,6 +13,7 @@ from api.auth import Credentials, Svc, require_write
 from api.models import Tokens
 from api.routes import errors
 from api.routes.games import tokens_out
+from events.messages import phrase
 
 router = APIRouter(tags=["games"])
 
@@ -20,6 +21,6 @@ router = APIRouter(tags=["games"])
 @router.post("/games/{game_id}/tokens", response_model=Tokens, responses=errors(401, 403, 404, 422))
 def reissue_tokens(game_id: str, svc: Svc, creds: Credentials) -> Tokens:
     """New tokens for this game, shown only now; the old ones (this request's too) stop working."""
-    require_write(svc, game_id, creds, "issuing new tokens")
+    require_write(svc, game_id, creds, phrase("what/issuing-tokens", "issuing new tokens"))
     players = svc.projector.state(game_id).players
     return tokens_out(tuple(players), svc.tokens.issue(game_id, len(players)))

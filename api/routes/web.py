@@ -33,6 +33,7 @@ from events import codec
 from events.errors import IllegalMove, TabletapeError
 from replay.frames import notation
 from rules import get_title, titles
+from events.messages import phrase
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -151,7 +152,7 @@ def game_content(game_id: str, svc: Svc) -> JSONResponse:
 
 def _chance_state(svc: Any, game_id: str, creds: Any, at: int | None) -> tuple[Any, int]:
     game = svc.projector.state(game_id)
-    require_ended_or_write(svc, game_id, game, creds, "the chance awaited")
+    require_ended_or_write(svc, game_id, game, creds, phrase("what/chance-awaited", "the chance awaited"))
     at = check_seq(svc, game_id, at)
     return svc.projector.state_at(game_id, at), at
 
@@ -211,14 +212,14 @@ def _check_outcome(chance: Any, outcome: list[Any]) -> None:
         ok = len(outcome) == chance.count and all(
             isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= chance.sides for v in outcome
         )
-        why = f"{chance.count} die value(s) from 1 to {chance.sides}"
+        why = phrase("why/dice-values", "{count} die value(s) from 1 to {sides}", count=chance.count, sides=chance.sides)
     else:
         left = Counter(chance.items)  # a deck may hold copies (Lost Cities: three wagers a colour)
         ok = bool(outcome) and all(isinstance(v, str) for v in outcome)
         if ok:
             left.subtract(outcome)
             ok = min(left.values(), default=0) >= 0
-        why = "items of those chance orders now, each at most as often as it is there (GET /games/{id}/chance)"
+        why = phrase("why/chance-items", "items of those chance orders now, each at most as often as it is there (GET /games/{{id}}/chance)")
     if not ok:
         message = "this outcome does not fit what chance decides now: expected {why}"
         raise IllegalMove(message, code="bad-chance-outcome", params=dict(why=why))

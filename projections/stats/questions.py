@@ -224,8 +224,8 @@ class Questions:
             FROM s GROUP BY 1 ORDER BY 1""",
             [*sel.params, *seat_params, bin_width, bin_width],
         )
-        for row in histogram:
-            row["high"] = row["low"] + bin_width
+        # low, high, count: the order the API's answer has, so both print the same table
+        histogram = [{"low": r["low"], "high": r["low"] + bin_width, "count": r["count"]} for r in histogram]
         return {"title": f.title, "summary": summary, "bin_width": bin_width, "histogram": histogram}
 
     def sources(self, f: Filters) -> list[dict[str, Any]]:

@@ -41,6 +41,7 @@ from rules.lost_cities.knowledge import (
     seen_counts,
 )
 from rules.lost_cities.state import DEAL, DRAW, OVER, PLAY, SIDES, LostCitiesState
+from events.messages import joined, phrase
 
 Q_ALTERNATE = '"El jugador de mayor edad comienza y los jugadores alternan turnos."'
 Q_PLAY_THEN_DRAW = (
@@ -168,7 +169,7 @@ def _decide_played(state: LostCitiesState, move: CardPlayed) -> tuple[Event, ...
     seat = _turn_seat(state, move.seat, PLAY, "play a card")
     card = _check_card_id(state, move.card, "play")
     _check_placement(state, seat, card)
-    what = f"{player(state, seat)} plays {card}"
+    what = phrase("what/plays", "{player} plays {card}", player=player(state, seat), card=card)
     require_in_hand(state, seat, (card,), what=what)
     event = CardPlayed(card=card, seat=seat)
     _check_shared(state, event, seat, what, codes.CARD_NOT_IN_HAND)
@@ -178,7 +179,7 @@ def _decide_played(state: LostCitiesState, move: CardPlayed) -> tuple[Event, ...
 def _decide_discarded(state: LostCitiesState, move: CardDiscarded) -> tuple[Event, ...]:
     seat = _turn_seat(state, move.seat, PLAY, "discard a card")
     card = _check_card_id(state, move.card, "discard")
-    what = f"{player(state, seat)} discards {card}"
+    what = phrase("what/discards", "{player} discards {card}", player=player(state, seat), card=card)
     require_in_hand(state, seat, (card,), what=what)
     event = CardDiscarded(card=card, seat=seat)
     _check_shared(state, event, seat, what, codes.CARD_NOT_IN_HAND)
@@ -204,7 +205,7 @@ def _decide_drawn(state: LostCitiesState, move: CardDrawn) -> tuple[Event, ...]:
                 )
             card = top
         elif card is not None:
-            require_unseen(state, card, what=f"{player(state, seat)} draws {card} from the draw pile")
+            require_unseen(state, card, what=phrase("what/draws-deck", "{player} draws {card} from the draw pile", player=player(state, seat), card=card))
         return (CardDrawn(source=source, card=card, seat=seat),)
     colour = COLOUR_INDEX.get(source) if isinstance(source, str) else None
     if colour is None or colour >= state.expedition_count:
@@ -257,7 +258,7 @@ def _decide_passed(state: LostCitiesState, move: CardsPassed) -> tuple[Event, ..
             codes.CARD_MUST_BE_NAMED,
             "name both passed cards: digital play knows every card ({player} holds {hands_item})", player=player(state, seat), hands_item=', '.join(sorted(state.hands[seat])),
         )
-    what = f"{player(state, seat)} passes {', '.join(named) or 'two cards face down'}"
+    what = phrase("what/passes", "{player} passes {named}", player=player(state, seat), named=', '.join(named) or phrase("what/two-face-down", "two cards face down"))
     require_in_hand(state, seat, named, what=what)
     ordered = tuple(sorted(cards, key=_pass_key))
     event = CardsPassed(cards=ordered, seat=seat)  # type: ignore[arg-type]
@@ -311,7 +312,7 @@ def _decide_dealt(state: LostCitiesState, move: CardsDealt) -> tuple[Event, ...]
         for seat, hand in enumerate(hands):
             for card in hand:
                 if card is not None:
-                    known[_check_card_id(state, card, f"deal to seat {seat}")] += 1
+                    known[_check_card_id(state, card, phrase("what/deal-to-seat", "deal to seat {seat}", seat=seat))] += 1
         for card, k in known.items():
             if k > state.multiplicity[card]:
                 codes.contradiction(
@@ -329,7 +330,7 @@ def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event,
         )
     if state.round == 0:
         codes.illegal(codes.AWAITING_DEAL, "no hand to reveal: round 1 has not been dealt yet ({rule})", rule=Q_DEAL)
-    cards = tuple(_check_card_id(state, c, f"reveal of seat {seat}") for c in move.cards)
+    cards = tuple(_check_card_id(state, c, phrase("what/reveal-seat", "reveal of seat {seat}", seat=seat)) for c in move.cards)
     hand = state.hands[seat]
     size = len(hand) + state.unknown[seat]
     who = player(state, seat)
@@ -353,10 +354,10 @@ def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event,
         for card, k in new.items():
             unseen = state.multiplicity[card] - seen[card]
             if unseen + shared[card] < k:
-                require_unseen(state, card, seen, what=f"reveal of {who}'s hand")
+                require_unseen(state, card, seen, what=phrase("what/reveal-hand", "reveal of {who}'s hand", who=who))
                 codes.contradiction(
                     codes.CARD_ALREADY_SEEN,
-                    "reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies ({places})", who=who, k=k, card=card, places='; '.join(places(state, card)),
+                    "reveal of {who}'s hand: it shows {k} more {card} than the deck has unplaced copies ({places})", who=who, k=k, card=card, places=joined('; ', places(state, card)),
                 )
             passed += max(0, k - unseen)
         if passed > room:
@@ -365,7 +366,7 @@ def _decide_revealed(state: LostCitiesState, move: HandRevealed) -> tuple[Event,
                 "reveal of {who}'s hand: {passed} of the shown cards can only be cards passed face down, but {who} can hold at most {room} of them", who=who, passed=passed, room=room,
             )
     event = HandRevealed(seat=seat, cards=cards)
-    _check_shared(state, event, seat, f"reveal of {who}'s hand", codes.REVEAL_MISSING_KNOWN_CARD)
+    _check_shared(state, event, seat, phrase("what/reveal-hand", "reveal of {who}'s hand", who=who), codes.REVEAL_MISSING_KNOWN_CARD)
     return (event,)
 
 

@@ -17,6 +17,7 @@ from collections import Counter
 from rules.lost_cities import codes
 from rules.lost_cities.cards import COLOURS
 from rules.lost_cities.state import SIDES, LostCitiesState
+from events.messages import Phrase, joined, phrase
 
 
 def player(state: LostCitiesState, seat: int) -> str:
@@ -53,29 +54,29 @@ def unseen_counts(state: LostCitiesState, seen: Counter[str] | None = None) -> d
     return {card: n - seen[card] for card, n in state.multiplicity.items() if n > seen[card]}
 
 
-def places(state: LostCitiesState, card: str) -> list[str]:
+def places(state: LostCitiesState, card: str) -> list[Phrase]:
     """Where the log knows copies of ``card`` to be, in words."""
-    found: list[str] = []
+    found: list[Phrase] = []
     for seat, hand in enumerate(state.hands):
         k = hand.count(card)
         if k:
-            found.append(f"{'in' if k == 1 else f'{k} in'} {player(state, seat)}'s hand")
+            found.append(phrase("place/hand", "in {player}'s hand", player=player(state, seat)) if k == 1 else phrase("place/hand-n", "{k} in {player}'s hand", k=k, player=player(state, seat)))
     for side, side_exps in enumerate(state.expeditions):
         for colour, cards in enumerate(side_exps):
             if card in cards:
                 names = " and ".join(state.players[s] for s in range(len(state.players)) if s % SIDES == side)
-                found.append(f"on {names}'s {COLOURS[colour]} expedition")
+                found.append(phrase("place/expedition", "on {names}'s {colour} expedition", names=names, colour=COLOURS[colour]))
     for colour, pile in enumerate(state.discard_piles):
         k = pile.count(card)
         if k:
-            found.append(f"{'in' if k == 1 else f'{k} in'} the {COLOURS[colour]} discard pile")
+            found.append(phrase("place/discard", "in the {colour} discard pile", colour=COLOURS[colour]) if k == 1 else phrase("place/discard-n", "{k} in the {colour} discard pile", k=k, colour=COLOURS[colour]))
     k = draw_pile_cards(state).count(card)
     if k:
-        found.append(f"{'in' if k == 1 else f'{k} in'} the draw pile")
+        found.append(phrase("place/draw-pile", "in the draw pile") if k == 1 else phrase("place/draw-pile-n", "{k} in the draw pile", k=k))
     for side, cards in enumerate(state.shared):
         k = cards.count(card)
         if k:
-            found.append(f"{'' if k == 1 else f'{k} '}with {_either(state, side)} (passed face down)")
+            found.append(phrase("place/shared", "with {either} (passed face down)", either=_either(state, side)) if k == 1 else phrase("place/shared-n", "{k} with {either} (passed face down)", k=k, either=_either(state, side)))
     return found
 
 
@@ -121,9 +122,9 @@ def require_shared_fit(state: LostCitiesState, side: int, *, what: str, code: st
     )
 
 
-def copies(state: LostCitiesState, card: str) -> str:
+def copies(state: LostCitiesState, card: str) -> Phrase:
     n = state.multiplicity.get(card, 0)
-    return f"the deck has {n} cop{'y' if n == 1 else 'ies'} of {card}"
+    return phrase("place/copies", "the deck has {n} {one:?copy|copies} of {card}", n=n, one=n == 1, card=card)
 
 
 def require_unseen(state: LostCitiesState, card: str, seen: Counter[str] | None = None, *, what: str) -> None:
@@ -133,7 +134,7 @@ def require_unseen(state: LostCitiesState, card: str, seen: Counter[str] | None 
     if state.multiplicity[card] - seen[card] <= 0:
         codes.contradiction(
             codes.CARD_ALREADY_SEEN,
-            "{what}: {card} cannot be there, every copy is already placed ({copies}: {places}). A card is in exactly one place.", what=what, card=card, copies=copies(state, card), places='; '.join(places(state, card)),
+            "{what}: {card} cannot be there, every copy is already placed ({copies}: {places}). A card is in exactly one place.", what=what, card=card, copies=copies(state, card), places=joined('; ', places(state, card)),
         )
 
 
@@ -158,15 +159,15 @@ def require_in_hand(
         unseen = state.multiplicity[card] - seen[card] + shared.count(card)
         if unknown == 0 or from_unknown > unknown or extra > unseen:
             known = ", ".join(sorted(state.hands[seat])) or "no known cards"
-            where = "; ".join(places(state, card))
+            where = joined("; ", places(state, card))
             if unknown == 0:
-                reason = f"the hand is fully known ({known}) and holds no {card}"
+                reason = phrase("reason/fully-known", "the hand is fully known ({known}) and holds no {card}", known=known, card=card)
             elif from_unknown > unknown:
-                reason = f"the hand has only {unknown} unknown card(s)"
+                reason = phrase("reason/few-unknown", "the hand has only {unknown} unknown card(s)", unknown=unknown)
             else:
-                reason = f"{copies(state, card)} and every copy is already placed"
+                reason = phrase("reason/all-placed", "{copies} and every copy is already placed", copies=copies(state, card))
             if where:
-                reason += f" ({card} is {where})"
+                reason = phrase("reason/where", "{reason} ({card} is {where})", reason=reason, card=card, where=where)
             codes.contradiction(
                 codes.CARD_NOT_IN_HAND, "{what}: {card} is not in {player}'s hand: {reason}", what=what, card=card, player=player(state, seat), reason=reason
             )

@@ -31,26 +31,23 @@ from rules.lost_cities.events import (
     HandRevealed,
 )
 from rules.lost_cities.state import LostCitiesState
+from events.messages import phrase
 
 EXPECTED = (
-    "expected one of: R7 or Rx (play onto your expedition), -R7 (discard), d or d=R7 (draw from the "
-    "draw pile, card unknown/known), dR (draw the top of the red discard pile), >R7,B3 (pass two cards "
-    "to the partner, ? = unknown), deal or deal R2,R3,...;? (deal, hands split by ';', ? = unknown), "
-    "shuffle R2,R3,... (full deck order), reveal 1:R7,B3,... (a seat shows its hand). Card ids: colour "
-    "letter Y B W G R P + value 2..10 or x"
+    phrase("notation/lost-cities", "expected one of: R7 or Rx (play onto your expedition), -R7 (discard), d or d=R7 (draw from the draw pile, card unknown/known), dR (draw the top of the red discard pile), >R7,B3 (pass two cards to the partner, ? = unknown), deal or deal R2,R3,...;? (deal, hands split by ';', ? = unknown), shuffle R2,R3,... (full deck order), reveal 1:R7,B3,... (a seat shows its hand). Card ids: colour letter Y B W G R P + value 2..10 or x")
 )
 UNKNOWN = "?"
 _SPACES = re.compile(r"\s+")
 
 
 def _bad(text: str, why: str = "") -> None:
-    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=': ' + why if why else '', expected=EXPECTED)
+    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=phrase("notation/colon", ": {why}", why=why) if why else '', expected=EXPECTED)
 
 
 def _card(token: str, text: str) -> str:
     card = parse_card(token)
     if card is None:
-        _bad(text, f"{token!r} is not a card id")
+        _bad(text, phrase("notation/not-card", "{token!r} is not a card id", token=token))
     return card  # type: ignore[return-value]
 
 
@@ -66,7 +63,7 @@ def _card_list(body: str, text: str) -> tuple[str, ...]:
 
 def parse_move(state: LostCitiesState, text: str) -> Event:
     if not isinstance(text, str):
-        _bad(repr(text), "notation is text")
+        _bad(repr(text), phrase("notation/not-text", "notation is text"))
     raw = text.strip()
     low = raw.lower()
     head, _, rest = low.partition(" ")
@@ -83,12 +80,12 @@ def parse_move(state: LostCitiesState, text: str) -> Event:
         return CardsDealt(round=state.round + 1, hands=tuple(hands))
     if head == "shuffle":
         if not rest:
-            _bad(text, "a shuffle lists the whole deck")
+            _bad(text, phrase("notation/shuffle", "a shuffle lists the whole deck"))
         return DeckShuffled(round=state.round + 1, order=_card_list(rest, text))
     if head == "reveal":
         seat_text, colon, cards = rest.partition(":")
         if not colon or not seat_text.isdigit():
-            _bad(text, "a reveal is 'reveal <seat>:<cards>'")
+            _bad(text, phrase("notation/reveal", "a reveal is 'reveal <seat>:<cards>'"))
         return HandRevealed(seat=int(seat_text), cards=_card_list(cards, text))
     token = _SPACES.sub("", raw)
     low = token.lower()
@@ -101,7 +98,7 @@ def parse_move(state: LostCitiesState, text: str) -> Event:
     if low.startswith(">"):
         parts = token[1:].split(",")
         if len(parts) != 2:
-            _bad(text, "a pass gives exactly two cards")
+            _bad(text, phrase("notation/pass", "a pass gives exactly two cards"))
         return CardsPassed(cards=(_maybe_card(parts[0], text), _maybe_card(parts[1], text)))
     if low.startswith("-"):
         return CardDiscarded(card=_card(token[1:], text))

@@ -74,6 +74,7 @@ from rules.marco_polo.state import (
     SHOW,
     MarcoPoloState,
 )
+from events.messages import Phrase, phrase
 
 Q_ONE_MAIN = '"Haz una acción principal" (exactly one per turn, while dice remain)'
 Q_NOT_MIDDLE = '"No puedes intercalarlas mientras resuelves la acción principal."'
@@ -93,12 +94,12 @@ def who(state: MarcoPoloState, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else "the display"
 
 
-def describe_pending(state: MarcoPoloState) -> str:
+def describe_pending(state: MarcoPoloState) -> Phrase:
     kind, seat, arg = state.pending[0]
     text = PENDING_TEXT[kind]
     if kind == ROLL_DIE:
-        arg = {"b": "taken (black)", "c": "rerolled", "w": "rerolled (white)"}.get(arg, arg)
-    return text.format(who=who(state, seat), arg=arg)
+        arg = {"b": phrase("pending/taken-black", "taken (black)"), "c": phrase("pending/rerolled", "rerolled"), "w": phrase("pending/rerolled-white", "rerolled (white)")}.get(arg, arg)
+    return Phrase(f"pending/marco-polo/{kind}", text, dict(who=who(state, seat), arg=arg))
 
 
 def _check_seat(state: MarcoPoloState, seat: object) -> None:
@@ -113,16 +114,16 @@ def _not_over(state: MarcoPoloState) -> None:
 
 def _phase_message(state: MarcoPoloState) -> tuple[str, str]:
     if state.phase == SETUP:
-        return codes.AWAITING_SETUP, "the table's layout comes first"
+        return codes.AWAITING_SETUP, phrase("msg/layout-first", "the table's layout comes first")
     if state.phase == CONTRACTS:
-        return codes.AWAITING_CONTRACTS, f"round {state.round}'s six contracts must be revealed first"
+        return codes.AWAITING_CONTRACTS, phrase("msg/contracts-first", "round {round}'s six contracts must be revealed first", round=state.round)
     if state.phase == ROLL:
-        return codes.AWAITING_ROLL, f'round {state.round}\'s dice must be rolled first: "Al empezar cada ronda, tirad vuestros dados."'
+        return codes.AWAITING_ROLL, phrase("msg/dice-first", "round {round}'s dice must be rolled first: \"Al empezar cada ronda, tirad vuestros dados.\"", round=state.round)
     if state.phase == REVEAL:
-        return codes.NOT_EXPECTED, "the five rounds are over; only the objective cards remain to be shown"
+        return codes.NOT_EXPECTED, phrase("msg/rounds-over", "the five rounds are over; only the objective cards remain to be shown")
     if state.pending:
-        return codes.PENDING_FIRST, f"first: {describe_pending(state)}"
-    return codes.NOT_EXPECTED, f"not expected in phase {state.phase}"
+        return codes.PENDING_FIRST, phrase("msg/first", "first: {describe_pending}", describe_pending=describe_pending(state))
+    return codes.NOT_EXPECTED, phrase("msg/not-expected", "not expected in phase {phase}", phase=state.phase)
 
 
 def _turn_seat(state: MarcoPoloState, seat: object, what: str) -> int:
@@ -147,7 +148,7 @@ def _pending_seat(state: MarcoPoloState, kind: str, seat: object, what: str) -> 
     if not state.pending or state.pending[0][0] != kind:
         code, msg = _phase_message(state)
         if code == codes.NOT_EXPECTED and not state.pending:
-            msg = "nothing of the kind is pending"
+            msg = phrase("msg/nothing-pending", "nothing of the kind is pending")
         codes.illegal(code, "cannot {what}: {msg}", what=what, msg=msg)
     owner = state.pending[0][1]
     if seat is not None and owner >= 0 and seat != owner:
@@ -219,14 +220,14 @@ def _decide_setup(state: MarcoPoloState, e: SetupDealt) -> SetupDealt:
             codes.illegal(codes.SETUP_SHAPE, "draft: characters are picked (CharacterPicked), not dealt to seats")
         if len(e.draft) != n + 1:
             codes.illegal(codes.SETUP_SHAPE, "draft: reveal players + 1 = {n_plus} characters, not {n_draft}", n_plus=n + 1, n_draft=len(e.draft))
-        _ids(e.draft, CHARACTER_IDS, "a character")
+        _ids(e.draft, CHARACTER_IDS, phrase("what/a-character", "a character"))
         _distinct(e.draft, "draft")
     else:
         if e.draft:
             codes.illegal(codes.SETUP_SHAPE, "characters are dealt to seats (no draft without option characters=draft)")
         if len(e.characters) != n:
             codes.illegal(codes.SETUP_SHAPE, "one character per seat: {n}, not {n_characters}", n=n, n_characters=len(e.characters))
-        _ids(e.characters, CHARACTER_IDS, "a character")
+        _ids(e.characters, CHARACTER_IDS, phrase("what/a-character", "a character"))
         _distinct(e.characters, "characters")
         if opts.characters == "first-game" and tuple(e.characters) != FIRST_GAME_CHARACTERS[:n]:
             codes.illegal(
@@ -238,12 +239,12 @@ def _decide_setup(state: MarcoPoloState, e: SetupDealt) -> SetupDealt:
             )
     if len(e.city_cards) != len(CITY_CARD_SPACES):
         codes.illegal(codes.SETUP_SHAPE, "nine city cards, one per space ({city_card_spaces}): got {n_city_cards}", city_card_spaces=', '.join(CITY_CARD_SPACES), n_city_cards=len(e.city_cards))
-    _ids(e.city_cards, CITY_CARD_IDS, "a city card (CC01..CC31)")
-    _distinct(e.city_cards, "city cards")
+    _ids(e.city_cards, CITY_CARD_IDS, phrase("what/a-city-card", "a city card (CC01..CC31)"))
+    _distinct(e.city_cards, phrase("what/city-cards", "city cards"))
     if len(e.outposts) != len(LARGE_CITIES):
         codes.illegal(codes.SETUP_SHAPE, "seven outpost bonus tiles, one per large city: got {n_outposts}", n_outposts=len(e.outposts))
-    _ids(e.outposts, OUTPOST_BONUS_IDS, "an outpost bonus (OB01..OB10)")
-    _distinct(e.outposts, "outpost bonuses")
+    _ids(e.outposts, OUTPOST_BONUS_IDS, phrase("what/an-outpost", "an outpost bonus (OB01..OB10)"))
+    _distinct(e.outposts, phrase("what/outpost-bonuses", "outpost bonuses"))
     bonuses = tuple(e.city_bonuses) or tuple(DEFAULT_CITY_BONUS[c] for c in SMALL_CITIES)
     if len(bonuses) != len(SMALL_CITIES) or sorted(bonuses) != sorted(CITY_BONUS_IDS):
         codes.illegal(codes.SETUP_SHAPE, "the six small-city bonus markers, one per small city: got {bonuses}", bonuses=list(bonuses))
@@ -254,8 +255,8 @@ def _decide_setup(state: MarcoPoloState, e: SetupDealt) -> SetupDealt:
         )
     if len(e.starting_contracts) != n:
         codes.illegal(codes.SETUP_SHAPE, "one starting contract per seat: {n}, not {n_starting_contracts}", n=n, n_starting_contracts=len(e.starting_contracts))
-    _ids(e.starting_contracts, STARTING_CONTRACTS, "a starting contract (S1..S6)")
-    _distinct(e.starting_contracts, "starting contracts")
+    _ids(e.starting_contracts, STARTING_CONTRACTS, phrase("what/a-starting-contract", "a starting contract (S1..S6)"))
+    _distinct(e.starting_contracts, phrase("what/starting-contracts", "starting contracts"))
     per = 4 if opts.objectives_keep else 2
     objectives = tuple(tuple(o) for o in e.objectives) or tuple((None,) * per for _ in range(n))
     if len(objectives) != n or any(len(o) != per for o in objectives):
@@ -264,8 +265,8 @@ def _decide_setup(state: MarcoPoloState, e: SetupDealt) -> SetupDealt:
             "{per} objective cards per seat (None = unknown): \"Cada persona roba 2 cartas de objetivo\"{per_is_4:? (expert: 4, keep 2)|}", per=per, per_is_4=per == 4,
         )
     flat = [g for o in objectives for g in o]
-    _ids([g for g in flat if g is not None], OBJECTIVE_IDS, "an objective card (G01..G18)")
-    _distinct(flat, "objective cards")
+    _ids([g for g in flat if g is not None], OBJECTIVE_IDS, phrase("what/an-objective-id", "an objective card (G01..G18)"))
+    _distinct(flat, phrase("what/objective-cards", "objective cards"))
     return replace(e, city_bonuses=bonuses, objectives=objectives)
 
 
@@ -294,7 +295,7 @@ def _apply_setup(w: Work, e: SetupDealt) -> None:
 
 
 def _decide_pick(state: MarcoPoloState, e: CharacterPicked) -> CharacterPicked:
-    seat = _pending_seat(state, PICK, e.seat, "pick a character")
+    seat = _pending_seat(state, PICK, e.seat, phrase("what/pick-character", "pick a character"))
     if e.character not in state.draft:
         codes.illegal(codes.NOT_OFFERED, "{character!r} is not among the characters on offer ({draft})", character=e.character, draft=list(state.draft))
     return replace(e, seat=seat)
@@ -313,12 +314,12 @@ def _apply_pick(w: Work, e: CharacterPicked) -> None:
 
 
 def _decide_keep(state: MarcoPoloState, e: ObjectivesKept) -> ObjectivesKept:
-    seat = _pending_seat(state, KEEP_ITEM, e.seat, "keep objective cards")
+    seat = _pending_seat(state, KEEP_ITEM, e.seat, phrase("what/keep-objectives", "keep objective cards"))
     kept = tuple(e.objectives)
     if len(kept) != 2:
         codes.illegal(codes.KEEP_TWO, "keep exactly 2 of the 4 objective cards (\"robar 4 cartas de objetivo para conservar 2\"), not {n_kept}", n_kept=len(kept))
-    _ids([g for g in kept if g is not None], OBJECTIVE_IDS, "an objective card")
-    _distinct(kept, "kept objectives")
+    _ids([g for g in kept if g is not None], OBJECTIVE_IDS, phrase("what/an-objective", "an objective card"))
+    _distinct(kept, phrase("what/kept-objectives", "kept objectives"))
     dealt = state.seats[seat].dealt
     for g in kept:
         if g is not None and None not in dealt and g not in dealt:
@@ -349,8 +350,8 @@ def _decide_reveal(state: MarcoPoloState, e: ObjectivesRevealed) -> ObjectivesRe
     shown = tuple(e.objectives)
     if len(shown) != 2:
         codes.illegal(codes.KEEP_TWO, "a seat shows its 2 objective cards, not {n_shown}", n_shown=len(shown))
-    _ids(shown, OBJECTIVE_IDS, "an objective card (G01..G18)")
-    _distinct(shown, "shown objectives")
+    _ids(shown, OBJECTIVE_IDS, phrase("what/an-objective-id", "an objective card (G01..G18)"))
+    _distinct(shown, phrase("what/shown-objectives", "shown objectives"))
     p = state.seats[e.seat]
     known = [g for g in p.objectives if g is not None]
     if any(g not in shown for g in known):
@@ -383,9 +384,9 @@ def _decide_contracts_dealt(state: MarcoPoloState, e: ContractsDealt) -> Contrac
         codes.illegal(codes.WRONG_ROUND, "the contracts dealt now are round {round}'s, not {round2!r}'s", round=state.round, round2=e.round)
     if len(e.contracts) != 6:
         codes.illegal(codes.SETUP_SHAPE, "\"coloca seis nuevos de la siguiente pila\": six contracts, not {n_contracts}", n_contracts=len(e.contracts))
-    _distinct(e.contracts, "contracts dealt")
+    _distinct(e.contracts, phrase("what/contracts-dealt", "contracts dealt"))
     for k in e.contracts:
-        _require_unseen(state, k, "contracts dealt")
+        _require_unseen(state, k, phrase("what/contracts-dealt", "contracts dealt"))
     return e
 
 
@@ -431,7 +432,7 @@ def _apply_rolled(w: Work, e: DiceRolled) -> None:
 
 
 def _decide_income(state: MarcoPoloState, e: IncomeTaken) -> IncomeTaken:
-    seat = _pending_seat(state, INCOME, e.seat, "take the round's income")
+    seat = _pending_seat(state, INCOME, e.seat, phrase("what/take-income", "take the round's income"))
     return replace(e, seat=seat, choices=tuple(e.choices))
 
 
@@ -444,7 +445,7 @@ def _apply_income(w: Work, e: IncomeTaken) -> None:
 
 
 def _decide_die_rolled(state: MarcoPoloState, e: DieRolled) -> DieRolled:
-    seat = _pending_seat(state, ROLL_DIE, e.seat, "record a die's value")
+    seat = _pending_seat(state, ROLL_DIE, e.seat, phrase("what/record-die", "record a die's value"))
     if not isinstance(e.value, int) or isinstance(e.value, bool) or not 1 <= e.value <= 6:
         codes.illegal(codes.BAD_DIE, "{e_value!r} is not a die value (1-6)", e_value=e.value)
     return replace(e, seat=seat)
@@ -457,7 +458,7 @@ def _apply_die_rolled(w: Work, e: DieRolled) -> None:
 
 
 def _decide_drawn(state: MarcoPoloState, e: ContractDrawn) -> ContractDrawn:
-    seat = _pending_seat(state, DRAW, e.seat, "draw a contract")
+    seat = _pending_seat(state, DRAW, e.seat, phrase("what/draw-contract", "draw a contract"))
     if not state.special:
         codes.illegal(codes.NOT_EXPECTED, "the special pile is empty")  # pragma: no cover - never pending then
     top = state.special[0]
@@ -469,7 +470,7 @@ def _decide_drawn(state: MarcoPoloState, e: ContractDrawn) -> ContractDrawn:
     else:
         if contract is None:
             codes.illegal(codes.CONTRACT_MUST_BE_NAMED, "name the contract drawn from the special pile (it is laid face up)")
-        _require_unseen(state, contract, "contract drawn")
+        _require_unseen(state, contract, phrase("what/contract-drawn", "contract drawn"))
     return ContractDrawn(contract=contract, seat=None if seat < 0 else seat)
 
 
@@ -487,7 +488,7 @@ def _apply_drawn(w: Work, e: ContractDrawn) -> None:
 
 
 def _decide_discarded(state: MarcoPoloState, e: ContractDiscarded) -> ContractDiscarded:
-    seat = _pending_seat(state, DISCARD, e.seat, "return a contract")
+    seat = _pending_seat(state, DISCARD, e.seat, phrase("what/return-contract", "return a contract"))
     if e.contract not in state.seats[seat].contracts:
         codes.illegal(codes.CONTRACT_NOT_ACTIVE, "{contract!r} is not one of {player}'s contracts", contract=e.contract, player=who(state, seat))
     return replace(e, seat=seat)
@@ -505,19 +506,19 @@ def _apply_discarded(w: Work, e: ContractDiscarded) -> None:
 
 
 def _decide_five(state, e: FiveCoinsTaken):
-    return replace(e, seat=_main(state, e.seat, "take 5 coins"))
+    return replace(e, seat=_main(state, e.seat, phrase("what/take-5-coins", "take 5 coins")))
 
 
 def _decide_bazaar(state, e: BazaarUsed):
-    return replace(e, seat=_main(state, e.seat, "use the bazaar"), dice=tuple(e.dice), choices=tuple(e.choices))
+    return replace(e, seat=_main(state, e.seat, phrase("what/use-bazaar", "use the bazaar")), dice=tuple(e.dice), choices=tuple(e.choices))
 
 
 def _decide_khan(state, e: KhansFavorTaken):
-    return replace(e, seat=_main(state, e.seat, "take El favor de Khan"))
+    return replace(e, seat=_main(state, e.seat, phrase("what/take-khan", "take El favor de Khan")))
 
 
 def _decide_take(state, e: ContractsTaken):
-    seat = _main(state, e.seat, "take contracts")
+    seat = _main(state, e.seat, phrase("what/take-contracts", "take contracts"))
     cols = tuple(e.columns)
     if all(isinstance(c, int) for c in cols):
         cols = tuple(sorted(cols))
@@ -529,7 +530,7 @@ def _decide_travel(state, e: Travelled):
 
 
 def _decide_card(state, e: CityCardUsed):
-    return replace(e, seat=_main(state, e.seat, "use a city card"), choices=tuple(e.choices))
+    return replace(e, seat=_main(state, e.seat, phrase("what/use-city-card", "use a city card")), choices=tuple(e.choices))
 
 
 def _decide_bonus(what: str):
@@ -540,7 +541,7 @@ def _decide_bonus(what: str):
 
 
 def _decide_end(state, e: TurnEnded):
-    seat = _turn_seat(state, e.seat, "end the turn")
+    seat = _turn_seat(state, e.seat, phrase("what/end-turn", "end the turn"))
     p = state.seats[seat]
     if not state.main_done and engine.has_dice(p):
         codes.illegal(
@@ -604,11 +605,11 @@ DECIDE = {
     ContractsTaken: _decide_take,
     Travelled: _decide_travel,
     CityCardUsed: _decide_card,
-    ContractCompleted: _decide_bonus("complete a contract"),
-    MoneyBagTaken: _decide_bonus("take 3 coins"),
-    DieRerolled: _decide_bonus("reroll a die"),
-    DieAdjusted: _decide_bonus("turn a die"),
-    BlackDieBought: _decide_bonus("buy a black die"),
+    ContractCompleted: _decide_bonus(phrase("what/complete-contract", "complete a contract")),
+    MoneyBagTaken: _decide_bonus(phrase("what/take-3-coins", "take 3 coins")),
+    DieRerolled: _decide_bonus(phrase("what/reroll", "reroll a die")),
+    DieAdjusted: _decide_bonus(phrase("what/turn-die", "turn a die")),
+    BlackDieBought: _decide_bonus(phrase("what/buy-black", "buy a black die")),
     TurnEnded: _decide_end,
 }
 

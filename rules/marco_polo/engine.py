@@ -72,6 +72,7 @@ from rules.marco_polo.state import (
     MarcoPoloState,
     PlayerState,
 )
+from events.messages import phrase
 
 Q_COLOUR_ONCE = (
     '"Tus dados de color solo pueden usar una vez por ronda un mismo espacio de acción. Los dados '
@@ -201,7 +202,7 @@ def pay(w: Work, seat: int, res: str, n: int, why: str) -> None:
         return
     have = d[res]
     if w.strict and have < n:
-        code = codes.OCCUPIED_FEE if why.startswith("for the occupied") else codes.CANNOT_AFFORD
+        code = codes.OCCUPIED_FEE if getattr(why, "key", "") == "why/occupied-space" else codes.CANNOT_AFFORD
         codes.illegal(code, "{player} has {have} {res}, needs {n} {why}", player=w.who(seat), have=have, res=res, n=n, why=why)
     d[res] = have - n
 
@@ -238,25 +239,25 @@ def run_items(w: Work, seat: int, items, why: str) -> None:
             gain(w, seat, kind, n)
         elif kind == "good":
             for _ in range(n):
-                g = w.token(f"which good {why}", lambda: GOODS)
+                g = w.token(phrase("what/which-good", "which good {why}", why=why), lambda: GOODS)
                 if w.strict and g not in GOODS:
                     codes.illegal(codes.BAD_CHOICE, "{g!r} is not a good (pepper, silk, gold) {why}", g=g, why=why)
                 gain(w, seat, g, 1)
         elif kind == "goods2":
-            a = w.token(f"the first of two different goods {why}", lambda: GOODS[:2])
-            b = w.token(f"the second of two different goods {why}", lambda: GOODS[GOODS.index(a) + 1 :] if a in GOODS else ())
+            a = w.token(phrase("what/first-good", "the first of two different goods {why}", why=why), lambda: GOODS[:2])
+            b = w.token(phrase("what/second-good", "the second of two different goods {why}", why=why), lambda: GOODS[GOODS.index(a) + 1 :] if a in GOODS else ())
             if w.strict and (a not in GOODS or b not in GOODS or a == b):
                 codes.illegal(codes.BAD_CHOICE, "two goods of different types {why}, not {a!r} and {b!r}", why=why, a=a, b=b)
             gain(w, seat, a, 1)
             gain(w, seat, b, 1)
         elif kind == "coin_or_camel":
-            t = w.token(f"coins or camels {why}", lambda: ("coins", "camels"))
+            t = w.token(phrase("what/coins-or-camels", "coins or camels {why}", why=why), lambda: ("coins", "camels"))
             if w.strict and t not in ("coins", "camels"):
                 codes.illegal(codes.BAD_CHOICE, "choose 'coins' or 'camels' {why}, not {t!r}", why=why, t=t)
             gain(w, seat, t, n)
         elif kind == "move":
             for _ in range(n):
-                t = w.token(f"where the free move goes {why} (or 'stay')", lambda: move_candidates(w, seat))
+                t = w.token(phrase("what/free-move", "where the free move goes {why} (or 'stay')", why=why), lambda: move_candidates(w, seat))
                 if t != "stay":
                     step(w, seat, t, why)
         elif kind == "contract":
@@ -268,7 +269,7 @@ def run_items(w: Work, seat: int, items, why: str) -> None:
                 w.push((ROLL_DIE, seat, "b"))
         elif kind == "any_bonus":
             t = w.token(
-                f"which other city bonus marker {why}",
+                phrase("what/other-bonus", "which other city bonus marker {why}", why=why),
                 lambda: tuple(b for b in w.get("city_bonuses") if b != "CB4"),
             )
             if w.strict and (t not in CITY_BONUS_IDS or t == "CB4" or t not in w.get("city_bonuses")):
@@ -276,7 +277,7 @@ def run_items(w: Work, seat: int, items, why: str) -> None:
                     codes.BAD_CHOICE,
                     "{t!r}: choose any other small-city bonus marker on the board {why} (CB1..CB6 but the 'any other bonus' marker itself)", t=t, why=why,
                 )
-            run_items(w, seat, CITY_BONUSES[t]["effect"], f"(bonus {t})")
+            run_items(w, seat, CITY_BONUSES[t]["effect"], phrase("why/bonus-marker", "(bonus {t})", t=t))
         elif kind == "own_bonus":
             for _ in range(n):
                 own_bonus(w, seat, why)
@@ -286,7 +287,7 @@ def run_items(w: Work, seat: int, items, why: str) -> None:
 
 def own_bonus(w: Work, seat: int, why: str) -> None:
     city = w.token(
-        f"the small city whose bonus is taken {why}",
+        phrase("what/own-bonus", "the small city whose bonus is taken {why}", why=why),
         lambda: tuple(c for c in SMALL_CITIES if c in w.p(seat)["posts"] and c not in w.scratch),
     )
     if w.strict:
@@ -296,7 +297,7 @@ def own_bonus(w: Work, seat: int, why: str) -> None:
             codes.illegal(codes.BAD_CHOICE, "{city}: a different city each time {why}", city=city, why=why)
     w.scratch.add(city)
     bonus = w.get("city_bonuses")[SMALL_INDEX.get(city, 0)]
-    run_items(w, seat, CITY_BONUSES[bonus]["effect"], f"(bonus of {city})")
+    run_items(w, seat, CITY_BONUSES[bonus]["effect"], phrase("why/bonus-of", "(bonus of {city})", city=city))
 
 
 # --- movement and trading posts -----------------------------------------------------------------
@@ -349,7 +350,7 @@ def step(w: Work, seat: int, token: str, why: str) -> None:
     here = figures[fig]
     cost = step_cost(w, seat, here, there)
     for res, n in cost.items():
-        pay(w, seat, res, n, f"for the route {NAME[here]}-{NAME[there]} {why}")
+        pay(w, seat, res, n, phrase("why/route", "for the route {name_item}-{name_item2} {why}", name_item=NAME[here], name_item2=NAME[there], why=why))
     d["figures"] = figures[:fig] + (there,) + figures[fig + 1 :]
     bonus = place_post(w, seat, there)
     if bonus is not None:
@@ -375,14 +376,14 @@ def place_post(w: Work, seat: int, city: str):
         return None
     if city in SMALL_INDEX:
         bonus = w.get("city_bonuses")[SMALL_INDEX[city]]
-        return CITY_BONUSES[bonus]["effect"], f"(bonus of {NAME[city]})"
+        return CITY_BONUSES[bonus]["effect"], phrase("why/bonus-of-city", "(bonus of {name_item})", name_item=NAME[city])
     i = LARGE_INDEX[city]
     outposts = w.get("outposts")
     tile = outposts[i]
     if tile is None:
         return None
     w.f["outposts"] = outposts[:i] + (None,) + outposts[i + 1 :]
-    return OUTPOST_BONUSES[tile]["effect"], f"(outpost bonus {tile} of {NAME[city]})"
+    return OUTPOST_BONUSES[tile]["effect"], phrase("why/outpost-bonus", "(outpost bonus {tile} of {name_item})", tile=tile, name_item=NAME[city])
 
 
 # --- dice ---------------------------------------------------------------------------------------
@@ -459,7 +460,7 @@ def place_dice(w: Work, seat: int, space: str, tokens: tuple[str, ...], count: i
 
 def occupied_fee(w: Work, seat: int, low: int, what: str) -> None:
     if w.p(seat)["character"] != "berke":
-        pay(w, seat, "coins", low, f"for the occupied space {what} (the lowest die placed): {Q_FEE}")
+        pay(w, seat, "coins", low, phrase("why/occupied-space", "for the occupied space {what} (the lowest die placed): {rule}", what=what, rule=Q_FEE))
 
 
 def seat_of(state: MarcoPoloState, character: str) -> int:
@@ -495,14 +496,14 @@ def bazaar(w: Work, seat: int, row: str, dice: tuple[str, ...], column: int) -> 
     spec = BAZAAR.get(row)
     if spec is None:
         codes.illegal(codes.UNKNOWN_ROW, "{row!r} is not a bazaar row (camels, pepper, silk, gold)", row=row)
-    low = place_dice(w, seat, BAZAAR_SPACE[row], dice, spec["dice"], True, f"the {row} bazaar")
+    low = place_dice(w, seat, BAZAAR_SPACE[row], dice, spec["dice"], True, phrase("what/bazaar", "the {row} bazaar", row=row))
     if w.strict and not (isinstance(column, int) and 1 <= column <= low):
         codes.illegal(
             codes.BAZAAR_COLUMN,
             "column {column!r} of the {row} bazaar: the lowest die placed is {low}, so columns 1..{low}: {rule}", column=column, row=row, low=low, rule=Q_BAZAAR,
         )
     w.src = "bonuses"
-    run_items(w, seat, spec["columns"][column - 1], f"(the {row} bazaar, column {column})")
+    run_items(w, seat, spec["columns"][column - 1], phrase("why/bazaar-column", "(the {row} bazaar, column {column})", row=row, column=column))
     mercator(w, seat, "bazaar", row, 1)
 
 
@@ -559,7 +560,7 @@ def take_contracts(w: Work, seat: int, die: str, columns: tuple[int, ...], disca
     w.f["display"] = tuple(k for i, k in enumerate(display, 1) if i not in columns)
     for c in sorted(columns):
         if c >= 5:
-            run_items(w, seat, (("coin_or_camel", c - 4),), f"(the contract from column {c})")
+            run_items(w, seat, (("coin_or_camel", c - 4),), phrase("why/contract-column", "(the contract from column {c})", c=c))
 
 
 def travel(w: Work, seat: int, dice: tuple[str, ...], path: tuple[str, ...], path2: tuple[str, ...]) -> None:
@@ -585,13 +586,13 @@ def travel(w: Work, seat: int, dice: tuple[str, ...], path: tuple[str, ...], pat
         codes.illegal(codes.TRAVEL_STEPS, "{steps} step(s) with a lowest die of {low}: {rule}", steps=steps, low=low, rule=Q_TRAVEL)
     if occupied:
         occupied_fee(w, seat, low, "'Viajar'")
-    pay(w, seat, "coins", TRAVEL_COST.get(steps, 0), f"for {steps} travel step(s): {Q_TRAVEL}")
+    pay(w, seat, "coins", TRAVEL_COST.get(steps, 0), phrase("why/travel-steps", "for {steps} travel step(s): {rule}", steps=steps, rule=Q_TRAVEL))
     ends = []
     passed = []
     for fig, end, costs in walks:
         for here, there, cost in costs:
             for res, n in cost.items():
-                pay(w, seat, res, n, f"for the route {NAME[here]}-{NAME[there]}: {Q_TRAVEL}")
+                pay(w, seat, res, n, phrase("why/route-travel", "for the route {name_item}-{name_item2}: {rule}", name_item=NAME[here], name_item2=NAME[there], rule=Q_TRAVEL))
             passed.append(there)
         ends.append(end)
         d["figures"] = d["figures"][:fig] + (end,) + d["figures"][fig + 1 :]
@@ -629,43 +630,43 @@ def city_card(w: Work, seat: int, space: str, die: str, times: int) -> None:
             )
         if any(p[0] == slot for p in w.get("board")):
             codes.illegal(codes.CITY_CARD_USED, "the city card in {space} was already used this round: {rule}", space=space, rule=Q_CITY_CARD)
-    value = place_dice(w, seat, slot, (die,), 1, False, f"the city card in {space}")
+    value = place_dice(w, seat, slot, (die,), 1, False, phrase("what/city-card-in", "the city card in {space}", space=space))
     card = CITY_CARDS[w.s.city_cards[i]]
     w.src = "cards"
-    what = f"city card {card['id']} ({card['text']})"
+    what = phrase("what/city-card", "city card {id} ({text})", id=card['id'], text=card['text'])
     kind = card["kind"]
     if kind == "exchange":
         _card_times(w, times, value, what)
         for _ in range(times):
-            pay_cost(w, seat, card["pay"], f"({what})")
-            run_items(w, seat, card["gain"], f"({what})")
+            pay_cost(w, seat, card["pay"], phrase("why/paren", "({what})", what=what))
+            run_items(w, seat, card["gain"], phrase("why/paren", "({what})", what=what))
     elif kind == "two_way":
-        way = w.token(f"the direction of {what}: a or b", lambda: ("a", "b"))
+        way = w.token(phrase("what/direction", "the direction of {what}: a or b", what=what), lambda: ("a", "b"))
         if w.strict and way not in ("a", "b"):
             codes.illegal(codes.BAD_CHOICE, "{what}: choose direction 'a' (the first way) or 'b', not {way!r}", what=what, way=way)
         spec = card["ways"][0 if way == "a" else 1]
         _card_times(w, times, value, what)
         for _ in range(times):
-            pay_cost(w, seat, spec["pay"], f"({what})")
-            run_items(w, seat, spec["gain"], f"({what})")
+            pay_cost(w, seat, spec["pay"], phrase("why/paren", "({what})", what=what))
+            run_items(w, seat, spec["gain"], phrase("why/paren", "({what})", what=what))
     elif kind == "threshold":
         _card_times(w, times, 1, what)
         items = ()
         for low, gains in card["steps"]:
             if value >= low:
                 items = gains
-        run_items(w, seat, items, f"({what})")
+        run_items(w, seat, items, phrase("why/paren", "({what})", what=what))
     elif kind == "count":
         _card_times(w, times, 1, what)
         count = len(d["posts"]) if card["of"] == "posts" else len(d["completed"])
         for _ in range(min(count, value)):
-            run_items(w, seat, card["gain"], f"({what})")
+            run_items(w, seat, card["gain"], phrase("why/paren", "({what})", what=what))
     elif kind == "own_bonus":
         limit = max(n for low, n in card["steps"] if value >= low)
         _card_times(w, times, limit, what)
         w.src = "bonuses"
         for _ in range(times):
-            own_bonus(w, seat, f"({what})")
+            own_bonus(w, seat, phrase("why/paren", "({what})", what=what))
 
 
 # --- bonus actions ------------------------------------------------------------------------------
@@ -679,12 +680,12 @@ def complete_contract(w: Work, seat: int, contract: str) -> None:
             "{contract!r} is not one of {player}'s active contracts ({contracts}): \"completar un contrato pagando sus requisitos y cobrando su recompensa\"", contract=contract, player=w.who(seat), contracts=list(d['contracts']),
         )
     spec = CONTRACTS[contract]
-    pay_cost(w, seat, spec["cost"], f"to complete contract {contract}")
+    pay_cost(w, seat, spec["cost"], phrase("why/complete-contract", "to complete contract {contract}", contract=contract))
     i = d["contracts"].index(contract)
     d["contracts"] = d["contracts"][:i] + d["contracts"][i + 1 :]
     d["completed"] = d["completed"] + (contract,)
     w.src = "contracts"
-    run_items(w, seat, spec["reward"], f"(the reward of contract {contract})")
+    run_items(w, seat, spec["reward"], phrase("why/contract-reward", "(the reward of contract {contract})", contract=contract))
 
 
 def money_bag(w: Work, seat: int, die: str) -> None:
@@ -696,7 +697,7 @@ def reroll(w: Work, seat: int, die: str) -> None:
     kind, value = parse_die(die) if w.strict else DIE_TOKENS[die]
     if w.strict and kind == "c" and w.p(seat)["character"] == "raschid":
         codes.illegal(codes.RASCHID_SETS_DICE, "Raschid does not roll his dice: he sets their values when placing them")
-    pay(w, seat, "camels", 1, 'to reroll a die ("pagar 1 camello para volver a tirar un dado")')
+    pay(w, seat, "camels", 1, phrase("why/reroll", "to reroll a die (\"pagar 1 camello para volver a tirar un dado\")"))
     take_die(w, seat, die)
     w.push((ROLL_DIE, seat, kind), front=True)
 
@@ -713,7 +714,7 @@ def adjust(w: Work, seat: int, die: str, delta: int) -> None:
                 codes.NO_WRAP,
                 "a {value} cannot turn to {value_plus}: {rule}", value=value, value_plus=value + delta, rule="\"subir o bajar en uno el valor de un dado —sin pasar de 1 a 6 ni viceversa—\"",
             )
-    pay(w, seat, "camels", 2, 'to turn a die by one ("pagar 2 camellos para subir o bajar en uno")')
+    pay(w, seat, "camels", 2, phrase("why/turn-die", "to turn a die by one (\"pagar 2 camellos para subir o bajar en uno\")"))
     take_die(w, seat, die)
     add_die(w, seat, kind, value + delta)
 
@@ -724,7 +725,7 @@ def buy_black(w: Work, seat: int) -> None:
             codes.illegal(codes.ONE_BLACK_DIE_PER_TURN, '"solo coger un dado negro por turno"')
         if w.s.black_supply <= 0:
             codes.illegal(codes.NO_BLACK_DICE_LEFT, "no black die is left on the board this round")
-    pay(w, seat, "camels", 3, 'for a black die ("pagar 3 camellos para coger y tirar 1 dado negro")')
+    pay(w, seat, "camels", 3, phrase("why/black-die", "for a black die (\"pagar 3 camellos para coger y tirar 1 dado negro\")"))
     w.f["black_supply"] = w.s.black_supply - 1
     w.f["bought_black"] = True
     w.push((ROLL_DIE, seat, "b"), front=True)
@@ -881,4 +882,4 @@ def income(w: Work, seat: int, coins: int, camels: int) -> None:
             if city in d["posts"]:
                 bonus = bonuses[SMALL_INDEX[city]]
                 if bonus_needs_choice(bonus):
-                    run_items(w, seat, CITY_BONUSES[bonus]["effect"], f"(the round bonus of {NAME[city]})")
+                    run_items(w, seat, CITY_BONUSES[bonus]["effect"], phrase("why/round-bonus", "(the round bonus of {name_item})", name_item=NAME[city]))

@@ -59,17 +59,15 @@ from rules.marco_polo.events import (
     Travelled,
     TurnEnded,
 )
+from events.messages import phrase
 
 EXPECTED = (
-    "expected e.g.: coins5 4 | bazaar silk 4,5 3 | khan 4 silk | contracts 5 1,5 : camels | travel 4,5 O1-MOS | "
-    "card MOS 4 x3 | complete K01 : silk | bag 4 | reroll b3 | adjust 4 +1 | black | end | income 3/2 | "
-    "return K03 | draw K17 | =5 | deal 1 K01,... | roll 1 3,5,1,6,2;... | setup ... | pick X | keep G01,G02 | "
-    "reveal 0 G01,G02 (optionally led by @seat); see rules/marco_polo/notation.py"
+    phrase("notation/marco-polo", "expected e.g.: coins5 4 | bazaar silk 4,5 3 | khan 4 silk | contracts 5 1,5 : camels | travel 4,5 O1-MOS | card MOS 4 x3 | complete K01 : silk | bag 4 | reroll b3 | adjust 4 +1 | black | end | income 3/2 | return K03 | draw K17 | =5 | deal 1 K01,... | roll 1 3,5,1,6,2;... | setup ... | pick X | keep G01,G02 | reveal 0 G01,G02 (optionally led by @seat); see rules/marco_polo/notation.py")
 )
 
 
 def _bad(text: str, why: str = "") -> None:
-    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=': ' + why if why else '', expected=EXPECTED)
+    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=phrase("notation/colon", ": {why}", why=why) if why else '', expected=EXPECTED)
 
 
 def _list(s: str) -> tuple[str, ...]:
@@ -80,7 +78,7 @@ def _int(s: str, text: str) -> int:
     try:
         return int(s)
     except ValueError:
-        _bad(text, f"{s!r} is not a number")
+        _bad(text, phrase("notation/not-number", "{s!r} is not a number", s=s))
         raise  # pragma: no cover
 
 
@@ -90,7 +88,7 @@ def _opt(x: str) -> str | None:
 
 def parse_move(state, text: str) -> Event:
     if not isinstance(text, str):
-        _bad(repr(text), "notation is text")
+        _bad(repr(text), phrase("notation/not-text", "notation is text"))
     raw = " ".join(text.split())
     seat = None
     if raw.startswith("@"):
@@ -113,7 +111,7 @@ def parse_move(state, text: str) -> Event:
             discard = ()
             if len(args) == 3:
                 if not args[2].startswith("-"):
-                    _bad(text, "returned contracts are written -S1 or -S1,K03")
+                    _bad(text, phrase("notation/returned", "returned contracts are written -S1 or -S1,K03"))
                 discard = _list(args[2][1:])
             cols = tuple(_int(c, text) for c in _list(args[1]))
             return ContractsTaken(die=args[0], columns=cols, choices=choices, discard=discard, seat=seat)
@@ -130,7 +128,7 @@ def parse_move(state, text: str) -> Event:
             times = 1
             if len(args) == 3:
                 if not args[2].startswith("x"):
-                    _bad(text, "repetitions are written x3")
+                    _bad(text, phrase("notation/repetitions", "repetitions are written x3"))
                 times = _int(args[2][1:], text)
             return CityCardUsed(space=args[0], die=args[1], times=times, choices=choices, seat=seat)
         if verb == "complete" and len(args) == 1:
@@ -148,7 +146,7 @@ def parse_move(state, text: str) -> Event:
         if verb == "income" and len(args) == 1:
             c, slash, m = args[0].partition("/")
             if not slash:
-                _bad(text, "income is coins/camels, e.g. income 3/2")
+                _bad(text, phrase("notation/income", "income is coins/camels, e.g. income 3/2"))
             return IncomeTaken(coins=_int(c, text), camels=_int(m, text), choices=choices, seat=seat)
         if verb == "return" and len(args) == 1:
             return ContractDiscarded(contract=args[0], seat=seat)
@@ -174,13 +172,13 @@ def parse_move(state, text: str) -> Event:
             for arg in args:
                 key, eq, value = arg.partition("=")
                 if not eq:
-                    _bad(text, f"setup takes key=value words, not {arg!r}")
+                    _bad(text, phrase("notation/setup-words", "setup takes key=value words, not {arg!r}", arg=arg))
                 if key == "objectives":
                     fields[key] = tuple(tuple(_opt(x) for x in part.split(",")) for part in value.split(";"))
                 elif key in ("chars", "draft", "cards", "outposts", "bonuses", "start"):
                     fields[key] = _list(value)
                 else:
-                    _bad(text, f"unknown setup key {key!r}")
+                    _bad(text, phrase("notation/setup-key", "unknown setup key {key!r}", key=key))
             return SetupDealt(
                 characters=fields.get("chars", ()),
                 draft=fields.get("draft", ()),

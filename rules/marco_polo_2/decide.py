@@ -24,6 +24,7 @@ from rules.marco_polo_2.events import (
 from rules.marco_polo_2.state import (
     HAND, INCOME, KEEP, OVER, PICK, PICKS, PLAY, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, SHOW, MP2State, pack_of,
 )
+from events.messages import Phrase, phrase
 
 Q_ONE_MAIN = '"少なくともダイスを１つ自分のボードから取り、アクションマスを１つ選択して置き実行します。"'
 Q_MUST = '"手番プレイヤーは、ダイスがある限り、必ず本アクションを行わなければなりません。"'
@@ -41,11 +42,11 @@ def who(state: MP2State, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else "the table"
 
 
-def describe_pending(state: MP2State) -> str:
+def describe_pending(state: MP2State) -> Phrase:
     kind, seat, arg = state.pending[0]
     if kind == ROLL_DIE:
-        arg = "taken (black)" if arg == "b" else "rerolled (black)" if arg == "rb" else "rerolled"
-    return PENDING_TEXT[kind].format(who=who(state, seat), arg=arg)
+        arg = phrase("pending/taken-black", "taken (black)") if arg == "b" else phrase("pending/rerolled-black", "rerolled (black)") if arg == "rb" else phrase("pending/rerolled", "rerolled")
+    return Phrase(f"pending/marco-polo-2/{kind}", PENDING_TEXT[kind], dict(who=who(state, seat), arg=arg))
 
 
 def _check_seat(state: MP2State, seat: object) -> None:
@@ -60,16 +61,16 @@ def _not_over(state: MP2State) -> None:
 
 def _phase_message(state: MP2State) -> str:
     if state.phase == SETUP:
-        return "the table's layout comes first"
+        return phrase("msg/layout-first", "the table's layout comes first")
     if state.phase == ROUND:
-        return f"round {state.round + 1}'s reveals come first"
+        return phrase("msg/reveals-first", "round {round_plus}'s reveals come first", round_plus=state.round + 1)
     if state.phase == ROLL:
-        return f"round {state.round}'s dice must be rolled first: \"全てのプレイヤーは自分のダイスを振ります\""
+        return phrase("msg/dice-first-2", "round {round}'s dice must be rolled first: {rule}", round=state.round, rule="\"全てのプレイヤーは自分のダイスを振ります\"")
     if state.phase == REVEAL:
-        return "the five rounds are over; only goal cards remain to be shown"
+        return phrase("msg/rounds-over-2", "the five rounds are over; only goal cards remain to be shown")
     if state.pending:
-        return f"first: {describe_pending(state)}"
-    return f"not expected in phase {state.phase}"
+        return phrase("msg/first", "first: {describe_pending}", describe_pending=describe_pending(state))
+    return phrase("msg/not-expected", "not expected in phase {phase}", phase=state.phase)
 
 
 def _turn_seat(state: MP2State, seat: object, what: str) -> int:
@@ -145,10 +146,10 @@ def _decide_setup(state: MP2State, e: SetupDealt) -> SetupDealt:
     if not state.options.caravans and e.route_tiles:
         codes.illegal(codes.CARAVANS_OFF, "route tiles are laid out only with the caravan expansion")
     _distinct(list(starting) + [k for _, k in e.contracts], "contracts")
-    _distinct([g for gs in goals for g in gs], "goal cards")
-    for pairs, what in ((e.bonuses, "bonus markers"), (e.outposts, "outpost tiles"), (e.cards, "city cards")):
+    _distinct([g for gs in goals for g in gs], phrase("what/goal-cards", "goal cards"))
+    for pairs, what in ((e.bonuses, phrase("what/bonus-markers", "bonus markers")), (e.outposts, phrase("what/outpost-tiles", "outpost tiles")), (e.cards, phrase("what/city-cards", "city cards"))):
         _distinct([i for _, i in pairs], what)
-    _distinct(e.route_tiles, "route tiles")
+    _distinct(e.route_tiles, phrase("what/route-tiles", "route tiles"))
     return replace(e, offered=offered, starting_contracts=starting, goals=goals, characters=tuple(e.characters))
 
 
@@ -199,7 +200,7 @@ def _apply_setup(w: Work, e: SetupDealt) -> None:
 
 
 def _decide_pick(state: MP2State, e: CharacterPicked) -> CharacterPicked:
-    seat = _pending_seat(state, PICK, e.seat, "pick a character")
+    seat = _pending_seat(state, PICK, e.seat, phrase("what/pick-character", "pick a character"))
     if e.character not in state.offered:
         codes.illegal(codes.NOT_OFFERED, "{character!r} is not on offer ({offered})", character=e.character, offered=list(state.offered))
     return replace(e, seat=seat)
@@ -213,7 +214,7 @@ def _apply_pick(w: Work, e: CharacterPicked) -> None:
 
 
 def _decide_keep(state: MP2State, e: GoalKept) -> GoalKept:
-    seat = _pending_seat(state, KEEP, e.seat, "keep a goal card")
+    seat = _pending_seat(state, KEEP, e.seat, phrase("what/keep-goal", "keep a goal card"))
     dealt = state.seats[seat].dealt
     if e.goal is not None and None not in dealt and e.goal not in dealt:
         codes.contradiction(codes.GOAL_MISMATCH, "{goal} was not among {player}'s three goal cards {dealt}", goal=e.goal, player=who(state, seat), dealt=list(dealt))
@@ -271,8 +272,8 @@ def _decide_round(state: MP2State, e: RoundRevealed) -> RoundRevealed:
         codes.illegal(codes.SETUP_SHAPE, "an offer tile per book (3), the next round's three (none in the last round), two action-area city cards")
     if state.upcoming and tuple(e.offers) != state.upcoming:
         codes.contradiction(codes.DESCRIPTION_MISMATCH, "this round's offer tiles were shown last round as {upcoming}: {rule}", upcoming=list(state.upcoming), rule="\"次ラウンドの変換は公開されています\"")
-    _distinct(tuple(e.offers) + tuple(e.upcoming), "offer tiles")
-    _distinct(e.area_cards, "action-area city cards")
+    _distinct(tuple(e.offers) + tuple(e.upcoming), phrase("what/offer-tiles", "offer tiles"))
+    _distinct(e.area_cards, phrase("what/area-city-cards", "action-area city cards"))
     for t in e.upcoming:
         if t in state.used_offers or t in state.offers:
             codes.contradiction(codes.DUPLICATE_COMPONENT, "offer tile {t} was already used", t=t)
@@ -331,7 +332,7 @@ def _apply_rolled(w: Work, e: DiceRolled) -> None:
 
 
 def _decide_income(state: MP2State, e: IncomeTaken) -> IncomeTaken:
-    return replace(e, seat=_pending_seat(state, INCOME, e.seat, "take the round-start income"))
+    return replace(e, seat=_pending_seat(state, INCOME, e.seat, phrase("what/take-income-2", "take the round-start income")))
 
 
 def _apply_income(w: Work, e: IncomeTaken) -> None:
@@ -340,7 +341,7 @@ def _apply_income(w: Work, e: IncomeTaken) -> None:
 
 
 def _decide_die_rolled(state: MP2State, e: DieRolled) -> DieRolled:
-    seat = _pending_seat(state, ROLL_DIE, e.seat, "record a die's value")
+    seat = _pending_seat(state, ROLL_DIE, e.seat, phrase("what/record-die", "record a die's value"))
     if not isinstance(e.value, int) or isinstance(e.value, bool) or not 1 <= e.value <= 6:
         codes.illegal(codes.BAD_DIE, "{e_value!r} is not a die value (1-6)", e_value=e.value)
     return replace(e, seat=seat)
@@ -355,7 +356,7 @@ def _apply_die_rolled(w: Work, e: DieRolled) -> None:
 
 
 def _decide_contract_revealed(state: MP2State, e: ContractRevealed) -> ContractRevealed:
-    _pending_seat(state, REFILL, None, "refill a contract space")
+    _pending_seat(state, REFILL, None, phrase("what/refill-contract", "refill a contract space"))
     city = state.pending[0][2]
     if e.city != city:
         codes.illegal(codes.NOT_EXPECTED, "the contract space to refill is in {city}, not {city2!r}", city=city, city2=e.city)
@@ -394,7 +395,7 @@ def _decide_bonus(what: str):
 
 
 def _decide_end(state: MP2State, e: TurnEnded) -> TurnEnded:
-    seat = _turn_seat(state, e.seat, "end the turn")
+    seat = _turn_seat(state, e.seat, phrase("what/end-turn", "end the turn"))
     if not state.main_done and engine.has_dice(state.seats[seat]):
         codes.illegal(codes.MAIN_ACTION_REQUIRED, "{player} still has dice: {rule}", player=who(state, seat), rule=Q_MUST)
     return replace(e, seat=seat)
@@ -481,22 +482,22 @@ DECIDE = {
     DieRolled: _decide_die_rolled,
     ContractRevealed: _decide_contract_revealed,
     Travelled: _decide_main("travel"),
-    BookUsed: _decide_main("use a book"),
-    KhansFavorTaken: _decide_main("take the Khan's favor"),
-    ContractsTaken: _decide_main("take contracts"),
-    GuildTaken: _decide_main("take a guild seal"),
-    SpecialCityUsed: _decide_main("use a special city"),
-    CityCardUsed: _decide_main("use a city card"),
-    ContractCompleted: _decide_bonus("complete a contract"),
-    SealImproved: _decide_bonus("improve a seal"),
-    MoneyBagTaken: _decide_bonus("use the money bag"),
-    DieRerolled: _decide_bonus("reroll a die"),
-    DieAdjusted: _decide_bonus("turn a die"),
-    BlackDieBought: _decide_bonus("buy a black die"),
-    GoodsTraded: _decide_bonus("trade goods"),
-    OutpostTileUsed: _decide_bonus("cash an outpost tile"),
-    CaravanStarted: _decide_bonus("start a caravan"),
-    CaravanConquered: _decide_bonus("conquer a route"),
+    BookUsed: _decide_main(phrase("what/use-book", "use a book")),
+    KhansFavorTaken: _decide_main(phrase("what/take-khan-2", "take the Khan's favor")),
+    ContractsTaken: _decide_main(phrase("what/take-contracts", "take contracts")),
+    GuildTaken: _decide_main(phrase("what/take-seal", "take a guild seal")),
+    SpecialCityUsed: _decide_main(phrase("what/use-special-city", "use a special city")),
+    CityCardUsed: _decide_main(phrase("what/use-city-card", "use a city card")),
+    ContractCompleted: _decide_bonus(phrase("what/complete-contract", "complete a contract")),
+    SealImproved: _decide_bonus(phrase("what/improve-seal", "improve a seal")),
+    MoneyBagTaken: _decide_bonus(phrase("what/money-bag", "use the money bag")),
+    DieRerolled: _decide_bonus(phrase("what/reroll", "reroll a die")),
+    DieAdjusted: _decide_bonus(phrase("what/turn-die", "turn a die")),
+    BlackDieBought: _decide_bonus(phrase("what/buy-black", "buy a black die")),
+    GoodsTraded: _decide_bonus(phrase("what/trade-goods", "trade goods")),
+    OutpostTileUsed: _decide_bonus(phrase("what/cash-outpost", "cash an outpost tile")),
+    CaravanStarted: _decide_bonus(phrase("what/start-caravan", "start a caravan")),
+    CaravanConquered: _decide_bonus(phrase("what/conquer-route", "conquer a route")),
     TurnEnded: _decide_end,
 }
 

@@ -40,6 +40,7 @@ from rules.marco_polo_2.state import (
     MP2State,
     PlayerState,
 )
+from events.messages import phrase
 
 Q_COLOUR = '"各アクションマスは、プレイヤーの色について各１回しか使用出来ません。"'
 Q_FEE = '"埋まっているアクションマスを使う場合には、お金を支払わなければいけません（重要）。" "支払うお金は置いたダイスの最も小さい目と同額となります。"'
@@ -347,7 +348,7 @@ def place_dice(w: Work, seat: int, space: str, tokens, count: int, mode: str, wh
     w.f["board"] = board + tuple(placed)
     low = min(p[1] for p in placed) if placed else 0
     if mode == "shared" and occupied:
-        pay(w, seat, {"coins": low}, f"for the occupied space {what}: {Q_FEE}", codes.OCCUPIED_FEE)
+        pay(w, seat, {"coins": low}, phrase("why/occupied-space-2", "for the occupied space {what}: {rule}", what=what, rule=Q_FEE), codes.OCCUPIED_FEE)
     if colour and occupied and mode != "free" and d.character == "donata":
         gain(w, seat, "camels", 2)  # "既にダイスが置かれているスペースのアクションを行った場合、２ラクダを獲得する。"
     return low
@@ -469,7 +470,7 @@ def bonus_of(w: Work, kind: str, cid: str) -> dict:
     cands = any_bonus_choices(w, cid if kind == "city_bonus" else "")
     if not cands:
         return {}
-    chosen = w.token(f"the bonus marker {kind} {cid} pays (any other bonus marker)", cands)
+    chosen = w.token(phrase("what/bonus-marker-pays", "the bonus marker {kind} {cid} pays (any other bonus marker)", kind=kind, cid=cid), cands)
     return component(w, "city_bonus", chosen)["gain"] if chosen in cands else {}
 
 
@@ -489,7 +490,7 @@ def take_contracts(w: Work, seat: int, taken: tuple[str, ...], discard: tuple[st
         spot = next((i for i, (c, kk) in enumerate(here) if kk == k and c in where), None)
         if spot is None:
             if w.strict:
-                codes.illegal(codes.CONTRACT_NOT_THERE, "contract {k!r} is not on a contract space of {where} {why}", k=k, where=sorted(where) or 'a city with your post', why=why)
+                codes.illegal(codes.CONTRACT_NOT_THERE, "contract {k!r} is not on a contract space of {where} {why}", k=k, where=sorted(where) or phrase("what/city-with-post", "a city with your post"), why=why)
             continue
         city = here.pop(spot)[0]
         d.contracts = d.contracts + (k,)
@@ -551,7 +552,7 @@ def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool,
                 cost = {"jade": r.get("jade", 0)}
             else:
                 cost = {"coins": r.get("coins", 0), "camels": r.get("camels", 0), "jade": r.get("jade", 0)}
-            pay(w, seat, cost, f"for the route {here}-{there}")
+            pay(w, seat, cost, phrase("why/route-2", "for the route {here}-{there}", here=here, there=there))
         here = there
 
 
@@ -588,7 +589,7 @@ def travel(w: Work, seat: int, row: int, dice, path, extra, take, discard, figur
         codes.illegal(codes.GANTULGA_LOWER_ROW, "Gantulga Od: {rule}", rule="\"移動アクションの下段しか選択できなくなる\"")
     low = place_dice(w, seat, TRAVEL_SPACE[row], dice, spec["dice"], "shared", f"travel row {row}")
     if spec.get("coins"):
-        pay(w, seat, {"coins": spec["coins"]}, "for the lower travel row: \"下段：アクションマスにダイスを１つ置き２コインを払います。\"")
+        pay(w, seat, {"coins": spec["coins"]}, phrase("why/lower-row", "for the lower travel row: {rule}", rule="\"下段：アクションマスにダイスを１つ置き２コインを払います。\""))
     limit = min(low, spec.get("max") or 6)
     move(w, seat, path, path2, figure, limit, extra, take, discard, f"travel row {row}", row == 3)
     claim = w.get("start_claim")
@@ -616,9 +617,9 @@ def move(w: Work, seat: int, path, path2, figure: int, limit: int, extra, take, 
     if w.strict and not 1 <= steps <= limit:
         codes.illegal(codes.TRAVEL_STEPS, "{steps} step(s) on {what}: at most {limit}{path2:? (both figures' steps together)|}", steps=steps, what=what, limit=limit, path2=path2)
     if w.strict:
-        walk(w, seat, start, tuple(path), True, f"({what})")
+        walk(w, seat, start, tuple(path), True, phrase("why/paren", "({what})", what=what))
         if path2:
-            walk(w, seat, d.figures[other], tuple(path2), True, f"({what}, the second figure)")
+            walk(w, seat, d.figures[other], tuple(path2), True, phrase("why/second-figure", "({what}, the second figure)", what=what))
     else:
         _walk_trusted(w, seat, start, path)
         if path2:
@@ -634,7 +635,7 @@ def move(w: Work, seat: int, path, path2, figure: int, limit: int, extra, take, 
     d.figures = figs
     for _ in skipped:  # "飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する"
         d.vp += 3
-        t = w.token("2 coins or 1 camel for a skipped oasis", ("coins", "camels"))
+        t = w.token(phrase("what/skipped-oasis", "2 coins or 1 camel for a skipped oasis"), ("coins", "camels"))
         gain(w, seat, t, 2 if t == "coins" else 1)
     placed: set[str] = set()
     if extra is not None:
@@ -677,7 +678,7 @@ def move_caravans(w: Work, seat: int, book: int, paths) -> None:
                 codes.illegal(codes.CARAVAN_STEPS, "caravan {i} is not on a route: start it first", i=i)
             if len(path) > limit:
                 codes.illegal(codes.CARAVAN_STEPS, "the caravan moves at most {limit} step(s) after book {book}: {rule}", limit=limit, book=book, rule="\"左：１歩・中央：最大２歩・右：最大３歩\"")
-        walk(w, seat, loc, tuple(path), False, "(caravan: no route costs, guild seals still needed)")
+        walk(w, seat, loc, tuple(path), False, phrase("why/caravan", "(caravan: no route costs, guild seals still needed)"))
         cars[i] = (tile, path[-1], goods)
     d.caravans = tuple(cars)
 
@@ -699,7 +700,7 @@ def book_action(w: Work, seat: int, book: int, die: str, option: int, caravans) 
         if tile is None:
             codes.illegal(codes.NOT_EXPECTED, "book {book} has no offer tile this round", book=book)
         price = w.pack.jade_prices[option - 3]
-        pay(w, seat, {"jade": price}, f"for the lower {'left' if option == 3 else 'right'} option of book {book}: \"左下：翡翠１つを支払い ... 右下：翡翠２つを支払い\"")
+        pay(w, seat, {"jade": price}, phrase("why/book-option", "for the lower {option_is_3:?left|right} option of book {book}: {rule}", option_is_3=option == 3, book=book, rule="\"左下：翡翠１つを支払い ... 右下：翡翠２つを支払い\""))
         items = component(w, "offer", tile)["jade1" if option == 3 else "jade2"]
     gain_bundle(w, seat, items)
     move_caravans(w, seat, book, caravans)
@@ -807,7 +808,7 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> No
             codes.illegal(codes.CARD_TIMES, "repeat the card 1..{value} times (the die): {rule}, not {times!r}", value=value, rule="\"ダイス目と最大同数まで繰り返し\"", times=times)
         for _ in range(times):
             if spec.get("pay"):
-                pay(w, seat, spec["pay"], f"(city card {card})")
+                pay(w, seat, spec["pay"], phrase("why/city-card", "(city card {card})", card=card))
             gain_bundle(w, seat, spec["gain"])
     elif kind in ("per_contract", "per_post"):
         count = len(d.completed) if kind == "per_contract" else len(d.posts)
@@ -827,7 +828,7 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> No
         below = spec.get("vp_below_zero") and cost.pop("vp", 0)
         for _ in range(times):
             if cost:
-                pay(w, seat, cost, f"(city card {card}, option {e.option})")
+                pay(w, seat, cost, phrase("why/city-card-option", "(city card {card}, option {option})", card=card, option=e.option))
             if below:
                 d.vp -= below  # "VP may go negative"
             gain_bundle(w, seat, o["gain"])
@@ -848,7 +849,7 @@ def city_card(w: Work, seat: int, city: str, die: str, times: int, e=None) -> No
         if w.strict and times != 1:
             codes.illegal(codes.CARD_TIMES, "city card {card} is used once (times 1)", card=card)
         if spec.get("pay"):
-            pay(w, seat, spec["pay"], f"(city card {card})")
+            pay(w, seat, spec["pay"], phrase("why/city-card", "(city card {card})", card=card))
         take_seal(w, seat, e.guild, value)
     elif kind == "move":  # "multi-step moves (only 1 post, where the move ends)"
         if w.strict and times != 1:
@@ -870,7 +871,7 @@ def _card_fields(w: Work, kind: str, e) -> None:
         return
     for f, default in CARD_DEFAULTS.items():
         if f not in CARD_CHOICE_FIELDS[kind] and getattr(e, f) != default:
-            codes.illegal(codes.EXTRA_CHOICE, "a {kind} city card takes no {f} (it reads {card_choice_fields_item})", kind=kind, f=f, card_choice_fields_item=', '.join(CARD_CHOICE_FIELDS[kind]) or 'times only')
+            codes.illegal(codes.EXTRA_CHOICE, "a {kind} city card takes no {f} (it reads {card_choice_fields_item})", kind=kind, f=f, card_choice_fields_item=', '.join(CARD_CHOICE_FIELDS[kind]) or phrase("what/times-only", "times only"))
 
 
 # --- bonus actions ------------------------------------------------------------------------------
@@ -883,7 +884,7 @@ def complete_contract(w: Work, seat: int, contract: str) -> None:
     spec = component(w, "contract", contract)
     vidal = d.character == "vidal"
     if not vidal:  # Vidal: "ラクダ及び資源の支払いが必要なくなるが、達成報酬の勝利点が獲得できなくなる"
-        pay(w, seat, spec["cost"], f"to complete contract {contract}")
+        pay(w, seat, spec["cost"], phrase("why/complete-contract", "to complete contract {contract}", contract=contract))
     d.contracts = tuple(k for k in d.contracts if k != contract)
     d.completed = d.completed + (contract,)
     reward = spec["reward"]
@@ -893,7 +894,7 @@ def complete_contract(w: Work, seat: int, contract: str) -> None:
     if reward.get("contract"):  # one from any contract city with the seat's post (reference B9)
         cands = contract_reward_choices(w.get("city_contracts"), d.posts)
         if cands:
-            k = w.token("the contract taken (reward icon)", cands)
+            k = w.token(phrase("what/contract-taken", "the contract taken (reward icon)"), cands)
             take_contracts(w, seat, (k,), (), set(d.posts), "(a contract reward)")
     if reward.get("contract_pile") and pile_left(w) > 0:  # the top of the pile, into the hand
         w.push((REFILL, seat, HAND))
@@ -901,7 +902,7 @@ def complete_contract(w: Work, seat: int, contract: str) -> None:
         w.f["black_supply"] = w.get("black_supply") - 1
         if w.s.options.black_dice_variant:
             pool = w.get("black_pool")
-            v = int(w.token("the black die taken (reward icon)", tuple(str(x) for x in sorted(set(pool)))) or pool[0])
+            v = int(w.token(phrase("what/black-die-taken", "the black die taken (reward icon)"), tuple(str(x) for x in sorted(set(pool)))) or pool[0])
             rest = list(pool)
             rest.remove(v)
             w.f["black_pool"] = tuple(rest)
@@ -932,7 +933,7 @@ def improve_seal(w: Work, seat: int, guild: str) -> None:
     cost = dict(spec["improve"])
     if d.character == "tebaldo":
         cost.pop("coins", None)  # "ギルドマーカーをアップグレードさせる際、コインを支払わなくてもよい"
-    pay(w, seat, cost, f"to improve the {guild} seal")
+    pay(w, seat, cost, phrase("why/improve-seal", "to improve the {guild} seal", guild=guild))
     d.improved = d.improved + (guild,)
     gain_bundle(w, seat, spec["bonus"])
     if d.character == "dewu":
@@ -951,7 +952,7 @@ def reroll(w: Work, seat: int, die: str) -> None:
     kind, _ = parse_die(die) if w.strict else DIE_TOKENS[die]
     if w.strict and kind == "p":
         codes.illegal(codes.PIECE_RULE, "Donata's pieces always count as a 6; they are not rolled")
-    pay(w, seat, {"camels": w.pack.bonus_costs["reroll"]}, 'to reroll a die ("ラクダを１頭支払うことによりダイスを１つ振り直す")')
+    pay(w, seat, {"camels": w.pack.bonus_costs["reroll"]}, phrase("why/reroll-2", "to reroll a die ({rule})", rule="\"ラクダを１頭支払うことによりダイスを１つ振り直す\""))
     take_die(w, seat, die)
     # "rb": a black die rerolled, which does not pay Isabella Donati as a black die taken ("b") does
     w.push((ROLL_DIE, seat, "rb" if kind == "b" else kind), front=True)
@@ -966,7 +967,7 @@ def adjust(w: Work, seat: int, die: str, delta: int) -> None:
             codes.illegal(codes.BAD_CHOICE, "a die turns by +1 or -1, not {delta!r}", delta=delta)
         if not turns(value, delta):
             codes.illegal(codes.NO_WRAP, "a {value} cannot turn to {value_plus}: {rule}", value=value, value_plus=value + delta, rule="\"１の目を６にしたり、またその逆をすることはできません。\"")
-    pay(w, seat, {"camels": w.pack.bonus_costs["adjust"]}, 'to turn a die ("ラクダを２頭支払うことにより")')
+    pay(w, seat, {"camels": w.pack.bonus_costs["adjust"]}, phrase("why/turn-die-2", "to turn a die ({rule})", rule="\"ラクダを２頭支払うことにより\""))
     take_die(w, seat, die)
     add_die(w, seat, kind, value + delta)
 
@@ -987,7 +988,7 @@ def buy_black(w: Work, seat: int, value) -> None:
             codes.illegal(codes.BAD_DIE, "black-dice variant: take one of the rolled black dice {black_pool}, not {value!r}", black_pool=list(w.s.black_pool), value=value)
         if not variant and value is not None:
             codes.illegal(codes.BAD_DIE, "a bought black die is rolled at once (its value follows as DieRolled)")
-    pay(w, seat, {"camels": w.pack.bonus_costs["black"]}, 'for a black die ("ラクダを３頭支払うことにより")')
+    pay(w, seat, {"camels": w.pack.bonus_costs["black"]}, phrase("why/black-die-2", "for a black die ({rule})", rule="\"ラクダを３頭支払うことにより\""))
     w.f["black_supply"] = w.s.black_supply - 1
     w.f["bought_black"] = True
     if w.s.options.black_dice_variant:
@@ -1007,7 +1008,7 @@ def goods_traded(w: Work, seat: int) -> None:
             codes.illegal(codes.NOT_YOUR_CHARACTER, "only Vidal Badoer trades 1 gold + 1 silk + 1 pepper for 5 VP")
         if w.s.traded:
             codes.illegal(codes.ONCE_PER_TURN, "Vidal Badoer: {rule}", rule="\"フリーアクションとして１ターンに１回\"")
-    pay(w, seat, {"gold": 1, "silk": 1, "pepper": 1}, "(Vidal Badoer: 1 gold, 1 silk, 1 pepper)")
+    pay(w, seat, {"gold": 1, "silk": 1, "pepper": 1}, phrase("why/vidal", "(Vidal Badoer: 1 gold, 1 silk, 1 pepper)"))
     w.p(seat).vp += 5
     w.f["traded"] = True
 
@@ -1051,7 +1052,7 @@ def caravan_start(w: Work, seat: int, goods, tile: str, city: str) -> None:
         if d.character == "mailin" and city in d.figures:
             codes.illegal(codes.CARAVAN_CITY, "Mailin & Tian Chin: {rule}", rule="\"キャラバンを自分のコマのある都市からスタートさせてはいけない\"")
     for g in goods:
-        pay(w, seat, {g: 1}, "to load the caravan")
+        pay(w, seat, {g: 1}, phrase("why/load-caravan", "to load the caravan"))
     w.f["tiles_up"] = tuple(t for t in w.get("tiles_up") if t != tile)
     if free is not None:
         cars[free] = (tile, city, tuple(goods))

@@ -43,6 +43,7 @@ from rules.marco_polo_2.events import (
     GoalRevealed, GoodsTraded, GuildTaken, IncomeTaken, KhansFavorTaken, MoneyBagTaken, OutpostTileUsed,
     RoundRevealed, SealImproved, SetupDealt, SpecialCityUsed, Travelled, TurnEnded,
 )
+from events.messages import phrase
 
 #: verb, the event, the fields written positionally (in order), renamed keys
 VERBS: dict[str, tuple[type[Event], tuple[str, ...]]] = {
@@ -90,7 +91,7 @@ def _unkey(cls: type, key: str) -> str:
     return {v: k for k, v in RENAME.items()}.get(key, key)
 BLACK_VALUE = "value"
 _HINTS: dict[type, dict[str, typing.Any]] = {}
-EXPECTED = "see rules/marco_polo_2/notation.py (e.g. travel 2 dice=3,4 path=C1 | book 1 die=2 option=1 | khan 4 | end)"
+EXPECTED = phrase("notation/marco-polo-2", "see rules/marco_polo_2/notation.py (e.g. travel 2 dice=3,4 path=C1 | book 1 die=2 option=1 | khan 4 | end)")
 
 
 def _hints(cls: type) -> dict[str, typing.Any]:
@@ -101,7 +102,7 @@ def _hints(cls: type) -> dict[str, typing.Any]:
 
 
 def _bad(text: str, why: str = "") -> typing.NoReturn:
-    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=': ' + why if why else '', expected=EXPECTED)
+    codes.illegal(codes.BAD_NOTATION, "cannot read {text!r}{value_plus}; {expected}", text=text, value_plus=phrase("notation/colon", ": {why}", why=why) if why else '', expected=EXPECTED)
 
 
 def _shape(tp) -> str:
@@ -151,7 +152,7 @@ def _parse(text: str, raw: str, shape: str):
         try:
             return int(x)
         except ValueError:
-            _bad(text, f"{x!r} is not a number")
+            _bad(text, phrase("notation/not-number-2", "{x!r} is not a number", x=x))
 
     def items(x: str) -> list[str]:
         return [v for v in x.split(",") if v] if x else []
@@ -171,7 +172,7 @@ def _parse(text: str, raw: str, shape: str):
         for v in items(raw):
             a, sep, b = v.partition(":")
             if not sep:
-                _bad(text, f"{v!r}: pairs are written city:id")
+                _bad(text, phrase("notation/pairs", "{v!r}: pairs are written city:id", v=v))
             out.append((a, b))
         return tuple(out)
     rows = raw.split(";")
@@ -217,7 +218,7 @@ def format_move(event: Event) -> str:
 
 def parse_move(state, text: str) -> Event:
     if not isinstance(text, str):
-        _bad(repr(text), "notation is text")
+        _bad(repr(text), phrase("notation/not-text", "notation is text"))
     raw = text.strip()
     describe: tuple[Component, ...] = ()
     head, sep, tail = raw.partition(" describe=")
@@ -225,7 +226,7 @@ def parse_move(state, text: str) -> Event:
         try:
             describe = tuple(msgspec.json.decode(tail.encode(), type=list[Component]))
         except msgspec.DecodeError as exc:
-            _bad(text, f"describe= takes a JSON list of {{kind, id, spec}}: {exc}")
+            _bad(text, phrase("notation/describe", "describe= takes a JSON list of {{kind, id, spec}}: {exc}", exc=exc))
     words = head.split()
     if not words:
         _bad(text)
@@ -234,12 +235,12 @@ def parse_move(state, text: str) -> Event:
         try:
             seat = int(words[0][1:])
         except ValueError:
-            _bad(text, "the seat is written @0, @1, ...")
+            _bad(text, phrase("notation/seat", "the seat is written @0, @1, ..."))
         words = words[1:]
     if not words or words[0] not in VERBS:
         if words and words[0].startswith("=") and len(words) == 1:
             return DieRolled(value=_parse(text, words[0][1:], "int"), seat=seat)
-        _bad(text, f"unknown verb {words[0] if words else ''!r}")
+        _bad(text, phrase("notation/verb", "unknown verb {words_0!r}", words_0=words[0] if words else ''))
     verb, args = words[0], words[1:]
     cls, positional = VERBS[verb]
     hints = _hints(cls)
@@ -250,7 +251,7 @@ def parse_move(state, text: str) -> Event:
         fields["value"] = _parse(text, pos[0], "int")
         pos = []
     if len(pos) != len(positional):
-        _bad(text, f"{verb} takes {len(positional)} word(s) before key=value ({', '.join(positional) or 'none'})")
+        _bad(text, phrase("notation/positional", "{verb} takes {n_positional} word(s) before key=value ({positional})", verb=verb, n_positional=len(positional), positional=', '.join(positional) or phrase("notation/none", "none")))
     for name, value in zip(positional, pos):
         if name == "delta":
             fields[name] = _parse(text, value.lstrip("+"), "int")
@@ -260,7 +261,7 @@ def parse_move(state, text: str) -> Event:
         key, _, value = word.partition("=")
         name = _unkey(cls, key)
         if name not in hints or name in ("seat", "describe") or name in positional:
-            _bad(text, f"{verb} has no field {key!r}")
+            _bad(text, phrase("notation/no-field", "{verb} has no field {key!r}", verb=verb, key=key))
         fields[name] = _parse(text, value, _shape(hints[name]))
     if "seat" in hints and "seat" not in positional:
         fields["seat"] = seat

@@ -12,6 +12,7 @@ import msgspec
 
 from rules.marco_polo_2 import codes
 from rules.marco_polo_2.content import BUILTIN, PACKS, PUBLIC, Pack, PackError, with_id
+from events.messages import phrase
 
 #: phases
 SETUP: Final = "setup"  # waiting for the table's layout (SetupDealt)
@@ -180,7 +181,7 @@ def _pack_for(opts: Options) -> Pack:
         return shipped[0]
     if len(named) != 1:
         known = ", ".join(sorted({p.id for p in PACKS.values()}))
-        why = "unknown" if not named else f"{len(named)} packs have the id; name its hash too"
+        why = phrase("why/unknown-pack", "unknown") if not named else phrase("why/packs-share-id", "{n_named} packs have the id; name its hash too", n_named=len(named))
         codes.bad_options(codes.CONTENT_MISMATCH, "Marco Polo II content pack {pack_id!r}: {why} (known: {known})", pack_id=pack_id, why=why, known=known)
     return named[0]
 

@@ -82,6 +82,20 @@ def test_undo_without_a_seq_takes_back_the_last_move(client, svc):
     assert log_rows(svc) == before
 
 
+def test_undo_moves_takes_back_that_many_moves_in_one_event_or_refuses_more(client, svc):
+    game = new_game(client, seed=None)
+    record(client, game, "deal", "R7", "d", "B5", "d")
+    before = log_rows(svc)
+    too_many = post(client, game, "undo", {"moves": 6, "expected_seq": 6})  # five were made
+    assert too_many.status_code == 409 and too_many.json()["code"] == "undo-out-of-range"
+    assert log_rows(svc) == before
+    response = post(client, game, "undo", {"moves": 3, "expected_seq": 6})  # d, B5 and d
+    assert response.status_code == 201 and response.json()["events"] == [{"seq": 7, "type": "game.undone"}]
+    assert [type(b).__name__ for b in effective(svc, game.id)] == ["GameCreated", "CardsDealt", "CardPlayed"]
+    moves = client.get(f"/games/{game.id}/legal-moves", headers={"Authorization": f"Bearer {game.write}"}).json()
+    assert moves["last"] == "R7" and moves["ended"] is False and moves["at"] == 7
+
+
 def test_taking_back_the_last_move_of_a_digital_round_also_takes_back_the_new_shuffle(client, svc):
     game = new_game(client, rounds=2)
     while svc.projector.state(game.id).state.round == 1:  # to the end of round 1, quickly, in process

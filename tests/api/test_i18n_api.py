@@ -125,3 +125,18 @@ def test_an_amendment_names_the_refusal_it_ran_into_in_the_language_asked(client
     inner = said["es"]["params"]["message_"]
     assert inner["code"] == "lost-cities.expedition-must-ascend" and inner["message"].startswith("R8 no puede ir")
     assert all(b["rule"] == "lost-cities.expedition-must-ascend" for b in said.values())
+
+
+def test_a_refusal_with_a_nested_phrase_answers_its_params_in_the_language_asked(client):
+    # the notation's "why" is a phrase: the message and the params read in the reader's language
+    game = new_game(client)
+    at = client.get(f"/games/{game.id}", headers=game.auth).json()["last_seq"]
+    answered = answers(client, game, {"notation": "d=Q9", "expected_seq": at})
+    bodies = {lang: r.json() for lang, r in answered.items()}
+    assert {b["code"] for b in bodies.values()} == {"lost-cities.bad-notation"}
+    assert bodies["en"]["params"]["value_plus"] == ": 'Q9' is not a card id"
+    assert bodies["es"]["params"]["value_plus"] == ": 'Q9' no es una carta"
+    assert bodies["ja"]["params"]["value_plus"] == ": 'Q9' はカードの id ではありません"
+    assert bodies["en"]["message"].startswith("cannot read 'd=Q9': 'Q9' is not a card id; expected one of: R7 or Rx")
+    assert bodies["es"]["message"].startswith("no se puede leer 'd=Q9': 'Q9' no es una carta; se espera uno de: R7 o Rx")
+    assert "is not a card id" not in bodies["ja"]["message"] and "expected" not in bodies["ja"]["message"]

@@ -1,6 +1,7 @@
 // Zoom and pan for a map drawn in SVG: the whole map fits the width at first; buttons, the wheel and
 // a pinch zoom, a drag pans, and the view never leaves the map (every place stays reachable).
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const MAX_ZOOM = 4;
 const views = new Map(); // key -> {x, y, w, h}: the view survives the redraw after each move
@@ -29,10 +30,11 @@ export function zoomable(wrap, svg, key) {
     const w = v.w / f; const hh = w * (box.h / box.w);
     set({ x: v.x + (v.w - w) * fx, y: v.y + (v.h - hh) * fy, w, h: hh });
   };
-  const zin = h('button', { type: 'button', class: 'map-zoom-in', 'aria-label': 'Zoom in on the map', onclick: () => zoom(1.5) }, '+');
-  const out = h('button', { type: 'button', class: 'map-zoom-out', 'aria-label': 'Zoom out', onclick: () => zoom(1 / 1.5) }, '−');
-  const fit = h('button', { type: 'button', class: 'map-zoom-fit', 'aria-label': 'Show the whole map', onclick: () => set(box) }, '⤢');
-  wrap.append(h('div', { class: 'map-zoom', role: 'group', 'aria-label': 'Map zoom' }, zin, out, fit));
+  const zin = h('button', { type: 'button', class: 'map-zoom-in', 'aria-label': t('mapfaces.zoom-in'), onclick: () => zoom(1.5) }, '+');
+  const out = h('button', { type: 'button', class: 'map-zoom-out', 'aria-label': t('mapfaces.zoom-out'), onclick: () => zoom(1 / 1.5) }, '−');
+  const fit = h('button', { type: 'button', class: 'map-zoom-fit', 'aria-label': t('mapfaces.zoom-fit'), onclick: () => set(box) }, '⤢');
+  wrap.append(h('div', { class: 'map-zoom', role: 'group', 'aria-label': t('mapfaces.zoom') }, zin, out, fit));
+
   wrap.classList.add('zoomable');
 
   const frac = (ev) => { const r = svg.getBoundingClientRect(); return [(ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height]; };

@@ -2,10 +2,11 @@
 // city, large in a dialog when the city is tapped (Marco Polo, Marco Polo II).
 import { h, s, clear } from '../dom.js';
 import { zoomable } from '../mapzoom.js';
+import { t } from '../i18n.js';
 
 /** The map fits the width; zoom and pan reach every place on it. */
 export function mapWrap(svg, key) {
-  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': 'Map (zoom with the buttons, the wheel or a pinch; drag to pan)' }, svg), svg, key);
+  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': t('mapfaces.map') }, svg), svg, key);
 }
 
 /** The small faces (elements) beside a city, sized for the drawing's scale (the map zooms). */
@@ -19,7 +20,7 @@ export function tappable(g, open, name = null) {
   const title = g.querySelector(':scope > title');
   if (title) title.remove(); // its shown name is its accessible name; a title would replace it
   // a place drawn without its name as text (a pack whose names are its codes) still needs one
-  if (name) g.setAttribute('aria-label', `${name}: what lies there`);
+  if (name) g.setAttribute('aria-label', t('mapfaces.what-lies', { name }));
   g.setAttribute('tabindex', '0');
   g.setAttribute('role', 'button');
   g.setAttribute('aria-haspopup', 'dialog'); // its name is what it shows (code and city); it opens the faces
@@ -36,10 +37,11 @@ export function showFaces(from, name, faces) {
   if (!dialog) {
     dialog = h('dialog', { id: 'mp-face-dialog', class: 'mp-face-dialog', 'aria-labelledby': 'mp-face-h' },
       h('h3', { id: 'mp-face-h' }), h('div', { class: 'mp-face-body' }),
-      h('button', { type: 'button', class: 'mp-face-close', onclick: () => dialog.close() }, 'Close'));
+      h('button', { type: 'button', class: 'mp-face-close', onclick: () => dialog.close() }, t('mapfaces.close')));
     document.body.append(dialog);
   }
-  dialog.querySelector('#mp-face-h').textContent = `On ${name}`;
+  dialog.querySelector('#mp-face-h').textContent = t('mapfaces.on', { name });
+
   clear(dialog.querySelector('.mp-face-body')).append(...faces);
   dialog.onclose = () => { if (from.isConnected) from.focus(); };
   dialog.showModal();

@@ -4,13 +4,22 @@
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
 import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
-import { characterName, defaultSpot, faceFor, specOf } from '../faces/mp2-table.js';
+import { amount, characterName, defaultSpot, faceFor, resWord, specOf } from '../faces/mp2-table.js';
+import { dieWord } from '../faces/mp2-setup.js';
+import { t, term } from '../i18n.js';
 
-const RES = [['coins', 'Coins', 'coin'], ['camels', 'Camels', 'camel'], ['pepper', 'Pepper', 'pepr'], ['silk', 'Silk', 'silk'],
-  ['gold', 'Gold', 'gold'], ['jade', 'Jade', 'jade'], ['vp', 'Victory points', 'VP']];
+// each resource's name (the abbreviation's title) and its short form on the seat card
+const RES = ['coins', 'camels', 'pepper', 'silk', 'gold', 'jade', 'vp'];
 const W = 1000; const H = 560;
 // what the table is doing, past the turns of a round
-const PHASE_WORDS = { picks: 'characters and goal cards', round: 'the round\'s tiles', roll: 'the roll', reveal: 'goal cards shown', over: 'game over' };
+const PHASES = ['picks', 'round', 'roll', 'reveal', 'over'];
+const phaseWord = (phase) => (PHASES.includes(phase) ? t(`mp2.phase.${phase}`) : null);
+const GUILDS = ['farmer', 'spicer', 'tailor', 'jeweler'];
+/** A guild by the name of its traders ("Farmers"), in the reader's language. */
+const guildName = (g) => (GUILDS.includes(g) ? t(`mp2.guild.${g}`) : g);
+// the special cities are printed on their cards: the names as the reader's edition prints them
+const specialName = (name) => term('marco-polo-2', 'special', name);
+const rowWord = (row) => ({ 1: t('mp2.row.lower'), 2: t('mp2.row.middle'), 3: t('mp2.row.upper') }[row] || String(row));
 
 function die(value, seat, kind) {
   const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
@@ -74,15 +83,15 @@ function map(view, content) {
   const tags = [['city_bonus', byCity(view.bonuses)], ['outpost', byCity(view.outposts)], ['city_card', byCity(view.cards)], ['contract', byCity(view.city_contracts)]];
   const facesOver = s('g', { class: 'mp-tags' });
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'mp-map mp2-map', role: 'group', 'aria-labelledby': 'mp2-map-t' },
-    s('title', { id: 'mp2-map-t' }, `The map (${nodes.length} places known): figures, trading posts, tiles and cards`),
+    s('title', { id: 'mp2-map-t' }, t('mp2.map.title', { n: nodes.length })),
     s('rect', { x: 0, y: 0, width: W, height: H, rx: 16, class: 'mp-sea' }));
   for (const r of routes) {
     const [a, b] = r.ends;
     if (!pos[a] || !pos[b]) continue;
     const [x1, y1] = pos[a]; const [x2, y2] = pos[b];
     svg.append(s('line', { x1, y1, x2, y2, class: 'mp-route', 'data-route': r.id || `${a}-${b}` }));
-    const cost = ['coins', 'camels', 'jade'].filter((k) => r[k]).map((k) => `${r[k]} ${k === 'camels' ? 'cam' : k === 'coins' ? 'coin' : k}`)
-      .concat(r.guild ? [r.guild] : []).join(' ');
+    const cost = ['coins', 'camels', 'jade'].filter((k) => r[k]).map((k) => amount(r[k], t(`mp2.res-short.${k}`)))
+      .concat(r.guild ? [guildName(r.guild)] : []).join(' ');
     if (cost) svg.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
   }
   const postsAt = {}; const figuresAt = {};
@@ -94,7 +103,7 @@ function map(view, content) {
     const [x, y] = pos[n.id] || [W / 2, H / 2];
     const kind = n.kind || 'city';
     const g = s('g', { class: `mp-loc mp-${kind === 'start' ? 'beijing' : kind === 'oasis' ? 'oasis' : 'large'}`, 'data-loc': n.id, transform: `translate(${x},${y})` },
-      s('title', {}, `${n.name || n.id}${n.shield ? ' · shield ' + n.shield : ''}${n.special ? ' · ' + n.special : ''}`));
+      s('title', {}, `${n.name || n.id}${n.shield ? ` · ${t('mp2.map.shield', { shield: n.shield })}` : ''}${n.special ? ` · ${specialName(n.special)}` : ''}`));
     if (kind === 'oasis') g.append(s('rect', { x: -8, y: -8, width: 16, height: 16, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
     else if (kind === 'start') g.append(s('rect', { x: -30, y: -20, width: 60, height: 40, rx: 6, class: 'mp-city-shape' }));
     else g.append(s('circle', { r: n.special ? 20 : 17, class: 'mp-city-shape' }));
@@ -104,24 +113,24 @@ function map(view, content) {
       // above the city (below it near the top edge), the city's name staying its own text
       const [ty, how] = y <= 110 ? [48, 'below'] : [-30 - 64, ''];
       facesOver.append(tagFaces(lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id))), Math.max(0, Math.min(W - 320, x - 160)), y + ty, 320, 64, how, n.id));
-      tappable(g, () => showFaces(g, n.name || 'the city', lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id)))), n.name && n.name !== n.id ? null : n.name || n.id);
+      tappable(g, () => showFaces(g, n.name || t('mp2.map.the-city'), lying.map(([kind, id]) => faceFor(kind, id, specOf(content, kind, id)))), n.name && n.name !== n.id ? null : n.name || n.id);
     }
     (postsAt[n.id] || []).forEach((seat, i) => g.append(s('rect', { x: -22 + i * 12, y: 36, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': n.id, 'data-seat': seat },
-      s('title', {}, `trading post of ${view.players[seat]}`))));
+      s('title', {}, t('mp2.map.post-of', { player: view.players[seat] })))));
     (figuresAt[n.id] || []).forEach((seat, i) => {
       const fx = -18 + i * 12 + (kind === 'oasis' ? 10 : 28);
       g.append(s('path', { d: `M${fx} -6 a5 5 0 1 1 0.1 0 M${fx - 6} 8 L${fx} -2 L${fx + 6} 8 Z`, fill: seatColour(seat), class: 'mp-figure', 'data-figure': n.id, 'data-seat': seat },
-        s('title', {}, `${view.players[seat]} is here`)));
+        s('title', {}, t('mp2.map.here', { player: view.players[seat] }))));
     });
     svg.append(g);
   }
   svg.append(facesOver);
-  if (nodes.length <= 1) svg.append(s('text', { x: W / 2, y: H - 30, 'text-anchor': 'middle', class: 'mp-name' }, 'The rest of the map appears as the table describes it.'));
+  if (nodes.length <= 1) svg.append(s('text', { x: W / 2, y: H - 30, 'text-anchor': 'middle', class: 'mp-name' }, t('mp2.map.rest')));
   return svg;
 }
 
 function list(label, items, attrs = {}) {
-  return h('p', { class: 'small', ...attrs }, h('strong', {}, `${label}: `), items && items.length ? (items.some((x) => x instanceof Node) ? h('span', { class: 'mp2-move-faces' }, items) : items.join(', ')) : h('span', { class: 'muted' }, '—'));
+  return h('p', { class: 'small', ...attrs }, h('strong', {}, t('mp2.label', { label })), items && items.length ? (items.some((x) => x instanceof Node) ? h('span', { class: 'mp2-move-faces' }, items) : items.join(', ')) : h('span', { class: 'muted' }, '—'));
 }
 
 // components as their faces, small (a code only while nothing is known of it)
@@ -133,36 +142,52 @@ function board(view, content) {
   const placed = {};
   for (const [space, value, seat, kind] of view.board) (placed[space] = placed[space] || []).push([value, seat, kind]);
   const spaces = Object.keys(placed);
-  return h('section', { class: 'mp-board', 'aria-label': 'Action board' },
-    h('h3', {}, 'Action board'),
+  return h('section', { class: 'mp-board', 'aria-label': t('mp2.board.heading') },
+    h('h3', {}, t('mp2.board.heading')),
     spaces.length ? h('ul', { class: 'mp-spaces' }, spaces.map((id) => h('li', { 'data-space': id, 'data-dice': placed[id].map((d) => d[0]).join(' ') },
-      h('span', { class: 'mp-space-name' }, humanize(id.replace(':', ' '))), h('span', { class: 'mp-dice' }, placed[id].map(([v, seat, kind]) => die(v, seat, kind))))))
-      : h('p', { class: 'muted small' }, 'No dice on the board.'),
-    faceList('Offer tiles', 'offer', view.offers, content), faceList('Coming up', 'offer', view.upcoming, content),
-    faceList('Action-area city cards', 'city_card', view.area_cards, content),
-    list('Characters on offer', (view.offered || []).map(humanize)),
-    faceList('Route tiles (face up)', 'route_tile', view.route_tiles_up, content), list('Black dice pool', view.black_pool),
-    h('p', { class: 'small muted' }, `Black dice left: ${view.black_dice_left}`));
+      h('span', { class: 'mp-space-name' }, spaceName(id, view, content)), h('span', { class: 'mp-dice' }, placed[id].map(([v, seat, kind]) => die(v, seat, kind))))))
+      : h('p', { class: 'muted small' }, t('mp2.board.no-dice')),
+    faceList(t('mp2.board.offers'), 'offer', view.offers, content), faceList(t('mp2.board.coming-up'), 'offer', view.upcoming, content),
+    faceList(t('mp2.board.area-cards'), 'city_card', view.area_cards, content),
+    list(t('mp2.board.characters-offered'), (view.offered || []).map(characterName)),
+    faceList(t('mp2.board.route-tiles'), 'route_tile', view.route_tiles_up, content), list(t('mp2.board.black-pool'), view.black_pool),
+    h('p', { class: 'small muted' }, t('mp2.board.black-left', { n: view.black_dice_left })));
 }
+
+/** An action space by its name on the board ("Middle row of travel", "Book 2", the city card of Xian). */
+function spaceName(id, view, content) {
+  const [what, rest] = String(id).split(':');
+  if (/^travel-\d$/.test(what)) return t('mp2.space.travel', { row: rowWord(Number(what.slice(7))) });
+  if (/^book-\d$/.test(what)) return t('mp2.book-n', { n: Number(what.slice(5)) });
+  if (['khan', 'contracts', 'guild', 'bag'].includes(what)) return t(`mp2.space.${what}`);
+  if (what === 'special' && rest) return specialName(rest);
+  if (what === 'card' && rest) return /^area\d$/.test(rest) ? t('mp2.area-card-n', { n: Number(rest.slice(4)) }) : t('mp2.space.card', { city: placeName(content, rest) });
+  if (/^area\d$/.test(what)) return t('mp2.area-card-n', { n: Number(what.slice(4)) });
+  return humanize(id.replace(':', ' '));
+}
+// written out for the catalogue test: t('mp2.space.khan') t('mp2.space.contracts') t('mp2.space.guild') t('mp2.space.bag')
 
 function seatCard(view, p, content) {
   const me = view.to_move === p.seat;
-  return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': `${p.player}'s resources` },
-    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${characterName(p.character)}`) : null, me ? h('span', { class: 'badge' }, 'to move') : null),
-    h('dl', { class: 'mp-res mp2-res' }, RES.map(([k, name, short]) => [h('dt', {}, h('abbr', { title: name }, short)), h('dd', { 'data-res': k }, p[k])])),
-    h('p', { class: 'small' }, 'Dice: ', p.dice.length || p.black.length ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b'))] : h('span', { class: 'muted' }, 'none')),
-    faceList('Contracts', 'contract', p.contracts, content), faceList('Completed', 'contract', p.completed, content),
-    list('Seals', p.seals.map((g) => GUILD_WORDS[g] || g)),
-    list('Caravans', (p.caravans || []).map((c) => `[${c.join(' ')}]`), { 'data-caravans': (p.caravans || []).length }),
-    faceList('Outpost tiles', 'outpost', p.outpost_tiles, content),
-    h('p', { class: 'small' }, `Posts left ${p.posts_left}`, p.improved && p.improved.length ? ` · improved: ${p.improved.map((g) => GUILD_WORDS[g] || g).join(', ')}` : ''));
+  return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': t('mp.resources-of', { player: p.player }) },
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${characterName(p.character)}`) : null, me ? h('span', { class: 'badge' }, t('mp.to-move')) : null),
+    h('dl', { class: 'mp-res mp2-res' }, RES.map((k) => [h('dt', {}, h('abbr', { title: t(`mp2.res-name.${k}`) }, t(`mp2.res-short.${k}`))), h('dd', { 'data-res': k }, p[k])])),
+    h('p', { class: 'small' }, `${t('mp.dice')} `, p.dice.length || p.black.length ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b'))] : h('span', { class: 'muted' }, t('mp.none'))),
+    faceList(t('mp2.seat.contracts'), 'contract', p.contracts, content), faceList(t('mp2.seat.completed'), 'contract', p.completed, content),
+    list(t('mp2.seat.seals'), p.seals.map(guildName)),
+    list(t('mp2.seat.caravans'), (p.caravans || []).map((c) => `[${c.map(resWord).join(' ')}]`), { 'data-caravans': (p.caravans || []).length }),
+    faceList(t('mp2.seat.outposts'), 'outpost', p.outpost_tiles, content),
+    h('p', { class: 'small' }, t('mp2.seat.posts-left', { n: p.posts_left }), p.improved && p.improved.length ? ` · ${t('mp2.seat.improved', { guilds: p.improved.map(guildName).join(', ') })}` : ''));
 }
+// written out for the catalogue test: t('mp2.res-name.coins') t('mp2.res-name.camels') t('mp2.res-name.pepper') t('mp2.res-name.silk') t('mp2.res-name.gold') t('mp2.res-name.jade') t('mp2.res-name.vp')
+// t('mp2.res-short.coins') t('mp2.res-short.camels') t('mp2.res-short.pepper') t('mp2.res-short.silk') t('mp2.res-short.gold') t('mp2.res-short.jade') t('mp2.res-short.vp')
+// t('mp2.phase.picks') t('mp2.phase.round') t('mp2.phase.roll') t('mp2.phase.reveal') t('mp2.phase.over') t('mp2.guild.farmer') t('mp2.guild.spicer') t('mp2.guild.tailor') t('mp2.guild.jeweler')
 
 export function draw(container, view, ctx) {
   clear(container);
   container.dataset.drawing = 'marco-polo-2';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
-    h('p', { class: 'lc-round' }, view.round ? `Round ${view.round}` : 'Setup', PHASE_WORDS[view.phase] ? ` · ${PHASE_WORDS[view.phase]}` : ''),
+    h('p', { class: 'lc-round' }, view.round ? t('mp2.round-n', { round: view.round }) : t('mp.setup'), phaseWord(view.phase) ? ` · ${phaseWord(view.phase)}` : ''),
     mapWrap(map(view, ctx.content), 'marco-polo-2'),
     h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
 }
@@ -173,18 +198,16 @@ export function score(view) {
 
 
 // ---- the picker: kinds and moves in the table's words, the components they name as pictures ------
-const GROUPS = {
-  'character-picked': 'Pick a character', 'goal-kept': 'Keep a goal card', 'income-taken': 'Round-start income',
-  travelled: 'Travel', 'book-used': 'A book', 'khans-favor-taken': 'The Khan\'s favour', 'contracts-taken': 'Contracts',
-  'guild-taken': 'A guild seal', 'special-city-used': 'A special city', 'city-card-used': 'A city card',
-  'contract-completed': 'Complete a contract', 'seal-improved': 'Improve a seal', 'money-bag-taken': 'The money bag',
-  'die-rerolled': 'Reroll a die', 'die-adjusted': 'Turn a die', 'black-die-bought': 'A black die', 'goods-traded': 'Trade goods',
-  'outpost-tile-used': 'An outpost tile', 'caravan-started': 'Start a caravan', 'caravan-conquered': 'A caravan arrives',
-  'turn-ended': 'End the turn',
-};
-const ROW_WORD = { 1: 'lower row', 2: 'middle row', 3: 'upper row' };
+const GROUPS = ['character-picked', 'goal-kept', 'income-taken', 'travelled', 'book-used', 'khans-favor-taken', 'contracts-taken',
+  'guild-taken', 'special-city-used', 'city-card-used', 'contract-completed', 'seal-improved', 'money-bag-taken',
+  'die-rerolled', 'die-adjusted', 'black-die-bought', 'goods-traded', 'outpost-tile-used', 'caravan-started', 'caravan-conquered', 'turn-ended'];
+// written out for the catalogue test: t('mp2.group.character-picked') t('mp2.group.goal-kept') t('mp2.group.income-taken') t('mp2.group.travelled')
+// t('mp2.group.book-used') t('mp2.group.khans-favor-taken') t('mp2.group.contracts-taken') t('mp2.group.guild-taken') t('mp2.group.special-city-used')
+// t('mp2.group.city-card-used') t('mp2.group.contract-completed') t('mp2.group.seal-improved') t('mp2.group.money-bag-taken') t('mp2.group.die-rerolled')
+// t('mp2.group.die-adjusted') t('mp2.group.black-die-bought') t('mp2.group.goods-traded') t('mp2.group.outpost-tile-used') t('mp2.group.caravan-started')
+// t('mp2.group.caravan-conquered') t('mp2.group.turn-ended')
 const kindOf = (m) => String(m.move.type).split('.').pop();
-const dieText = (t) => (String(t)[0] === 'b' ? `black ${String(t).slice(1)}` : String(t)[0] === 'p' ? 'a piece' : String(t));
+const dieText = (d) => dieWord(String(d));
 const placeName = (content, id) => {
   const n = ((content && content.map && content.map.nodes) || []).find((x) => x.id === id);
   return (n && n.name) || id;
@@ -192,17 +215,16 @@ const placeName = (content, id) => {
 
 // the content the picker shows now: its narrowing chips name places by their names
 let shownContent = null;
-const GUILD_WORDS = { farmer: 'Farmers', spicer: 'Spice traders', tailor: 'Tailors', jeweler: 'Jewelers' };
 
 /** A chip narrowing a kind of move by the notation's next word, in words (never a code). */
 export function subgroupLabel(group, key) {
   const k = String(group).split('.').pop();
-  if (k === 'travelled') return humanize(ROW_WORD[key] || key);
-  if (k === 'book-used') return `Book ${key}`;
-  if (k === 'guild-taken' || k === 'seal-improved') return GUILD_WORDS[key] || key;
-  if (k === 'special-city-used') return humanize(key);
-  if (k === 'city-card-used') return /^area\d$/.test(key) ? `Action-board card ${key.slice(4)}` : placeName(shownContent, key);
-  if (/^(b?\d|p[A-Z])$/.test(key)) return `Die ${dieText(key)}`;
+  if (k === 'travelled') return ['1', '2', '3'].includes(String(key)) ? rowWord(Number(key)) : humanize(key);
+  if (k === 'book-used') return t('mp2.book-n', { n: Number(key) });
+  if (k === 'guild-taken' || k === 'seal-improved') return guildName(key);
+  if (k === 'special-city-used') return specialName(key);
+  if (k === 'city-card-used') return /^area\d$/.test(key) ? t('mp2.area-card-n', { n: Number(key.slice(4)) }) : placeName(shownContent, key);
+  if (/^(b?\d|p[A-Z])$/.test(key)) return t('mp2.die-x', { die: dieText(key) });
   return null;
 }
 
@@ -213,7 +235,9 @@ export function inWords(text, content) {
 }
 
 export function groupLabel(k) {
-  return GROUPS[String(k).split('.').pop()] || null;
+  const kind = String(k).split('.').pop();
+  return GROUPS.includes(kind) ? t(`mp2.group.${kind}`) : null;
+
 }
 
 function faces(content, pairs) {
@@ -228,38 +252,54 @@ function faces(content, pairs) {
 export function moveLabel(m, view, content) {
   const mv = m.move || {};
   const k = kindOf(m);
-  const die = mv.die !== undefined ? `die ${dieText(mv.die)}` : mv.dice ? dice(mv) : '';
+  const die = mv.die !== undefined ? t('mp2.move.dice', { one: true, dice: dieText(mv.die) }) : mv.dice ? dice(mv) : '';
+  const gain = (bundle) => Object.entries(bundle).map(([r, n]) => amount(n, resWord(r))).join(' + ');
   let words = null;
   let shown = [];
   if (k === 'character-picked') words = characterName(mv.character);
-  else if (k === 'goal-kept') { words = mv.goal ? 'Keep' : 'A goal card (not seen)'; shown = mv.goal ? [['goal', mv.goal]] : []; }
-  else if (k === 'income-taken') words = `${mv.coins} coins, ${mv.camels} camels${mv.double ? `, twice ${mv.double}` : ''}${mv.pair ? `, the pair of ${mv.pair}s` : ''}`;
-  else if (k === 'travelled') {
-    words = `${humanize(ROW_WORD[mv.row] || '')}, ${die}: to ${(mv.path || []).map((x) => placeName(content, x)).join(' → ')}`;
+  else if (k === 'goal-kept') { words = mv.goal ? t('mp2.move.keep') : t('mp2.move.goal-unseen'); shown = mv.goal ? [['goal', mv.goal]] : []; }
+  else if (k === 'income-taken') {
+    words = [gain({ coins: mv.coins, camels: mv.camels }), mv.double ? t('mp2.move.twice', { what: doubled(content, mv.double) }) : null,
+      mv.pair ? t('mp2.move.pair', { n: mv.pair }) : null].filter(Boolean).join(t('mp2.comma'));
+  } else if (k === 'travelled') {
+    words = t('mp2.move.travel', { row: rowWord(mv.row), dice: die, path: (mv.path || []).map((x) => placeName(content, x)).join(' → ') });
     shown = (mv.take || []).map((x) => ['contract', x]);
-  } else if (k === 'book-used') words = `Book ${mv.book}, ${die}: ${mv.option <= 2 ? `free option ${mv.option}` : `offer tile, ${mv.option - 2} jade`}`;
-  else if (k === 'khans-favor-taken') words = `${die}: 4 coins + 2 camels`;
-  else if (k === 'contracts-taken') { words = `${die}: 4 coins${mv.contracts && mv.contracts.length ? ', take' : ''}`; shown = (mv.contracts || []).map((x) => ['contract', x]); }
-  else if (k === 'guild-taken') words = `${dice(mv)}: the ${mv.guild}s' seal`;
-  else if (k === 'special-city-used') words = `${humanize(mv.city)}, ${die}`;
+  } else if (k === 'book-used') {
+    words = t('mp2.move.book', { book: t('mp2.book-n', { n: mv.book }), dice: die, what: mv.option <= 2 ? t('mp2.move.free-option', { n: mv.option }) : t('mp2.move.offer-jade', { n: mv.option - 2 }) });
+  } else if (k === 'khans-favor-taken') words = t('mp2.move.gain', { dice: die, gain: gain({ coins: 4, camels: 2 }) });
+  else if (k === 'contracts-taken') {
+    words = t('mp2.move.contracts', { dice: die, gain: gain({ coins: 4 }), take: !!(mv.contracts && mv.contracts.length) });
+    shown = (mv.contracts || []).map((x) => ['contract', x]);
+  } else if (k === 'guild-taken') words = t('mp2.move.gain', { dice: dice(mv), gain: t('mp2.move.seal-of', { guild: guildName(mv.guild) }) });
+  else if (k === 'special-city-used') words = t('mp2.move.at', { where: specialName(mv.city), dice: die });
   else if (k === 'city-card-used') {
     const card = String(mv.city).startsWith('area') ? (view && view.area_cards || [])[Number(String(mv.city).slice(4)) - 1] : ((view && view.cards) || []).find((p) => p[0] === mv.city)?.[1];
-    words = `${String(mv.city).startsWith('area') ? `Action-board card ${String(mv.city).slice(4)}` : placeName(content, mv.city)}, ${die}${mv.times > 1 ? `, ${mv.times} times` : ''}`;
+    const where = String(mv.city).startsWith('area') ? t('mp2.area-card-n', { n: Number(String(mv.city).slice(4)) }) : placeName(content, mv.city);
+    words = t('mp2.move.at', { where, dice: die }) + (mv.times > 1 ? t('mp2.move.times', { n: mv.times }) : '');
     if (card) shown = [['city_card', card]];
-  } else if (k === 'contract-completed') { words = 'Complete'; shown = [['contract', mv.contract]]; }
-  else if (k === 'seal-improved') words = `The ${mv.guild}s' seal`;
-  else if (k === 'money-bag-taken') words = `${die}: ${{ coins: '3 coins', camels: '2 camels', jade: '1 jade' }[mv.take] || mv.take}`;
-  else if (k === 'die-rerolled') words = `Reroll the ${dieText(mv.die)}`;
-  else if (k === 'die-adjusted') words = `The ${dieText(mv.die)} ${mv.delta > 0 ? 'up' : 'down'} to ${Number(String(mv.die).replace(/\D/g, '')) + mv.delta}`;
-  else if (k === 'black-die-bought') words = mv.value ? `Take the black ${mv.value}` : 'Buy a black die';
-  else if (k === 'outpost-tile-used') { words = 'Use'; shown = [['outpost', mv.tile]]; }
-  else if (k === 'turn-ended') words = 'End the turn';
+  } else if (k === 'contract-completed') { words = t('mp2.move.complete'); shown = [['contract', mv.contract]]; }
+  else if (k === 'seal-improved') words = t('mp2.move.improve', { guild: guildName(mv.guild) });
+  else if (k === 'money-bag-taken') words = t('mp2.move.gain', { dice: die, gain: { coins: gain({ coins: 3 }), camels: gain({ camels: 2 }), jade: gain({ jade: 1 }) }[mv.take] || mv.take });
+  else if (k === 'die-rerolled') words = t('dice.reroll-the', { die: dieText(mv.die) });
+  else if (k === 'die-adjusted') words = t('mp2.move.adjust', { die: dieText(mv.die), up: mv.delta > 0, to: Number(String(mv.die).replace(/\D/g, '')) + mv.delta });
+  else if (k === 'black-die-bought') words = mv.value ? t('dice.take-black', { n: mv.value }) : t('dice.buy-black');
+  else if (k === 'outpost-tile-used') { words = t('mp2.move.use'); shown = [['outpost', mv.tile]]; }
+  else if (k === 'turn-ended') words = t('mp2.group.turn-ended');
   if (words === null) return null;
   const pics = faces(content, shown);
   if (!pics) return shown.length ? `${words} ${shown.map(([, x]) => x).join(', ')}` : words;
   return h('span', { class: 'mp2-move', 'aria-label': `${words} ${shown.map(([, x]) => x).join(' ')}`.trim() }, h('span', {}, words), pics);
 }
-const dice = (mv) => `${(mv.dice || []).length === 1 ? 'die' : 'dice'} ${(mv.dice || []).map(dieText).join(' + ')}`;
+// Mailin & Tian Chin's «!» bonus taken twice: a city's, a guild seal's or the character's own
+const doubled = (content, what) => {
+  const [kind, id] = String(what).split(':');
+  if (kind === 'city' && id) return placeName(content, id);
+  if (kind === 'seal' && id) return guildName(id);
+  return kind === 'character' ? t('mp2.move.character-bonus') : what;
+};
+const dice = (mv) =>
+ t('mp2.move.dice', { one: (mv.dice || []).length === 1, dice: (mv.dice || []).map(dieText).join(' + ') });
+
 
 /**
  * The picker's moves, plus those the pack cannot list yet because no one has described what they

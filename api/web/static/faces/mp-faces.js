@@ -1,26 +1,30 @@
 // The Voyages of Marco Polo's cards and tiles drawn as what is printed on them: costs → rewards as
 // coloured tokens, a city card's action, the two cities of an objective. The id is a small label.
 import { h, clear } from '../dom.js';
+import { t } from '../i18n.js';
 
-// token text and colours (each pair ≥ 4.5:1); goods in their colours on the board
+// each token's colours (each pair ≥ 4.5:1); goods in their colours on the board. Its words are the
+// page's `mpfaces.tok.*` (on the token) and `mpfaces.long.*` (its title), in the rulebook's words
 const TOKENS = {
-  coins: ['coin', 'coins', 'mpf-coins'], camels: ['camel', 'camels', 'mpf-camels'],
-  pepper: ['pepper', 'pepper', 'mpf-pepper'], silk: ['silk', 'silk', 'mpf-silk'], gold: ['gold', 'gold', 'mpf-gold'],
-  vp: ['VP', 'victory points', 'mpf-vp'], good: ['good', 'good of your choice', 'mpf-good'],
-  goods2: ['2 goods ≠', 'two goods of different types', 'mpf-good'], any_goods: ['good', 'good of any type', 'mpf-good'],
-  diff_goods: ['goods ≠', 'goods of different types', 'mpf-good'], move: ['move', 'move', 'mpf-move'],
-  contract: ['contract', 'contract from the special pile', 'mpf-contract'], black_die: ['black die', 'black die', 'mpf-black'],
-  coin_or_camel: ['coin/camel', 'coins or camels', 'mpf-coins'], any_bonus: ['any bonus', 'the bonus of any other small city', 'mpf-contract'],
-  own_bonus: ['own bonus', 'the bonus of a small city with your post', 'mpf-contract'],
+  coins: 'mpf-coins', camels: 'mpf-camels', pepper: 'mpf-pepper', silk: 'mpf-silk', gold: 'mpf-gold', vp: 'mpf-vp', good: 'mpf-good',
+  goods2: 'mpf-good', any_goods: 'mpf-good', diff_goods: 'mpf-good', move: 'mpf-move', contract: 'mpf-contract', black_die: 'mpf-black',
+  coin_or_camel: 'mpf-coins', any_bonus: 'mpf-contract', own_bonus: 'mpf-contract',
 };
+// written out for the catalogue test: t('mpfaces.tok.coins') t('mpfaces.tok.camels') t('mpfaces.tok.pepper') t('mpfaces.tok.silk') t('mpfaces.tok.gold')
+// t('mpfaces.tok.vp') t('mpfaces.tok.good') t('mpfaces.tok.goods2') t('mpfaces.tok.any_goods') t('mpfaces.tok.diff_goods') t('mpfaces.tok.move')
+// t('mpfaces.tok.contract') t('mpfaces.tok.black_die') t('mpfaces.tok.coin_or_camel') t('mpfaces.tok.any_bonus') t('mpfaces.tok.own_bonus')
+// t('mpfaces.long.coins') t('mpfaces.long.camels') t('mpfaces.long.pepper') t('mpfaces.long.silk') t('mpfaces.long.gold')
+// t('mpfaces.long.vp') t('mpfaces.long.good') t('mpfaces.long.goods2') t('mpfaces.long.any_goods') t('mpfaces.long.diff_goods') t('mpfaces.long.move')
+// t('mpfaces.long.contract') t('mpfaces.long.black_die') t('mpfaces.long.coin_or_camel') t('mpfaces.long.any_bonus') t('mpfaces.long.own_bonus')
 const ONE = new Set(['goods2', 'contract', 'black_die', 'any_bonus', 'own_bonus']);
 
 /** One token: "2 silk" in silk's colour; its data says what it is. */
 export function token(kind, n) {
-  const [short, long, cls] = TOKENS[kind] || [kind, kind, 'mpf-good'];
-  const plural = n !== 1 && (kind === 'coins' || kind === 'camels') ? `${short}s` : short;
-  const shown = ONE.has(kind) && n === 1 ? short : `${n} ${plural}`;
-  return h('span', { class: `mpf-tok ${cls}`, 'data-kind': kind, 'data-n': n, title: `${n} ${long}` }, shown);
+  const known = kind in TOKENS;
+  const word = known ? t(`mpfaces.tok.${kind}`, { one: n === 1 }) : kind;
+  const long = known ? t(`mpfaces.long.${kind}`, { one: n === 1 }) : kind;
+  const shown = ONE.has(kind) && n === 1 ? word : t('mp2.amount', { n, what: word });
+  return h('span', { class: `mpf-tok ${TOKENS[kind] || 'mpf-good'}`, 'data-kind': kind, 'data-n': n, title: t('mp2.amount', { n, what: long }) }, shown);
 }
 const tokens = (items) => items.map(([k, n]) => token(k, n));
 const costItems = (cost) => Object.entries(cost || {});
@@ -45,22 +49,22 @@ const range = (lo, hi) => (lo === hi ? `${lo}` : `${lo}–${hi}`);
 /** A city card's action, as the card shows it: "× die: cost → reward", die ranges, "per post". */
 export function cityCardFace(c, { small = false } = {}) {
   let body;
-  if (c.kind === 'exchange') body = [h('span', { class: 'mpf-times' }, '× die'), exchange(c.pay, c.gain)];
-  else if (c.kind === 'two_way') body = [h('span', { class: 'mpf-times' }, '× die, one way'), ...c.ways.map((w, i) => [i ? h('span', { class: 'mpf-or' }, 'or') : null, exchange(w.pay, w.gain)])];
+  if (c.kind === 'exchange') body = [h('span', { class: 'mpf-times' }, t('mpfaces.times-die')), exchange(c.pay, c.gain)];
+  else if (c.kind === 'two_way') body = [h('span', { class: 'mpf-times' }, t('mpfaces.times-die-one-way')), ...c.ways.map((w, i) => [i ? h('span', { class: 'mpf-or' }, t('mpfaces.or')) : null, exchange(w.pay, w.gain)])];
   else if (c.kind === 'threshold') {
     body = c.steps.map(([from, gain], i) => {
       const to = i + 1 < c.steps.length ? c.steps[i + 1][0] - 1 : 6;
-      return h('span', { class: 'mpf-line' }, h('span', { class: 'mpf-times' }, `die ${range(from, to)}:`), tokens(gain));
+      return h('span', { class: 'mpf-line' }, h('span', { class: 'mpf-times' }, t('mpfaces.die-range', { range: range(from, to) })), tokens(gain));
     });
-  } else if (c.kind === 'count') body = [h('span', { class: 'mpf-line' }, tokens(c.gain), h('span', { class: 'mpf-times' }, c.of === 'posts' ? 'per trading post on the board' : 'per completed contract')), h('span', { class: 'mpf-times' }, 'at most the die')];
-  else if (c.kind === 'own_bonus') body = c.steps.map(([from, times], i) => h('span', { class: 'mpf-line' }, h('span', { class: 'mpf-times' }, `die ${range(from, i + 1 < c.steps.length ? c.steps[i + 1][0] - 1 : 6)}:`), token('own_bonus', 1), times > 1 ? h('span', { class: 'mpf-times' }, `×${times}`) : null));
+  } else if (c.kind === 'count') body = [h('span', { class: 'mpf-line' }, tokens(c.gain), h('span', { class: 'mpf-times' }, c.of === 'posts' ? t('mpfaces.per-post') : t('mpfaces.per-contract'))), h('span', { class: 'mpf-times' }, t('mpfaces.at-most-die'))];
+  else if (c.kind === 'own_bonus') body = c.steps.map(([from, times], i) => h('span', { class: 'mpf-line' }, h('span', { class: 'mpf-times' }, t('mpfaces.die-range', { range: range(from, i + 1 < c.steps.length ? c.steps[i + 1][0] - 1 : 6) })), token('own_bonus', 1), times > 1 ? h('span', { class: 'mpf-times' }, `×${times}`) : null));
   else body = [h('span', { class: 'mpf-times' }, c.text)];
   return card('city-card', c.id, small, h('span', { class: 'mpf-col', title: c.text }, body));
 }
 
 export function bonusFace(b, content, { small = false } = {}) {
   return card('city-bonus', b.id, small, h('span', { class: 'mpf-row' }, tokens(b.effect)),
-    b.home ? h('span', { class: 'mpf-times' }, `letter of ${nameOf(content, b.home)}`) : null);
+    b.home ? h('span', { class: 'mpf-times' }, t('mpfaces.letter-of', { city: nameOf(content, b.home) })) : null);
 }
 
 export function outpostFace(o, { small = false } = {}) {
@@ -70,7 +74,7 @@ export function outpostFace(o, { small = false } = {}) {
 export function objectiveFace(o, content, { small = false } = {}) {
   return card('objective', o.id, small,
     h('span', { class: 'mpf-cities' }, o.cities.map((c, i) => [i ? h('span', { 'aria-hidden': 'true' }, ' + ') : null, h('span', { class: 'mpf-city', 'data-city': c }, nameOf(content, c))])),
-    h('span', { class: 'mpf-tok mpf-vp', 'data-kind': 'vp', 'data-n': o.vp }, `${o.vp} VP`));
+    h('span', { class: 'mpf-tok mpf-vp', 'data-kind': 'vp', 'data-n': o.vp }, t('mp2.amount', { n: o.vp, what: t('mpfaces.tok.vp', { one: o.vp === 1 }) })));
 }
 
 export function characterFace(c, { small = false } = {}) {
@@ -116,12 +120,16 @@ export function shortText(content, id) {
     }
   };
   walk(face);
-  return out.join(' ').replace(/ ?× die,? ?/g, '×d ').replace(/per trading post on the board/, '/post').replace(/per completed contract/, '/contract').replace(/at most the die/, '≤d');
+  const short = [[t('mpfaces.times-die-one-way'), '×d'], [t('mpfaces.times-die'), '×d'], [t('mpfaces.per-post'), '/post'], [t('mpfaces.per-contract'), '/contract'], [t('mpfaces.at-most-die'), '≤d']];
+  return short.reduce((text, [long, abbr]) => text.split(long).join(abbr), out.join(' '));
+
 }
 
 // ---- finding a card by what it shows -----------------------------------------------------------
 const GOODS = ['pepper', 'silk', 'gold', 'camels'];
-const REWARDS = [['coins', 'coins'], ['camels', 'camels'], ['vp', 'VP'], ['good', 'a good'], ['move', 'move'], ['contract', 'contract'], ['black_die', 'black die']];
+const REWARDS = ['coins', 'camels', 'vp', 'good', 'move', 'contract', 'black_die'];
+// t('mpfaces.reward.coins') t('mpfaces.reward.camels') t('mpfaces.reward.vp') t('mpfaces.reward.good') t('mpfaces.reward.move') t('mpfaces.reward.contract') t('mpfaces.reward.black_die')
+// t('mpfaces.good.pepper') t('mpfaces.good.silk') t('mpfaces.good.gold') t('mpfaces.good.camels')
 const rewardKind = (k) => (['good', 'goods2', 'any_goods', 'diff_goods', 'pepper', 'silk', 'gold'].includes(k) ? 'good' : k === 'coin_or_camel' ? 'coins' : k);
 
 function itemsOf(item, kind) {
@@ -161,15 +169,15 @@ export function filterChips(content, buttons, idsOf = (b) => [b.dataset.id]) {
     const n = all.filter((f) => has(f, kind, v)).length;
     if (n && n < all.length) chips.push([kind, v, label]);
   };
-  GOODS.forEach((g) => offer('goods', g, g));
-  REWARDS.forEach(([r, label]) => offer('rewards', r, `→ ${label}`));
+  GOODS.forEach((g) => offer('goods', g, t(`mpfaces.good.${g}`)));
+  REWARDS.forEach((r) => offer('rewards', r, `→ ${t(`mpfaces.reward.${r}`)}`));
   [...new Set(all.flatMap((f) => f.cities))].sort().forEach((c) => offer('cities', c, nameOf(content, c)));
   if (!chips.length) return null;
   const on = new Set();
   const apply = () => {
     for (const [b, f] of of) b.hidden = ![...on].every((key) => { const [kind, v] = key.split(':'); return has(f, kind, v); });
   };
-  return h('div', { class: 'mpf-chips', role: 'group', 'aria-label': 'Find the card by what it shows' },
+  return h('div', { class: 'mpf-chips', role: 'group', 'aria-label': t('mpfaces.find') },
     chips.map(([kind, v, label]) => h('button', {
       type: 'button', class: `mpf-chip mpf-chip-${kind}`, 'data-filter': `${kind}:${v}`, 'aria-pressed': 'false',
       onclick: (ev) => { const key = `${kind}:${v}`; if (on.has(key)) on.delete(key); else on.add(key); ev.currentTarget.setAttribute('aria-pressed', String(on.has(key))); apply(); },
@@ -180,7 +188,8 @@ export function filterChips(content, buttons, idsOf = (b) => [b.dataset.id]) {
  * A choice among components by their pictures: one button per id (its face), filter chips above.
  * ``onPick(id, button)``; ``selected`` ids are shown pressed.
  */
-export function facePicker(content, ids, { onPick, selected = [], label = 'Cards', small = false } = {}) {
+export function facePicker(content, ids, { onPick, selected = [], label = t('mpfaces.cards'), small = false } = {}) {
+
   const buttons = ids.map((id) => h('button', {
     type: 'button', class: 'mpf-pick', 'data-id': id, 'aria-pressed': String(selected.includes(id)),
     onclick: (ev) => onPick(id, ev.currentTarget),

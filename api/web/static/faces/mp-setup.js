@@ -5,6 +5,7 @@ import { h, s, clear, errorBox } from '../dom.js';
 import { MAP_XY } from '../draw/marco-polo.js';
 import { shuffled } from '../facts/generic.js';
 import { facePicker, faceOf, nameOf } from './mp-faces.js';
+import { t } from '../i18n.js';
 
 // the board's sketch, stretched up and down (and Ormuz nudged west) so that 44-px city pins do
 // not overlap on a phone; each pin shows the city's code as the board drawing does, its name below
@@ -48,11 +49,11 @@ function slotsOf(info, content) {
   for (const sp of spaces) {
     const city = sp.split('-')[0];
     const n = perCity(city).length;
-    slots.push({ key: `cards:${sp}`, group: 'cards', city, label: n > 1 ? `City card ${perCity(city).indexOf(sp) + 1} of ${n}` : 'City card', pool: ids(content.city_cards) });
+    slots.push({ key: `cards:${sp}`, group: 'cards', city, label: n > 1 ? t('mpsetup.card-k-of-n', { k: perCity(city).indexOf(sp) + 1, n }) : t('mpsetup.card'), pool: ids(content.city_cards) });
   }
-  for (const c of large) slots.push({ key: `outposts:${c}`, group: 'outposts', city: c, label: 'Outpost bonus tile', pool: ids(content.outpost_bonuses) });
+  for (const c of large) slots.push({ key: `outposts:${c}`, group: 'outposts', city: c, label: t('mpsetup.outpost'), pool: ids(content.outpost_bonuses) });
   if ((info.options || {}).random_city_bonuses) {
-    for (const c of small) slots.push({ key: `bonuses:${c}`, group: 'bonuses', city: c, label: 'City bonus tile', pool: ids(content.city_bonuses) });
+    for (const c of small) slots.push({ key: `bonuses:${c}`, group: 'bonuses', city: c, label: t('mpsetup.bonus'), pool: ids(content.city_bonuses) });
   }
   return slots;
 }
@@ -94,10 +95,10 @@ export function setupOnMap(box, ctx) {
       b.classList.toggle('done', done);
       b.setAttribute('aria-pressed', String(c === city));
       clear(b).append(c);
-      b.setAttribute('aria-label', `${c} ${nameOf(content, c)}${done ? ': done' : ': to set'}`); // the visible code first
+      b.setAttribute('aria-label', t(done ? 'mpsetup.city-done' : 'mpsetup.city-to-set', { code: c, name: nameOf(content, c) })); // the visible code first
     }
     const left = cities.filter((c) => !cityDone(c)).length;
-    progress.textContent = left ? `${left} of ${cities.length} cities still to set.` : 'Every city is set.';
+    progress.textContent = left ? t('mpsetup.left', { left, n: cities.length }) : t('mpsetup.all-set');
   }
 
   function openCity(c) {
@@ -108,8 +109,8 @@ export function setupOnMap(box, ctx) {
       const taken = used(slot.group, slot.key);
       const current = chosen.get(slot.key);
       const pool = slot.pool.filter((id) => !taken.has(id));
-      const section = h('section', { class: 'mpf-slot', 'data-slot': slot.key, 'data-chosen': current || '', 'aria-label': `${nameOf(content, c)}: ${slot.label}` },
-        h('h5', {}, slot.label, current ? h('span', { class: 'muted small' }, ' · chosen') : null),
+      const section = h('section', { class: 'mpf-slot', 'data-slot': slot.key, 'data-chosen': current || '', 'aria-label': t('mp2.setup.at-city', { city: nameOf(content, c), what: slot.label }) },
+        h('h5', {}, slot.label, current ? h('span', { class: 'muted small' }, t('mp2.chosen')) : null),
         facePicker(content, pool, { selected: current ? [current] : [], label: slot.label, onPick: (id) => { chosen.set(slot.key, id); afterPick(c); } }));
       panel.append(section);
     }
@@ -135,9 +136,9 @@ export function setupOnMap(box, ctx) {
   const startBox = h('div', { class: 'mpf-start' });
   function renderStart() {
     clear(startBox).append(...info.players.map((p, i) => h('div', { class: 'mpf-seat-row', 'data-start-seat': i },
-      h('h5', {}, `${p}'s starting contract`),
+      h('h5', {}, t('mpsetup.starting-of', { player: p })),
       facePicker(content, startIds.filter((id) => id === start[i] || !start.includes(id)), {
-        selected: start[i] ? [start[i]] : [], label: `${p}'s starting contract`, small: true,
+        selected: start[i] ? [start[i]] : [], label: t('mpsetup.starting-of', { player: p }), small: true,
         onPick: (id) => { start[i] = start[i] === id ? '' : id; renderStart(); const next = startBox.querySelector(`[data-start-seat="${i + 1}"] .mpf-pick`); (next || form.querySelector('button[type=submit]')).focus(); },
       }))));
   }
@@ -152,12 +153,12 @@ export function setupOnMap(box, ctx) {
       const summary = h('summary', {});
       const say = () => {
         const k = objectives[i].filter((x) => x !== '?').length;
-        summary.textContent = `${p}: ${k ? `${k} of ${per} seen` : 'not seen'}`;
+        summary.textContent = t('mp2.setup.goals-seen', { player: p, seen: k ? t('mpsetup.k-of-n', { k, n: per }) : t('mpsetup.not-seen') });
       };
       say();
       // picked in place: the chips a person pressed stay pressed while picking the next card
       const picker = facePicker(content, all, {
-        selected: seen, label: `${p}'s objective cards`,
+        selected: seen, label: t('mpfacts.objectives-of', { player: p }),
         onPick: (id, b) => {
           const k = objectives[i].indexOf(id);
           if (k >= 0) objectives[i][k] = '?';
@@ -175,7 +176,7 @@ export function setupOnMap(box, ctx) {
   const charIds = (content.characters || []).map((c) => c.id);
   const charBox = h('div', { class: 'mpf-chars' });
   function renderChars() {
-    const rows = mode === 'draft' ? chars.map((_, i) => `Tile ${i + 1} on offer`) : info.players.map((p) => `${p}'s character`);
+    const rows = mode === 'draft' ? chars.map((_, i) => t('mpsetup.tile-on-offer', { n: i + 1 })) : info.players.map((p) => t('mpsetup.character-of', { player: p }));
     clear(charBox).append(...rows.map((label, i) => h('div', { class: 'mpf-seat-row', 'data-char-slot': i }, h('h5', {}, label),
       facePicker(content, charIds.filter((id) => id === chars[i] || !chars.includes(id)), {
         selected: chars[i] ? [chars[i]] : [], label, small: true, onPick: (id) => { chars[i] = chars[i] === id ? '' : id; renderChars(); },
@@ -185,15 +186,15 @@ export function setupOnMap(box, ctx) {
 
   const err = h('div', { class: 'fact-error', 'aria-live': 'assertive' });
   const form = h('form', { class: 'fact setup-form mpf-setup', 'data-fact': 'setup' },
-    h('h3', {}, 'The layout on the table'),
-    h('p', { class: 'small' }, 'Tap a city on the map, then the card or tile lying there.'),
-    mode === 'chosen' || mode === 'draft' ? h('fieldset', {}, h('legend', {}, mode === 'draft' ? 'Characters on offer' : 'Characters'), charBox) : null,
+    h('h3', {}, t('mpsetup.heading')),
+    h('p', { class: 'small' }, t('mpsetup.help')),
+    mode === 'chosen' || mode === 'draft' ? h('fieldset', {}, h('legend', {}, mode === 'draft' ? t('mpsetup.characters-offered') : t('mpsetup.characters')), charBox) : null,
     mapBox, progress, panel,
-    h('fieldset', {}, h('legend', {}, 'Starting contracts'), startBox),
-    h('fieldset', {}, h('legend', {}, 'Objective cards (secret: leave "not seen" unless you saw them)'), objBox),
+    h('fieldset', {}, h('legend', {}, t('mpsetup.starting')), startBox),
+    h('fieldset', {}, h('legend', {}, t('mpsetup.objectives')), objBox),
     h('div', { class: 'row wrap' },
-      info.digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'random-layout', onclick: fillAtRandom }, 'Fill in at random') : null,
-      h('button', { type: 'submit', class: 'primary' }, 'Record the layout')), err);
+      info.digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'random-layout', onclick: fillAtRandom }, t('mpsetup.fill-random')) : null,
+      h('button', { type: 'submit', class: 'primary' }, t('mpsetup.record'))), err);
 
   function fillAtRandom() {
     for (const group of ['cards', 'outposts', 'bonuses']) {
@@ -231,8 +232,8 @@ export function setupOnMap(box, ctx) {
 export function contractsByFace(box, ctx, { title, need, digital }) {
   const { chance, content } = ctx;
   const picked = [];
-  const order = h('ol', { class: 'mpf-picked', 'aria-label': 'Picked, in order' });
-  const submit = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Record');
+  const order = h('ol', { class: 'mpf-picked', 'aria-label': t('mpsetup.picked') });
+  const submit = h('button', { type: 'submit', class: 'primary', disabled: true }, t('facts.record'));
   const err = h('div', { class: 'fact-error', 'aria-live': 'assertive' });
   const send = async (outcome) => {
     clear(err);
@@ -242,7 +243,7 @@ export function contractsByFace(box, ctx, { title, need, digital }) {
     ev.preventDefault();
     // the cards not seen stay unnamed in the log: only the picked ones are facts
     await send([...picked, ...chance.items.filter((x) => !picked.includes(x))]);
-  } }, h('h3', {}, title), h('p', { class: 'small' }, need === 1 ? 'Tap the card drawn.' : `Tap the ${need} cards in the order they lie, column 1 first.`));
+  } }, h('h3', {}, title), h('p', { class: 'small' }, need === 1 ? t('mpsetup.tap-drawn') : t('mpsetup.tap-n', { n: need })));
   const picker = facePicker(content, chance.items, {
     label: title,
     onPick: (id, b) => {
@@ -257,7 +258,8 @@ export function contractsByFace(box, ctx, { title, need, digital }) {
     },
   });
   form.append(picker, order, h('div', { class: 'row wrap' },
-    digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'draw-at-random', onclick: () => send(shuffled(chance.items)) }, 'Draw at random') : null,
+    digital ? h('button', { type: 'button', class: 'secondary', 'data-action': 'draw-at-random', onclick: () => send(shuffled(chance.items)) }, t('facts.draw-random')) : null,
+
     submit), err);
   box.append(form);
   return true;

@@ -1,7 +1,8 @@
 // Marco Polo II's facts at a table, entered on the board: the layout (tap a place, pick what lies
 // there), a round's offer tiles and city cards, a refilled contract, and a travel along a route the
 // map does not show yet (tap its two ends). A component the pack lacks is described with its form.
-import { h, clear, errorBox, humanize } from '../dom.js';
+import { h, clear, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
 import {
   askComponent, characterName, componentsOf, faceFor, nextId, pickGrid, placeId, rememberId, rememberSecrets, secretIds, specOf, tapBoard,
 } from './mp2-table.js';
@@ -9,11 +10,12 @@ import {
 const SETUP_DEALT = 'marco-polo-2.setup-dealt';
 // what may lie at a city, in the order the layout names it
 const SLOTS = [
-  ['bonus', 'city_bonus', 'City bonus marker', 'bonuses'],
-  ['outpost', 'outpost', 'Outpost tile', 'outposts'],
-  ['card', 'city_card', 'City card', 'cards'],
-  ['contracts', 'contract', 'Contracts (two spaces)', 'contracts'],
+  ['bonus', 'city_bonus', 'mp2.slot.bonus', 'bonuses'],
+  ['outpost', 'outpost', 'mp2.slot.outpost', 'outposts'],
+  ['card', 'city_card', 'mp2.slot.card', 'cards'],
+  ['contracts', 'contract', 'mp2.slot.contracts', 'contracts'],
 ];
+// the keys written out, so that the catalogue test finds them: t('mp2.slot.bonus') t('mp2.slot.outpost') t('mp2.slot.card') t('mp2.slot.contracts')
 
 function errorArea() { return h('div', { class: 'fact-error', 'aria-live': 'assertive' }); }
 
@@ -101,8 +103,8 @@ export function setupOnBoard(box, ctx) {
   const charBox = h('div', { class: 'mp2-chars' });
   function renderChars() {
     keep();
-    clear(charBox).append(h('p', { class: 'small' }, mode === 'offer' ? `Tap the ${want} characters laid out to pick from.` : `Tap each player's character, in seat order (${info.players.join(', ')}).`),
-      h('div', { class: 'mp2-char-grid', role: 'group', 'aria-label': 'Characters' }, all.map((c) => h('button', {
+    clear(charBox).append(h('p', { class: 'small' }, mode === 'offer' ? t('mp2.setup.tap-offered', { n: want }) : t('mp2.setup.tap-each', { players: info.players.join(', ') })),
+      h('div', { class: 'mp2-char-grid', role: 'group', 'aria-label': t('mp2.setup.characters') }, all.map((c) => h('button', {
         type: 'button', class: 'mp2-char', 'data-character': c, 'aria-pressed': String(chars.includes(c)),
         onclick: () => { const i = chars.indexOf(c); if (i >= 0) chars.splice(i, 1); else if (chars.length < want) chars.push(c); renderChars(); },
       }, characterName(c), mode === 'chosen' && chars.includes(c) ? h('span', { class: 'small' }, ` · ${info.players[chars.indexOf(c)]}`) : null))));
@@ -115,16 +117,16 @@ export function setupOnBoard(box, ctx) {
     keep();
     const marks = {};
     for (const node of nodes()) {
-      if (node.kind === 'start') marks[node.id] = 'the start';
+      if (node.kind === 'start') marks[node.id] = t('mp2.mark.start');
       else if (at.has(node.id)) marks[node.id] = 'done';
     }
     clear(boardBox).append(tapBoard({
-      nodes: nodes(), routes: componentsOf(content, 'route'), marks, pressed: city ? [city] : [], label: 'The board: tap a city, or where one lies',
+      nodes: nodes(), routes: componentsOf(content, 'route'), marks, pressed: city ? [city] : [], label: t('mp2.setup.board-label'),
       onAdd: (xy) => addPlace(xy), onPlace: (id) => openCity(id),
-    }), h('button', { type: 'button', class: 'secondary', 'data-action': 'add-place', onclick: () => addPlace({ x: 300 + (nodes().length * 97) % 400, y: 300 + (nodes().length * 61) % 400 }) }, 'Add a place'));
+    }), h('button', { type: 'button', class: 'secondary', 'data-action': 'add-place', onclick: () => addPlace({ x: 300 + (nodes().length * 97) % 400, y: 300 + (nodes().length * 61) % 400 }) }, t('mp2.setup.add-place')));
   }
   async function addPlace(xy) {
-    const id = await describePlace(store, content, xy, 'A place on the map');
+    const id = await describePlace(store, content, xy, t('mp2.setup.a-place'));
     if (id) openCity(id);
   }
   function openCity(id) {
@@ -132,7 +134,7 @@ export function setupOnBoard(box, ctx) {
     const node = nodes().find((x) => x.id === id) || { id };
     clear(panel).append(h('h4', { id: 'mp2-city-h' }, node.name || id));
     const slots = slotsOf(id);
-    if (!slots.length) panel.append(h('p', { class: 'small muted' }, node.kind === 'start' ? 'The start: nothing is laid here.' : 'Nothing is laid on an oasis.'));
+    if (!slots.length) panel.append(h('p', { class: 'small muted' }, node.kind === 'start' ? t('mp2.setup.nothing-start') : t('mp2.setup.nothing-oasis')));
     const here = at.get(id) || {};
     for (const [slot, kind, label] of slots) {
       const count = slot === 'contracts' ? 2 : 1;
@@ -148,12 +150,12 @@ export function setupOnBoard(box, ctx) {
           openCity(id);
           renderBoard();
         };
-        const title = count > 1 ? `${label}: space ${k + 1}` : label;
-        panel.append(h('section', { class: 'mpf-slot', 'data-slot': `${slot}:${id}:${k}`, 'data-chosen': current || '', 'aria-label': `${node.name || id}: ${title}` },
-          h('h5', {}, title, current ? h('span', { class: 'muted small' }, ' · chosen') : null),
+        const title = count > 1 ? t('mp2.setup.space-k', { what: t(label), k: k + 1 }) : t(label);
+        panel.append(h('section', { class: 'mpf-slot', 'data-slot': `${slot}:${id}:${k}`, 'data-chosen': current || '', 'aria-label': t('mp2.setup.at-city', { city: node.name || id, what: title }) },
+          h('h5', {}, title, current ? h('span', { class: 'muted small' }, t('mp2.chosen')) : null),
           pickGrid({
             kind, ids: pool, content, fresh: store.fresh, selected: current ? [current] : [], label: title, onPick: put,
-            onNew: async () => { const x = await describeNew(store, kind, content, { why: `${title} at ${node.name || id}` }); if (x) put(x); },
+            onNew: async () => { const x = await describeNew(store, kind, content, { why: t('mp2.setup.what-at', { what: title, city: node.name || id }) }); if (x) put(x); },
           })));
       }
     }
@@ -167,11 +169,11 @@ export function setupOnBoard(box, ctx) {
     const known = () => componentsOf(content, 'contract').filter((c) => c.starting).map((c) => c.id)
       .concat(store.list().filter((c) => c.kind === 'contract' && c.spec.starting).map((c) => c.id));
     clear(startBox).append(...info.players.map((p, i) => h('div', { class: 'mpf-seat-row', 'data-start-seat': i, 'data-chosen': start[i] || '' },
-      h('h5', {}, `${p}'s starting contract`),
+      h('h5', {}, t('mp2.setup.starting-of', { player: p })),
       pickGrid({
         kind: 'contract', ids: known().filter((x) => x === start[i] || !start.includes(x)), content, fresh: store.fresh, selected: start[i] ? [start[i]] : [],
-        label: `${p}'s starting contract`, onPick: (x) => { start[i] = start[i] === x ? null : x; renderStart(); },
-        onNew: async () => { const x = await describeNew(store, 'contract', content, { initial: { starting: true }, why: `${p}'s starting contract` }); if (x) { start[i] = x; renderStart(); } },
+        label: t('mp2.setup.starting-of', { player: p }), onPick: (x) => { start[i] = start[i] === x ? null : x; renderStart(); },
+        onNew: async () => { const x = await describeNew(store, 'contract', content, { initial: { starting: true }, why: t('mp2.setup.starting-of', { player: p }) }); if (x) { start[i] = x; renderStart(); } },
       }))));
   }
   renderStart();
@@ -190,23 +192,23 @@ export function setupOnBoard(box, ctx) {
         renderGoals();
       };
       return h('details', { 'data-goals-seat': i, open: seen.length ? true : null },
-        h('summary', {}, `${p}: ${seen.length ? `${seen.length} of 3 seen` : 'not seen'}`),
+        h('summary', {}, t('mp2.setup.goals-seen', { player: p, seen: seen.length ? t('mp2.setup.k-of-3', { k: seen.length }) : t('mp2.setup.not-seen') })),
         pickGrid({
-          kind: 'goal', ids: known.filter((x) => !others.has(x)), content, fresh: store.fresh, selected: seen, label: `${p}'s goal cards`, onPick: toggle,
-          onNew: goals[i].includes(null) ? async () => { const x = await describeNew(store, 'goal', content, { why: `One of ${p}'s goal cards` }); if (x) toggle(x); } : null,
+          kind: 'goal', ids: known.filter((x) => !others.has(x)), content, fresh: store.fresh, selected: seen, label: t('mp2.setup.goals-of', { player: p }), onPick: toggle,
+          onNew: goals[i].includes(null) ? async () => { const x = await describeNew(store, 'goal', content, { why: t('mp2.setup.one-goal-of', { player: p }) }); if (x) toggle(x); } : null,
         }));
     }));
   }
   renderGoals();
 
   const form = h('form', { class: 'fact setup-form mp2-setup', 'data-fact': 'setup' },
-    h('h3', {}, 'The layout on the table'),
-    want ? h('fieldset', {}, h('legend', {}, mode === 'offer' ? 'Characters laid out' : 'Characters'), charBox) : null,
-    h('fieldset', {}, h('legend', {}, 'The board'),
-      h('p', { class: 'small' }, 'Tap a city, then what lies there. A city the map does not show yet: tap where it lies.'), boardBox, panel),
-    h('fieldset', {}, h('legend', {}, 'Starting contracts'), startBox),
-    h('fieldset', {}, h('legend', {}, 'Goal cards (secret: leave "not seen" unless you saw them)'), goalBox),
-    h('div', { class: 'row wrap' }, h('button', { type: 'submit', class: 'primary' }, 'Record the layout')), err);
+    h('h3', {}, t('mp2.setup.heading')),
+    want ? h('fieldset', {}, h('legend', {}, mode === 'offer' ? t('mp2.setup.characters-laid') : t('mp2.setup.characters')), charBox) : null,
+    h('fieldset', {}, h('legend', {}, t('mp2.the-board')),
+      h('p', { class: 'small' }, t('mp2.setup.board-help')), boardBox, panel),
+    h('fieldset', {}, h('legend', {}, t('mp2.setup.starting')), startBox),
+    h('fieldset', {}, h('legend', {}, t('mp2.setup.goals')), goalBox),
+    h('div', { class: 'row wrap' }, h('button', { type: 'submit', class: 'primary' }, t('mp2.setup.record'))), err);
 
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -265,7 +267,7 @@ export function roundOnBoard(box, ctx) {
       .filter((x) => !taken.has(x) && !exclude.has(x) && (kind !== 'offer' || specOf(content, kind, x, store.fresh).book === initial.book));
     const put = (x) => { list[i] = list[i] === x ? null : x; render(); };
     return h('section', { class: 'mpf-slot', 'data-slot': `${title}`, 'data-chosen': current || '', 'aria-label': title },
-      h('h5', {}, title, current ? h('span', { class: 'muted small' }, ' · chosen') : null),
+      h('h5', {}, title, current ? h('span', { class: 'muted small' }, t('mp2.chosen')) : null),
       pickGrid({
         kind, ids, content, fresh: store.fresh, selected: current ? [current] : [], label: title, onPick: put,
         onNew: async () => { const x = await describeNew(store, kind, content, { initial, why: title }); if (x) put(x); },
@@ -275,27 +277,27 @@ export function roundOnBoard(box, ctx) {
     draft.save({ offers, upcoming, area, fresh: store.list() });
     const used = new Set([...usedCards, ...(view.cards || []).map((p) => p[1])]);
     clear(body).append(
-      h('fieldset', {}, h('legend', {}, `Round ${round}: the offer tiles on the books`),
-        fixed ? h('div', { class: 'small mp2-shown' }, 'Shown last round: ', h('span', { class: 'mp2-move-faces' }, offers.map((x) => faceFor('offer', x, specOf(content, 'offer', x, store.fresh)))))
-          : [1, 2, 3].map((b) => slot(offers, b - 1, 'offer', `Book ${b}`, { book: b }, usedOffers))),
-      last ? null : h('fieldset', {}, h('legend', {}, `Round ${round + 1}'s offer tiles (shown now)`),
-        [1, 2, 3].map((b) => slot(upcoming, b - 1, 'offer', `Book ${b}, next round`, { book: b }, usedOffers))),
-      h('fieldset', {}, h('legend', {}, 'The two city cards beside the action board'),
-        [0, 1].map((i) => slot(area, i, 'city_card', `City card ${i + 1}`, {}, used))));
+      h('fieldset', {}, h('legend', {}, t('mp2.round.offers', { round })),
+        fixed ? h('div', { class: 'small mp2-shown' }, t('mp2.round.shown-last'), h('span', { class: 'mp2-move-faces' }, offers.map((x) => faceFor('offer', x, specOf(content, 'offer', x, store.fresh)))))
+          : [1, 2, 3].map((b) => slot(offers, b - 1, 'offer', t('mp2.book-n', { n: b }), { book: b }, usedOffers))),
+      last ? null : h('fieldset', {}, h('legend', {}, t('mp2.round.next-offers', { round: round + 1 })),
+        [1, 2, 3].map((b) => slot(upcoming, b - 1, 'offer', t('mp2.round.book-next', { n: b }), { book: b }, usedOffers))),
+      h('fieldset', {}, h('legend', {}, t('mp2.round.area-cards')),
+        [0, 1].map((i) => slot(area, i, 'city_card', t('mp2.round.city-card-n', { n: i + 1 }), {}, used))));
   }
   render();
   const form = h('form', { class: 'fact mp2-round', 'data-fact': 'round', onsubmit: async (ev) => {
     ev.preventDefault();
     const all = [...offers, ...upcoming, ...area];
-    if (all.some((x) => !x)) { clear(err).append(errorBox({ code: 'incomplete', message: 'tap a picture for every tile and card first' })); return; }
+    if (all.some((x) => !x)) { clear(err).append(errorBox({ code: 'incomplete', message: t('mp2.round.incomplete') })); return; }
     const used = new Set([...offers, ...upcoming].map((x) => `offer:${x}`).concat(area.map((x) => `city_card:${x}`)));
     const sent = await send(ctx, err, {
       type: 'marco-polo-2.round-revealed', round, offers, upcoming, area_cards: area,
       describe: store.list(used).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
     });
     if (sent) draft.clear();
-  } }, h('h3', {}, `Round ${round} begins`), h('p', { class: 'small' }, 'Tap what the table turned up.'), body,
-  h('div', { class: 'row wrap' }, h('button', { type: 'submit', class: 'primary' }, 'Record the round\'s tiles')), err);
+  } }, h('h3', {}, t('mp2.round.begins', { round })), h('p', { class: 'small' }, t('mp2.round.tap')), body,
+  h('div', { class: 'row wrap' }, h('button', { type: 'submit', class: 'primary' }, t('mp2.round.record'))), err);
   box.append(form);
   return true;
 }
@@ -307,7 +309,7 @@ export function refillOnBoard(box, ctx) {
   const store = freshStore([], ctx.info.game_id);
   const err = errorArea();
   const node = componentsOf(content, 'node').find((x) => x.id === cityId);
-  const where = cityId === 'hand' ? 'the hand' : (node && node.name) || cityId;
+  const where = cityId === 'hand' ? t('mp2.refill.the-hand') : (node && node.name) || cityId;
   const seen = new Set([...(view.city_contracts || []).map((p) => p[1]), ...view.seats.flatMap((p) => [...p.contracts, ...p.completed])]);
   const ids = componentsOf(content, 'contract').filter((c) => !c.starting && !seen.has(c.id)).map((c) => c.id);
   const pick = (id) => send(ctx, err, {
@@ -315,16 +317,16 @@ export function refillOnBoard(box, ctx) {
     describe: store.list(new Set([`contract:${id}`])).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
   });
   box.append(h('div', { class: 'fact mp2-refill', 'data-fact': 'refill' },
-    h('h3', {}, `The contract laid in ${where}`), h('p', { class: 'small' }, 'Tap the contract turned up.'),
+    h('h3', {}, t('mp2.refill.laid-in', { where })), h('p', { class: 'small' }, t('mp2.refill.tap')),
     pickGrid({
-      kind: 'contract', ids, content, fresh: store.fresh, label: 'The contract turned up', onPick: pick,
-      onNew: async () => { const x = await describeNew(store, 'contract', content, { why: `The contract laid in ${where}` }); if (x) pick(x); },
+      kind: 'contract', ids, content, fresh: store.fresh, label: t('mp2.refill.turned-up'), onPick: pick,
+      onNew: async () => { const x = await describeNew(store, 'contract', content, { why: t('mp2.refill.laid-in', { where }) }); if (x) pick(x); },
     }), err));
   return true;
 }
 
 // ---- a travel along a route the map does not show yet ---------------------------------------------
-const ROWS = [[1, 'Lower row'], [2, 'Middle row'], [3, 'Upper row']];
+const ROWS = () => [[1, t('mp2.row.lower')], [2, t('mp2.row.middle')], [3, t('mp2.row.upper')]];
 
 function diceSets(p, k) {
   const tokens = [...p.dice.map(String), ...p.black.map((v) => `b${v}`), ...(p.pieces || []).map((c) => `p${c[0].toUpperCase()}`)];
@@ -336,7 +338,8 @@ function diceSets(p, k) {
   walk(0, []);
   return [...out.values()];
 }
-const dieWord = (t) => (t[0] === 'b' ? `black ${t.slice(1)}` : t[0] === 'p' ? 'a piece' : t);
+/** A die of a travel as the table says it: "3", "black 5", "a piece" (Donata Badoer's). */
+export const dieWord = (d) => (d[0] === 'b' ? t('dice.black-n', { n: Number(d.slice(1)) }) : d[0] === 'p' ? t('mp2.a-piece') : d);
 
 export function newRouteTravel(box, ctx) {
   const { view, content } = ctx;
@@ -351,24 +354,24 @@ export function newRouteTravel(box, ctx) {
   const nodes = () => [...componentsOf(content, 'node'), ...store.list().filter((c) => c.kind === 'node').map((c) => ({ id: c.id, ...c.spec }))];
   const routes = () => [...componentsOf(content, 'route'), ...store.list().filter((c) => c.kind === 'route').map((c) => ({ id: c.id, ...c.spec }))];
   const joined = (a, b) => routes().some((r) => r.ends && r.ends.includes(a) && r.ends.includes(b));
-  const nameOf = (id) => (nodes().find((x) => x.id === id) || {}).name || 'the new place';
+  const nameOf = (id) => (nodes().find((x) => x.id === id) || {}).name || t('mp2.travel.new-place');
   const refuse = (code, message) => clear(err).append(errorBox({ code, message }));
 
   async function tapped(id) {
     clear(err);
     if (!picked.length) {
-      if (!p.figures.includes(id)) { refuse('not-here', `${p.player}'s figure is not there: tap where it stands first`); return; }
+      if (!p.figures.includes(id)) { refuse('not-here', t('mp2.travel.not-here', { player: p.player })); return; }
       picked.push(id);
     } else if (id === picked[picked.length - 1]) { // the last place tapped again: that step taken back
       picked.pop();
       const rid = drawn.pop();
       if (rid) store.fresh.delete(`route:${rid}`);
-    } else if (picked.includes(id)) { refuse('place-twice', 'a travel passes each place once'); return; } else {
+    } else if (picked.includes(id)) { refuse('place-twice', t('mp2.travel.place-twice')); return; } else {
       const a = picked[picked.length - 1];
       let rid = null;
       if (!joined(a, id)) { // a leg the map lacks: drawn now, with the route's form
         rid = a <= id ? `${a}-${id}` : `${id}-${a}`;
-        const got = await askComponent({ kind: 'route', id: rid, initial: { ends: [a, id] }, why: `The route from ${nameOf(a)} to ${nameOf(id)}`, content, nodes: nodes() });
+        const got = await askComponent({ kind: 'route', id: rid, initial: { ends: [a, id] }, why: t('mp2.travel.route-from', { a: nameOf(a), b: nameOf(id) }), content, nodes: nodes() });
         if (!got) { render(); return; }
         store.add('route', rid, { ends: [a, id], ...got.spec });
       }
@@ -378,42 +381,40 @@ export function newRouteTravel(box, ctx) {
     render();
   }
   async function addPlace(xy) {
-    if (!picked.length) { refuse('start-first', 'tap where the figure stands first'); return; }
-    const id = await describePlace(store, content, xy, 'Where the path leads');
+    if (!picked.length) { refuse('start-first', t('mp2.travel.start-first')); return; }
+    const id = await describePlace(store, content, xy, t('mp2.travel.leads'));
     if (id) await tapped(id);
   }
   function render() {
-    const marks = Object.fromEntries(p.figures.map((f) => [f, `${p.player}'s figure`]));
-    picked.slice(1).forEach((x, i) => { marks[x] = `step ${i + 1}`; });
-    const said = !picked.length ? `Tap where ${p.player}'s figure stands.`
-      : `${picked.map(nameOf).join(' → ')}. Tap the next place (an empty spot for one the map does not show), or the last one again to take it back${picked.length > 1 ? '; then the dice below' : ''}.`;
+    const marks = Object.fromEntries(p.figures.map((f) => [f, t('mp2.travel.figure-of', { player: p.player })]));
+    picked.slice(1).forEach((x, i) => { marks[x] = t('mp2.travel.step', { n: i + 1 }); });
+    const said = !picked.length ? t('mp2.travel.tap-figure', { player: p.player })
+      : t('mp2.travel.next', { path: picked.map(nameOf).join(' → '), dice: picked.length > 1 });
     clear(body).append(
       h('p', { class: 'small', 'aria-live': 'polite', 'data-path': picked.slice(1).join(',') }, said),
-      tapBoard({ nodes: nodes(), routes: routes(), marks, pressed: picked, label: 'The path: tap its places in order', onPlace: tapped, onAdd: addPlace }),
-      picked.length ? h('button', { type: 'button', class: 'secondary', 'data-action': 'new-place', onclick: () => addPlace({ x: 500, y: 500 }) }, 'Next: a place the map does not show') : null);
+      tapBoard({ nodes: nodes(), routes: routes(), marks, pressed: picked, label: t('mp2.travel.path-label'), onPlace: tapped, onAdd: addPlace }),
+      picked.length ? h('button', { type: 'button', class: 'secondary', 'data-action': 'new-place', onclick: () => addPlace({ x: 500, y: 500 }) }, t('mp2.travel.new-place-button')) : null);
     if (picked.length > 1) {
       const used = new Set(drawn.filter(Boolean).map((rid) => `route:${rid}`).concat(store.list().filter((c) => c.kind === 'node' && picked.includes(c.id)).map((c) => `node:${c.id}`)));
       const steps = picked.length - 1;
       // a row whose dice cannot go that far is left out (Möngke Khan's skipped oases: the rules say)
       const reaches = (row, dice) => p.character === 'mongke' || (steps <= (((content.travel || {})[row] || {}).max || 6)
         && dice.every((x) => x[0] === 'p' || Number(x.replace(/\D/g, '')) >= steps));
-      body.append(h('div', { class: 'mp2-travel-dice', role: 'group', 'aria-label': 'The dice placed' }, ROWS.flatMap(([row, label]) =>
+      body.append(h('div', { class: 'mp2-travel-dice', role: 'group', 'aria-label': t('mp2.travel.dice-placed') }, ROWS().flatMap(([row, label]) =>
         diceSets(p, row).filter((dice) => reaches(row, dice)).map((dice) => h('button', {
           type: 'button', class: 'move', 'data-row': row, 'data-dice': dice.join(','),
           onclick: () => send(ctx, err, {
             type: 'marco-polo-2.travelled', row, dice, path: picked.slice(1), figure: p.figures.indexOf(picked[0]), seat,
             describe: store.list(used).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
           }),
-        }, `${label}: ${dice.map(dieWord).join(' + ')}`)))));
+        }, t('mp2.travel.row-dice', { row: label, dice: dice.map(dieWord).join(' + ') }))))));
     }
   }
   render();
   box.append(h('details', { class: 'fact mp2-new-route', 'data-fact': 'new-route' },
-    h('summary', {}, 'Travel: tap the path on the board (a route the map lacks is drawn as you go)'), body, err));
+    h('summary', {}, t('mp2.travel.summary')), body, err));
   return true;
 }
-
-export const phaseName = (phase) => humanize(phase);
 
 // ---- the goal cards shown at the end ---------------------------------------------------------------
 export function goalsShown(box, ctx) {
@@ -432,10 +433,11 @@ export function goalsShown(box, ctx) {
       describe: store.list(new Set([`goal:${id}`])).map((c) => ({ kind: c.kind, id: c.id, spec: c.spec })),
     });
     box.append(h('div', { class: 'fact mp2-goal-shown', 'data-fact': 'reveal', 'data-seat': seat },
-      h('h3', {}, `${who} shows the goal card kept`), h('p', { class: 'small' }, 'Tap the card shown.'),
+      h('h3', {}, t('mp2.reveal.shows', { player: who })), h('p', { class: 'small' }, t('mp2.reveal.tap')),
       pickGrid({
-        kind: 'goal', ids, content, fresh: store.fresh, label: `${who}'s goal card`, onPick: show,
-        onNew: async () => { const x = await describeNew(store, 'goal', content, { why: `${who}'s goal card` }); if (x) show(x); },
+        kind: 'goal', ids, content, fresh: store.fresh, label: t('mp2.reveal.goal-of', { player: who }), onPick: show,
+        onNew: async () => { const x = await describeNew(store, 'goal', content, { why: t('mp2.reveal.goal-of', { player: who }) }); if (x) show(x); },
+
       }), err));
   }
   return true;

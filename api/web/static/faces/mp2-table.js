@@ -3,20 +3,18 @@
 // tap places on and to draw a route between two of them.
 import { h, s, clear } from '../dom.js';
 import { api } from '../api.js';
+import { t, term } from '../i18n.js';
 
-export const CHARACTER_NAMES = {
-  mongke: 'Möngke Khan', dewu: 'De Wu', abha: 'Abha Basu', mailin: 'Mailin & Tian Chin', filippo: 'Filippo Vitello',
-  isabella: 'Isabella Donati', gantulga: 'Gantulga Od', tebaldo: 'Tebaldo Visconti', piedro: 'Piedro Tartarino',
-  vidal: 'Vidal Badoer', donata: 'Donata Badoer',
-};
-export const characterName = (id) => CHARACTER_NAMES[id] || id;
+// a character's name as its tile prints it in the reader's edition (the Japanese seed's katakana)
+export const characterName = (id) => term('marco-polo-2', 'character', id);
 
-//: what a kind of component is called at the table
-export const KIND_NAMES = {
-  node: 'a place on the map', route: 'a route', contract: 'a contract', city_card: 'a city card', city_bonus: 'a city bonus marker',
-  outpost: 'an outpost tile', goal: 'a goal card', offer: 'an offer tile', book: 'a book\'s free options', seal: 'a guild seal',
-  special: 'a special city', route_tile: 'a caravan route tile',
-};
+const KINDS = ['node', 'route', 'contract', 'city_card', 'city_bonus', 'outpost', 'goal', 'offer', 'book', 'seal', 'special', 'route_tile'];
+/** What a kind of component is called at the table, as a phrase ("a contract"), or null. */
+export const kindName = (kind) => (KINDS.includes(kind) ? t(`mp2.kind.${kind}`) : null);
+// the same, bare ("contract"), for "contract not described yet"
+const kindNoun = (kind) => (KINDS.includes(kind) ? t(`mp2.noun.${kind}`) : kind);
+/** A count of a resource as the rulebook writes it ("2 coins", 「2コイン」). */
+export const amount = (n, what) => t('mp2.amount', { n, what });
 const SECTION = {
   contract: 'contracts', city_card: 'city_cards', city_bonus: 'city_bonuses', outpost: 'outposts', goal: 'goals', offer: 'offers',
   route_tile: 'route_tiles',
@@ -113,17 +111,20 @@ export function placeId(name, content, fresh) {
 }
 
 // ---- pictures --------------------------------------------------------------------------------
-const RES_WORD = { coins: 'coins', camels: 'camels', pepper: 'pepper', silk: 'silk', gold: 'gold', jade: 'jade', vp: 'VP', contract: 'contract', contract_pile: 'top contract', black_die: 'black die' };
-const bundleText = (b) => Object.entries(b || {}).map(([k, n]) => `${n} ${RES_WORD[k] || k}`).join(' + ');
+const GOODS = ['coins', 'camels', 'pepper', 'silk', 'gold', 'jade'];
+const PIECES = ['vp', 'contract', 'contract_pile', 'black_die'];
+/** A resource's word: the rulebook's (terms), VP and the like from the page's strings. */
+export const resWord = (k) => (GOODS.includes(k) ? term('marco-polo-2', 'res', k) : PIECES.includes(k) ? t(`mp2.res.${k}`) : k);
+const bundleText = (b) => Object.entries(b || {}).map(([k, n]) => amount(n, resWord(k))).join(' + ');
 
 // a face in words, while the pack forms' drawing of a card is not there
 function wordsOf(kind, spec) {
   if (!spec) return '';
   if (kind === 'contract') return `${bundleText(spec.cost)} → ${bundleText(spec.reward)}`;
-  if (kind === 'city_bonus' || kind === 'outpost') return spec.any_bonus ? 'any other bonus' : bundleText(spec.gain);
-  if (kind === 'offer') return `1 jade: ${bundleText(spec.jade1)} · 2 jade: ${bundleText(spec.jade2)}`;
+  if (kind === 'city_bonus' || kind === 'outpost') return spec.any_bonus ? t('mp2.face.any-bonus') : bundleText(spec.gain);
+  if (kind === 'offer') return t('mp2.face.offer', { one: bundleText(spec.jade1), two: bundleText(spec.jade2) });
   if (kind === 'city_card') return spec.text || [spec.kind, bundleText(spec.pay), bundleText(spec.gain)].filter(Boolean).join(' ');
-  if (kind === 'route') return ['coins', 'camels', 'jade'].filter((k) => spec[k]).map((k) => `${spec[k]} ${k}`).join(' + ') || 'free';
+  if (kind === 'route') return ['coins', 'camels', 'jade'].filter((k) => spec[k]).map((k) => amount(spec[k], resWord(k))).join(' + ') || t('mp2.face.free');
   return spec.name || '';
 }
 
@@ -133,7 +134,7 @@ export function faceFor(kind, id, spec) {
     try { const el = formsModule.cardFace(kind, id, spec); if (el) return el; } catch (err) { console.error(err); }
   }
   // not described yet (a secret goal card...): what it is, never its code as if it were printed
-  const words = wordsOf(kind, spec) || (spec ? '' : `${(KIND_NAMES[kind] || kind).replace(/^an? /, '')} not described yet`);
+  const words = wordsOf(kind, spec) || (spec ? '' : t('mp2.not-described', { what: kindNoun(kind) }));
   return h('span', { class: 'mp2-face', 'data-face': kind, 'data-id': id }, h('span', { class: 'mp2-face-words' }, words));
 }
 
@@ -157,8 +158,8 @@ export async function askComponent({ kind, id, initial = {}, why = '', content =
   return new Promise((resolve) => {
     const body = h('div', { class: 'mp2-ask-body' });
     const dialog = h('dialog', { class: 'mp2-ask', 'data-ask-kind': kind, 'data-ask-id': id || '', 'aria-labelledby': hid },
-      h('h2', { id: hid }, `Describe ${KIND_NAMES[kind] || kind}`),
-      h('p', { class: 'small' }, why ? `${why}. ` : '', 'Your group\'s pack does not hold it yet: say what is printed on it, once; the next games know it.'),
+      h('h2', { id: hid }, t('mp2.describe', { what: kindName(kind) || kind })),
+      h('p', { class: 'small' }, why ? t('mp2.why', { why }) : '', t('mp2.not-in-pack')),
       body);
     let settled = false;
     const done = (out) => {
@@ -174,15 +175,15 @@ export async function askComponent({ kind, id, initial = {}, why = '', content =
     if (formsModule && formsModule.componentForm) {
       try {
         formsModule.componentForm(body, {
-          kind, id, forms: formsData, initial, context: formContext(kind, content, nodes), suggestId, submitLabel: 'Save it',
+          kind, id, forms: formsData, initial, context: formContext(kind, content, nodes), suggestId, submitLabel: t('mp2.save-it'),
           onSubmit: (spec, theId) => done({ id: theId || id, spec }), onCancel: () => done(null),
         });
         shown = !!body.querySelector('form');
       } catch (err) { console.error('the pack form failed', err); }
     }
     if (!shown) {
-      clear(body).append(h('p', {}, 'The forms to describe a component are not available on this server.'),
-        h('button', { type: 'button', class: 'secondary', onclick: () => done(null) }, 'Close'));
+      clear(body).append(h('p', {}, t('mp2.no-forms')),
+        h('button', { type: 'button', class: 'secondary', onclick: () => done(null) }, t('mp2.close')));
     }
     dialog.showModal();
     const first = body.querySelector('input, button');
@@ -200,7 +201,7 @@ export function pickGrid({ kind, ids, content, fresh, selected = [], label, onPi
     onclick: () => onPick(id),
   }, faceFor(kind, id, specOf(content, kind, id, fresh))));
   const more = onNew ? h('button', { type: 'button', class: 'secondary mp2-new', 'data-new': kind, onclick: onNew },
-    newLabel || (ids.length ? 'Another one: describe it' : 'Describe it')) : null;
+    newLabel || (ids.length ? t('mp2.another') : t('mp2.describe-it'))) : null;
   return h('div', { class: 'mpf-picker mp2-grid', role: 'group', 'aria-label': label },
     buttons.length ? h('div', { class: 'mpf-grid' }, buttons) : null, more);
 }
@@ -223,7 +224,7 @@ function spotOf(node, i) {
   return [x, y * YS];
 }
 
-const placeWord = (n) => (n.kind === 'oasis' ? 'Oasis' : n.kind === 'start' ? 'Start' : 'City');
+const placeWord = (n) => t(n.kind === 'oasis' ? 'mp2.place.oasis' : n.kind === 'start' ? 'mp2.place.start' : 'mp2.place.city');
 
 /**
  * The board as a table sees it: places as buttons, routes as lines. ``onAdd({x, y})`` for a tap on
@@ -238,7 +239,8 @@ export function tapBoard({ nodes, routes = [], onAdd, onPlace, marks = {}, press
     const [a, b] = r.ends || [];
     if (pos.has(a) && pos.has(b)) svg.append(s('line', { x1: pos.get(a)[0], y1: pos.get(a)[1], x2: pos.get(b)[0], y2: pos.get(b)[1], class: 'mp-route', 'data-route': r.id || `${a}-${b}` }));
   }
-  const box = h('div', { class: 'mp2-board', role: 'group', 'aria-label': label || 'The board' }, svg);
+  const box = h('div', { class: 'mp2-board', role: 'group', 'aria-label': label || t('mp2.the-board') }, svg);
+
   if (onAdd) {
     box.addEventListener('click', (ev) => {
       if (ev.target.closest('button')) return;
@@ -254,7 +256,8 @@ export function tapBoard({ nodes, routes = [], onAdd, onPlace, marks = {}, press
     const b = h('button', {
       type: 'button', class: `mpf-city-btn mp2-place${n.kind === 'oasis' ? ' oasis' : ''}${mark === 'done' ? ' done' : ''}`,
       'data-place': n.id, 'aria-pressed': String(pressed.includes(n.id)),
-      'aria-label': `${n.name || placeWord(n)}${mark ? `: ${mark}` : ''}`,
+      'aria-label': `${n.name || placeWord(n)}${mark ? `: ${mark === 'done' ? t('mp2.mark.done') : mark}` : ''}`,
+
       style: `left:${(x / BW) * 100}%;top:${(y / BH) * 100}%;transform:translate(-50%,-50%)`,
       onclick: onPlace ? () => onPlace(n.id) : undefined, disabled: onPlace ? null : true,
     }, n.name || placeWord(n));

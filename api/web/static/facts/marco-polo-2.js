@@ -5,11 +5,12 @@
 import { clear } from '../dom.js';
 import * as generic from './generic.js';
 import { dicePad } from '../dicepad.js';
-import { formsReady, askComponent, KIND_NAMES } from '../faces/mp2-table.js';
+import { formsReady, askComponent, kindName } from '../faces/mp2-table.js';
+import { t } from '../i18n.js';
 import { setupOnBoard, roundOnBoard, refillOnBoard, newRouteTravel, goalsShown } from '../faces/mp2-setup.js';
 
 export { askComponent };
-export const componentName = (kind) => KIND_NAMES[kind] || null;
+export const componentName = kindName;
 
 export async function render(box, ctx) {
   if (ctx.chance.kind !== 'dice') {
@@ -17,7 +18,8 @@ export async function render(box, ctx) {
     return generic.render(box, ctx);
   }
   clear(box);
-  return dicePad(box, ctx, { title: ctx.chance.count === 1 ? 'The die shows' : 'The roll' });
+  return dicePad(box, ctx, { title: ctx.chance.count === 1 ? t('mpfacts.die-shows') : t('dice.the-roll') });
+
 }
 
 // the facts a table reports when the pack cannot draw them (no chance to compose): asked here
