@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.stats --small
 	$(BIN)/python -m benchmarks.growth
 	$(BIN)/python -m benchmarks.memory
+	$(BIN)/python -m benchmarks.workers
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -19,6 +19,7 @@ from api.routes import i18n as i18n_routes
 from api.routes import stats as stats_routes
 from api.services import Services
 from api.settings import Settings
+from events.stores import shown
 from rules import titles
 
 DESCRIPTION = """Record board games played at a real table, move by move; replay, undo and scrub them.
@@ -43,7 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         services = Services(settings)
         if services.admin_token_issued:
             print(admin_token_notice(services.admin_token_issued), file=sys.stderr, flush=True)
-        services.hub.start(asyncio.get_running_loop(), services.recorder.subscribe)
+        services.hub.start(asyncio.get_running_loop(), services.subscribe)
         app.state.services = services
         try:
             yield
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def health(svc: Svc) -> HealthOut:
         """Liveness: the service answers and its database is open."""
         svc.log.ping()
-        return HealthOut(status="ok", titles=sorted(titles()), database=settings.db_path, log=svc.log.stats())
+        return HealthOut(status="ok", titles=sorted(titles()), database=shown(settings.db_path), log=svc.log.stats())
 
     app.include_router(games.router)
     app.include_router(record.router)

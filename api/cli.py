@@ -55,15 +55,18 @@ def speak(
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
-    db: str = typer.Option(DEFAULT_DB, "--db", help="DuckDB database file (':memory:' for none)"),
+    db: str = typer.Option(
+        DEFAULT_DB, "--db", envvar="TABLETAPE_DB", help="DuckDB database file (':memory:' for none), or a PostgreSQL URL"
+    ),
     body_limit: list[str] = typer.Option(
         [], "--body-limit", help="a route's body limit as route=size, e.g. moves=64KiB (repeatable; README: Limits)"
     ),
     head_timeout: Optional[float] = typer.Option(None, help="seconds a request's line and headers may take"),
     body_timeout: Optional[float] = typer.Option(None, help="seconds a request's body may take once its head came"),
     access_log: bool = typer.Option(False, "--access-log", help="log each request's line (no token is in one)"),
+    workers: int = typer.Option(1, "--workers", min=1, help="processes serving the port (PostgreSQL only; README: PostgreSQL)"),
 ) -> None:
-    """Run the HTTP service on the embedded DuckDB database."""
+    """Run the HTTP service on the embedded DuckDB database, or on a PostgreSQL one (--db postgresql://...)."""
     from api.app import create_app
     from api.edge import parse_limits
     from api.server import run
@@ -82,7 +85,32 @@ def serve(
         settings.body_limits.update(parse_limits(",".join(body_limit)))
     except ValueError as exc:  # pydantic's ValidationError is one
         fail(f"serve: {exc}")
-    run(create_app(settings), host, port, access_log=access_log, settings=settings)
+    if workers > 1:
+        from events.stores import is_postgres
+
+        if not is_postgres(db):
+            fail(f"serve: --workers {workers} needs a PostgreSQL database (--db postgresql://...): one process holds a DuckDB file")
+        first_start(settings)  # once, before the workers: the schema and the admin token
+    run(create_app(settings), host, port, access_log=access_log, settings=settings, workers=workers)
+
+
+def first_start(settings: Any) -> None:
+    """Open the store once in this process: its tables exist and its admin token, if new, is
+    shown once (rather than each worker making its own)."""
+    from api.app import admin_token_notice
+    from api.services import Services
+
+    try:
+        services = Services(settings)
+    except Exception as exc:  # a server that does not answer: one line, not a traceback
+        if type(exc).__module__.startswith("psycopg"):
+            fail(f"serve: {str(exc).strip().splitlines()[0]}")
+        raise
+    try:
+        if services.admin_token_issued:
+            print(admin_token_notice(services.admin_token_issued), file=sys.stderr, flush=True)
+    finally:
+        services.close()
 
 
 def held_by_another(db: str) -> None:

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-DB_HELP = "DuckDB database file"
+DB_HELP = "DuckDB database file, or a PostgreSQL URL (postgresql://...)"
 DEFAULT_DB = "data/tabletape.duckdb"
 Db = typer.Option(DEFAULT_DB, "--db", help=DB_HELP)
 
@@ -72,27 +72,30 @@ def layers(db: str) -> Iterator[Layers]:
         command = command_name()
         fail(cli(_NOT_THROUGH.get(command, "service-no-route"), db=db, url=running.url, command=command))
     import rules  # noqa: F401  (registers every title's events)
-    from events.duckdb_log import DuckDBEventLog
     from events.errors import TabletapeError
-    from api.services import library
-    from events.tokens import TokenStore
+    from events.stores import open_log
+    from api.services import library, tokens
     from projections.projector import Projector
     from replay.recorder import Recorder
 
     import duckdb
 
     try:
-        log = DuckDBEventLog(db)
+        log = open_log(db)
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(said(exc))
     except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
         fail(cli("store-busy", db=db, exc=exc))
+    except Exception as exc:  # a PostgreSQL server that does not answer (psycopg's OperationalError)
+        if type(exc).__module__.startswith("psycopg"):
+            fail(f"{db.split('@')[-1]}: {str(exc).strip().splitlines()[0]}")
+        raise
     try:
         packs = library(log, lambda: projector)  # before any game is folded: games pin its packs
         projector = Projector(log)
         recorder = Recorder(log, projector)
         recorder.subscribe(packs.appended)
-        yield Layers(log, projector, recorder, TokenStore(log.con), packs)
+        yield Layers(log, projector, recorder, tokens(log), packs)
     finally:
         log.close()
 

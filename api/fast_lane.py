@@ -16,12 +16,13 @@ the game's token first, with the route's own error, and the route checks it agai
 from __future__ import annotations
 
 from fastapi.exceptions import RequestValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.auth import require_ended_or_write, require_write
 from api.by_hand import bearer_token
 from api.errors import malformed, refused
-from api.routes.record import append_move, loaded, writer
+from api.routes.record import append_move, append_move_blocking, loaded, writer, writer_blocking
 from api.services import Services
 from events.errors import TabletapeError
 from events.messages import phrase
@@ -94,12 +95,21 @@ class MovesLane:
             await self._gated(scope, receive, send, game_write(path))
             return
         services = scope["app"].state.services
+        shared = services.log.shared  # PostgreSQL: each step below asks the database
         try:
-            await writer(services, game_id, _header(scope, b"authorization"))
+            if shared:
+                await run_in_threadpool(writer_blocking, services, game_id, _header(scope, b"authorization"))
+            else:
+                await writer(services, game_id, _header(scope, b"authorization"))
             raw = await _body(receive)
             if raw is None:
                 return
-            response = await append_move(services, game_id, raw, _header(scope, b"idempotency-key"))
+            if shared:
+                response = await run_in_threadpool(
+                    append_move_blocking, services, game_id, raw, _header(scope, b"idempotency-key")
+                )
+            else:
+                response = await append_move(services, game_id, raw, _header(scope, b"idempotency-key"))
         except TabletapeError as exc:
             response = refused(exc, _header(scope, b"accept-language"))
         except RequestValidationError as exc:

@@ -217,10 +217,12 @@ def admin_token(db: str = Db) -> None:
     """Make a new admin token for the store (it writes the pack library over HTTP); the old one stops working."""
     from events.tokens import AdminToken
 
-    if db != ":memory:" and not Path(db).exists():  # a mistyped path would get a store of its own
+    from events.stores import is_postgres
+
+    if db != ":memory:" and not is_postgres(db) and not Path(db).exists():  # a mistyped path would get a store of its own
         fail(cli("pack/no-store", db=db))
     with layers(db) as lay, reported():
-        token = AdminToken(lay.log.con).issue()
+        token = AdminToken(lay.log.store).issue()
     console().print(escape(cli("pack/admin-token", token=token)))
     console(stderr=True).print(escape(cli("pack/shown-once")))
 

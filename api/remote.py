@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from events.stores import is_postgres
+
 #: the service's URL given on the command line (``tabletape --url``, or ``TABLETAPE_URL``)
 given_url: str | None = None
 SUFFIX = ".service.json"
@@ -30,8 +32,9 @@ def discovery_path(db: str) -> Path:
 
 
 def announce(db: str, url: str) -> Path | None:
-    """Write the discovery file of a service now listening at ``url`` on ``db`` (none for ``:memory:``)."""
-    if db == ":memory:":
+    """Write the discovery file of a service now listening at ``url`` on ``db`` (none for ``:memory:``,
+    nor for PostgreSQL, which every command may open beside the service)."""
+    if db == ":memory:" or is_postgres(db):
         return None
     path = discovery_path(db)
     record = {"url": url, "pid": os.getpid(), "db": str(Path(db).resolve())}
@@ -161,7 +164,7 @@ def answers(url: str) -> bool:
 def discovered(db: str) -> Service | None:
     """The live service that holds ``db``, from its discovery file; None if there is none, or the
     file is stale (its pid is gone, its URL does not answer, or it names another database)."""
-    if db == ":memory:":
+    if db == ":memory:" or is_postgres(db):
         return None
     try:
         record = json.loads(discovery_path(db).read_text(encoding="utf-8"))

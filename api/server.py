@@ -18,6 +18,9 @@ close", as nginx does).
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import sys
 from types import FrameType
 from typing import Any
 
@@ -205,6 +208,7 @@ def run(
     log_level: str = "info",
     access_log: bool = False,
     settings: Settings | None = None,
+    workers: int = 1,
 ) -> None:
     # no access log by default: it was ~4% of the server's time under the HTTP benchmark
     # the grace period bounds a shutdown that a stuck client would otherwise hold up
@@ -217,4 +221,53 @@ def run(
         timeout_graceful_shutdown=5,
         http=guarded(settings or Settings()),
     )
-    Server(config, app, (settings or Settings()).db_path).run()
+    db = (settings or Settings()).db_path
+    if workers <= 1:
+        Server(config, app, db).run()
+        return
+    run_workers(config, app, workers, db)
+
+
+def _end_with_parent() -> None:
+    """Have Linux stop this worker if the process that forked it dies (even by SIGKILL)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent's signal handler is all there is
+        pass
+
+
+def run_workers(config: uvicorn.Config, app: FastAPI, workers: int, db: str) -> None:
+    """Serve one listening socket from ``workers`` forked processes (each its own app, services
+    and connections: the app is only built, its lifespan runs in the child); a SIGINT or SIGTERM
+    to this process is passed on to every worker."""
+    sock = config.bind_socket()
+    children: list[int] = []
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the worker's own exit
+            status = 0
+            _end_with_parent()
+            try:
+                Server(config, app, db).run(sockets=[sock])
+            except BaseException:  # noqa: BLE001
+                status = 1
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(status)
+        children.append(pid)
+
+    def stop(sig: int, frame: FrameType | None) -> None:
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    for pid in children:
+        os.waitpid(pid, 0)
+    sock.close()

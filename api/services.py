@@ -1,4 +1,4 @@
-"""The layers one app instance works with, over one DuckDB database."""
+"""The layers one app instance works with, over one database (a DuckDB file or PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from api.settings import Settings
 from api.streaming import Hub
 from events.creation_keys import CreationKeys
 from events.duckdb_log import DuckDBEventLog
+from events.log import AppendResult
+from events.stores import open_log
 from events.tokens import AdminToken, TokenStore
 from projections.packs import PackLibrary
 from projections.projector import Projector
@@ -25,23 +27,36 @@ def library(log: DuckDBEventLog, projector: Callable[[], Projector]) -> PackLibr
     return PackLibrary(log.con, state_of)
 
 
+def tokens(log: DuckDBEventLog) -> TokenStore:
+    """The game tokens of a store; not cached when other processes may reissue them."""
+    return TokenStore(log.store, cache_size=0 if log.shared else 50_000)
+
+
 class Services:
     """Log, projector, recorder, tokens, creation keys, the admin token, the pack library and
     the live-stream hub of one database."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.log = DuckDBEventLog(settings.db_path)
+        self.log = open_log(settings.db_path)
         self.packs = library(self.log, lambda: self.projector)
         self.projector = Projector(self.log)
         self.recorder = Recorder(self.log, self.projector)
-        self.tokens = TokenStore(self.log.con)
-        self.creation_keys = CreationKeys(self.log.con)
-        self.admin = AdminToken(self.log.con)
+        self.tokens = tokens(self.log)
+        self.creation_keys = CreationKeys(self.log.store)
+        self.admin = AdminToken(self.log.store)
         #: the admin token made on this store's first start (shown once, then forgotten)
         self.admin_token_issued: str | None = self.admin.ensure()
         self.recorder.subscribe(self.packs.appended)
         self.hub = Hub()
+
+    def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
+        """Call ``listener`` after each append: this process's, and on a shared store (PostgreSQL)
+        every other process's too."""
+        stops = [self.recorder.subscribe(listener)]
+        if self.log.shared:
+            stops.append(self.log.subscribe(listener))
+        return lambda: [stop() for stop in stops] and None
 
     def close(self) -> None:
         self.hub.close()

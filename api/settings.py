@@ -15,7 +15,8 @@ def _env_float(name: str, default: float) -> float:
 
 
 class Settings(BaseModel):
-    """``TABLETAPE_DB`` overrides the database path; ``:memory:`` keeps everything in memory."""
+    """``TABLETAPE_DB`` overrides the database path; ``:memory:`` keeps everything in memory; a
+    ``postgresql://`` URL puts the log in PostgreSQL (README: PostgreSQL)."""
 
     db_path: str = Field(default_factory=lambda: os.environ.get("TABLETAPE_DB", "data/tabletape.duckdb"))
     host: str = "127.0.0.1"

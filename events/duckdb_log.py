@@ -260,6 +260,21 @@ def _heads_table(heads: list[tuple[str, int, int, bytes]]) -> pa.Table:
     )
 
 
+def anchored_rows(secret: bytes, table: pa.Table) -> tuple[pa.Table, pa.Table]:
+    """Restored rows in game and seq order with this store's MACs, and their games' heads."""
+    table = table.select([c for c in _COLUMNS if c != "mac"])
+    table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+    columns = ("game_id", "seq", "hash", "idempotency_key")
+    macs, heads = [], []
+    ids, seqs, hashes, keys = (table.column(c).to_pylist() for c in columns)
+    for i, (game_id, seq, digest, key) in enumerate(zip(ids, seqs, hashes, keys)):
+        macs.append(anchors.event_mac(secret, game_id, seq, digest, key))
+        if i + 1 == len(ids) or ids[i + 1] != game_id:
+            heads.append((game_id, seq, 0, anchors.head_mac(secret, game_id, seq, digest, 0)))
+    rows = table.append_column("mac", pa.array(macs, pa.binary())).cast(_ARROW_SCHEMA)
+    return rows, _heads_table(heads)
+
+
 def database_file(con: duckdb.DuckDBPyConnection) -> str | None:
     """The file behind a connection's current database; None when it lives in memory."""
     rows = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchall()
@@ -277,6 +292,9 @@ def connect(path: str = ":memory:") -> duckdb.DuckDBPyConnection:
 
 class DuckDBEventLog:
     """Append-only event log in a DuckDB table ``events``."""
+
+    #: whether other processes may write the same store (one process holds a DuckDB file)
+    shared = False
 
     def __init__(
         self,
@@ -771,18 +789,7 @@ class DuckDBEventLog:
         return rows.num_rows
 
     def _anchored_rows(self, table: pa.Table) -> tuple[pa.Table, pa.Table]:
-        """Restored rows in game and seq order with this store's MACs, and their games' heads."""
-        table = table.select([c for c in _COLUMNS if c != "mac"])
-        table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
-        columns = ("game_id", "seq", "hash", "idempotency_key")
-        secret, macs, heads = self._secret, [], []
-        ids, seqs, hashes, keys = (table.column(c).to_pylist() for c in columns)
-        for i, (game_id, seq, digest, key) in enumerate(zip(ids, seqs, hashes, keys)):
-            macs.append(anchors.event_mac(secret, game_id, seq, digest, key))
-            if i + 1 == len(ids) or ids[i + 1] != game_id:
-                heads.append((game_id, seq, 0, anchors.head_mac(secret, game_id, seq, digest, 0)))
-        rows = table.append_column("mac", pa.array(macs, pa.binary())).cast(_ARROW_SCHEMA)
-        return rows, _heads_table(heads)
+        return anchored_rows(self._secret, table)
 
     def _insert_arrow(self, batch: pa.Table, heads: pa.Table, name: str = "_import") -> None:
         self.con.register(f"{name}_rows", batch)
@@ -812,6 +819,22 @@ class DuckDBEventLog:
         """A new cursor on the same database, for a layer that keeps its own tables."""
         with self._lock:
             return self.con.cursor()
+
+    @property
+    def store(self) -> duckdb.DuckDBPyConnection:
+        """The connection of the tables every process must share (tokens, keys): this file."""
+        return self.con
+
+    def sync(self) -> int:
+        """Nothing to copy: the read models read this very database (see ``PostgresEventLog``)."""
+        return 0
+
+    def recorded_times(self, game_id: str, seqs: Sequence[int]) -> dict[int, datetime]:
+        """When the events at ``seqs`` of a game were recorded."""
+        marks = ", ".join("?" * len(seqs))
+        return dict(self.reader().execute(
+            f"SELECT seq, recorded_at FROM events WHERE game_id = ? AND seq IN ({marks})", [game_id, *seqs]
+        ).fetchall())
 
     def replayed(self, game_id: str, idempotency_key: str) -> AppendResult | None:
         """The first result of an append made with this key, if there was one."""

@@ -160,12 +160,7 @@ class ReadModels:
         if before is not None and before.ended == game.ended and before.forked == game.forked:
             return
         ended_seq = _ended_seq(history)
-        times = dict(
-            self.log.reader().execute(
-                "SELECT seq, recorded_at FROM events WHERE game_id = ? AND seq IN (1, ?)",
-                [game_id, ended_seq or 1],
-            ).fetchall()
-        )
+        times = self.log.recorded_times(game_id, (1, ended_seq or 1))
         row, results = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
         self._write([row], results, replace_ids=[game_id])
 
@@ -177,6 +172,7 @@ class ReadModels:
         (the largest ``events.rowid`` it is known to reflect) are looked at: a new game without a
         row, an end the row does not show, and any history edit. Run at start-up, before writes.
         """
+        self.log.sync()  # a store other processes write: their events first (see events.pg_log)
         with self._lock:
             self.con.execute(META_SCHEMA)
             marks = dict(self.con.execute("SELECT key, value FROM stats_meta").fetchall())
@@ -219,6 +215,7 @@ class ReadModels:
 
     def rebuild(self, batch_games: int = 2_000) -> int:
         """Recreate every read model from the log alone; returns the number of games."""
+        self.log.sync()
         with self._lock:
             self._ensure_stats()
             mark = self._log_mark()
@@ -253,6 +250,7 @@ class ReadModels:
         ``track`` shares is held one batch at a time, so a game created meanwhile waits for one
         batch at most, never for a whole catch-up.
         """
+        self.log.sync()
         with self._refresh_lock:
             with self._lock:
                 self._ensure_stats()

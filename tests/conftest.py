@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import pgserver
 import rules  # noqa: F401  (registers every title's events with the codec)
 from events.duckdb_log import DuckDBEventLog
 from projections.projector import Projector
@@ -32,3 +33,30 @@ def projector(log) -> Projector:
 @pytest.fixture
 def recorder(log, projector) -> Recorder:
     return Recorder(log, projector)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server's URL for the session (see ``tests/pgserver.py``), or a skip saying why."""
+    try:
+        with pgserver.server() as url:
+            yield url
+    except LookupError as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture
+def postgres_db(postgres_server, tmp_path, monkeypatch):
+    """A URL of an empty PostgreSQL store (a schema of its own), its anchors' key in ``tmp_path``."""
+    monkeypatch.setenv("TABLETAPE_SECRET_FILE", str(tmp_path / "postgres.key"))
+    url = pgserver.fresh_schema(postgres_server)
+    yield url
+    pgserver.drop_schema(postgres_server, url)  # a server of $TABLETAPE_TEST_POSTGRES outlives the tests
+
+
+@pytest.fixture(params=["duckdb", "postgresql"])
+def store_db(request) -> str:
+    """The ``--db`` of an empty store of each kind: DuckDB in memory, then PostgreSQL."""
+    if request.param == "duckdb":
+        return ":memory:"
+    return request.getfixturevalue("postgres_db")

@@ -110,7 +110,7 @@ def remove_idempotency_key(con, game_id):
 
 def edit_recorded_at(con, game_id):
     con.execute(
-        "UPDATE events SET recorded_at = recorded_at + INTERVAL 1 SECOND WHERE game_id = ? AND seq = ?", [game_id, TARGET]
+        "UPDATE events SET recorded_at = recorded_at + INTERVAL '1 second' WHERE game_id = ? AND seq = ?", [game_id, TARGET]
     )
 
 

@@ -182,12 +182,20 @@ def list_games(
 ) -> GameListOut:
     """Games newest first, filtered by title, player, status and creation date."""
     keep = catalog.GameFilter(title, player, status, created_from, created_to)
+    caught_up(svc)
     rows, total = catalog.list_games(svc.log.con, keep, limit, offset)
     return GameListOut(games=[summary(r) for r in rows], total=total, limit=limit, offset=offset)
 
 
+def caught_up(svc: Services) -> None:
+    """On a store other workers write (PostgreSQL), bring the catalogue up to their appends."""
+    if svc.log.shared and svc.projector.read_models is not None:
+        svc.projector.read_models.catch_up()
+
+
 def _row_now(svc: Services, game_id: str, game: GameState) -> catalog.GameRow:
     """The catalogue row; a game the read model has not seen yet (an import) is described from its log."""
+    caught_up(svc)
     row = catalog.get_game(svc.log.con, game_id)
     if row is not None:
         return row

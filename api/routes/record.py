@@ -160,6 +160,24 @@ async def append_move(svc: Services, game_id: str, raw: bytes, key_header: str |
     return written(svc, game_id, result)
 
 
+def writer_blocking(svc: Services, game_id: str, authorization: str | None) -> None:
+    """``writer`` in a worker thread: on a store other processes write (PostgreSQL) the game's
+    seq and tokens are asked of the database on every request, which must not stall the loop."""
+    _load(svc, game_id)
+    require_write(svc, game_id, bearer_token(authorization))
+
+
+def append_move_blocking(svc: Services, game_id: str, raw: bytes, key_header: str | None) -> Response:
+    """``append_move`` in a worker thread, for the same reason as ``writer_blocking``."""
+    body = validated_body(MoveIn, raw)
+    key = validated_header(key_header, "Idempotency-Key", IdempotencyKey)
+    move = move_event(svc.projector.state(game_id), body)
+    result = svc.recorder.record(
+        game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result)
+
+
 @router.post(
     "/games/{game_id}/undo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )

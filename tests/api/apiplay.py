@@ -84,7 +84,7 @@ def finish(svc: Services, game_id: str) -> None:
 
 def log_rows(svc: Services) -> list[tuple]:
     """Every event row of every game, to show that a rejected request wrote nothing."""
-    cur = svc.log.con.cursor()
+    cur = svc.log.store.cursor()
     try:
         return cur.execute("SELECT game_id, seq, hash FROM events ORDER BY game_id, seq").fetchall()
     finally:
@@ -111,7 +111,7 @@ def read_stream(
 def log_size(svc: Services) -> tuple[int, int]:
     """How many events and token rows the database holds: the log is append-only (no code path
     updates or deletes an event), so an unchanged count is an unchanged log."""
-    cur = svc.log.con.cursor()
+    cur = svc.log.store.cursor()
     try:
         return (
             cur.execute("SELECT count(*) FROM events").fetchone()[0],

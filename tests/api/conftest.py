@@ -16,6 +16,13 @@ def app_settings(tmp_path) -> Settings:
 
 
 @pytest.fixture
+def any_store_settings(store_db) -> Settings:
+    """``app_settings`` on each store (DuckDB, then PostgreSQL): a module that overrides
+    ``app_settings`` with it runs its tests on both."""
+    return Settings(db_path=store_db, stream_ping_s=0.2)
+
+
+@pytest.fixture
 def client(app_settings):
     with TestClient(create_app(app_settings)) as client:
         yield client

@@ -14,6 +14,11 @@ from events.creation_keys import CREATION
 from events.log import new_game_id
 
 
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
+
+
 def test_create_returns_the_id_a_write_token_and_one_token_per_seat(client):
     response = client.post("/games", json={"title": "lost-cities", "players": ["Ana", "Bea"], "seed": 3})
     assert response.status_code == 201
@@ -29,7 +34,7 @@ def test_create_returns_the_id_a_write_token_and_one_token_per_seat(client):
 
 def test_the_store_keeps_only_hashes_of_tokens(client, svc):
     game = new_game(client)
-    cur = svc.log.con.cursor()
+    cur = svc.log.store.cursor()
     stored = [
         bytes(r[0]) for r in cur.execute("SELECT token_hash FROM game_tokens WHERE game_id = ?", [game.id]).fetchall()
     ]
@@ -52,7 +57,7 @@ def test_a_game_the_title_refuses_is_a_422_naming_the_rule_and_writes_nothing(cl
     assert response.status_code == 422
     assert response.json()["code"] == code
     assert log_rows(svc) == []
-    assert svc.log.con.cursor().execute("SELECT count(*) FROM game_tokens").fetchone()[0] == 0
+    assert svc.log.store.cursor().execute("SELECT count(*) FROM game_tokens").fetchone()[0] == 0
 
 
 @pytest.mark.parametrize(
@@ -261,7 +266,7 @@ def test_the_store_keeps_neither_a_creation_key_nor_its_tokens(client, svc):
     dump = b"".join(
         bytes(str(row), "utf-8")
         for table in ("creation_keys", "game_tokens", "events")
-        for row in svc.log.con.cursor().execute(f"SELECT * FROM {table}").fetchall()
+        for row in svc.log.store.cursor().execute(f"SELECT * FROM {table}").fetchall()
     )
     assert b"secret-key-1234" not in dump
     assert not any(token.encode() in dump for token in tokens_of(answer))

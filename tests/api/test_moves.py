@@ -6,6 +6,11 @@ import pytest
 from apiplay import finish, last_seq, log_rows, new_game
 
 
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
+
+
 def legal(client, game, **params):
     response = client.get(f"/games/{game.id}/legal-moves", headers=game.auth, params=params)
     assert response.status_code == 200, response.text

@@ -3,7 +3,14 @@ the write token's holder gets new ones and every old one stops working."""
 
 from __future__ import annotations
 
+import pytest
+
 from apiplay import new_game
+
+
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
 
 
 def test_new_tokens_replace_every_old_one(client):

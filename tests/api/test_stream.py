@@ -22,6 +22,11 @@ from replay.frames import PUBLIC, raw_frames
 from replay.simulate import random_game
 
 
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
+
+
 def test_new_events_arrive_as_they_are_appended(client, svc):
     game = new_game(client)
     messages: list[dict] = []

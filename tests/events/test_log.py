@@ -1,4 +1,5 @@
-"""The DuckDB event log: contiguous seqs, optimistic concurrency, idempotency, hash chain."""
+"""The event log's contract, on DuckDB and on PostgreSQL: contiguous seqs, optimistic concurrency,
+idempotency, the hash chain and its anchors. (The tests that name ``DuckDBEventLog`` are DuckDB's own.)"""
 
 from __future__ import annotations
 
@@ -14,12 +15,30 @@ from events.duckdb_log import DuckDBEventLog
 from events.errors import ChainBroken, ConcurrencyConflict, GameExists, IdempotencyKeyReused, UnknownGame
 from events.lifecycle import GameCreated, Redone, Undone
 from events.log import new_game_id
+from events.stores import open_log
 
 CREATED = GameCreated(title="lost-cities", players=("Ana", "Bea"))
 
 
+@pytest.fixture
+def log(store_db):
+    log = open_log(store_db)
+    yield log
+    log.close()
+
+
+def raw(log):
+    """SQL straight on the store's tables, from outside the log's code (as a tamperer would)."""
+    return log.store.cursor() if log.shared else log.con
+
+
+def reopen(log):
+    """A fresh start on the same database and key."""
+    return open_log(log.dsn) if log.shared else DuckDBEventLog(log.con)
+
+
 def rows(log, game_id):
-    return log.con.execute(
+    return raw(log).execute(
         "SELECT seq, body, hash FROM events WHERE game_id = ? ORDER BY seq", [game_id]
     ).fetchall()
 
@@ -93,7 +112,7 @@ def test_verify_names_the_first_seq_whose_stored_bytes_were_altered(log, column,
     log.append(gid, [CREATED], expected_seq=0)
     log.append(gid, [Undone(to_seq=1), Redone(), Undone(to_seq=2)], expected_seq=1)
     # tampering from outside the log's own code paths
-    log.con.execute(f"UPDATE events SET {column} = ? WHERE game_id = ? AND seq = 3", [value, gid])
+    raw(log).execute(f"UPDATE events SET {column} = ? WHERE game_id = ? AND seq = 3", [value, gid])
     report = log.verify(gid)
     assert not report.ok
     assert report.first_bad_seq == 3
@@ -103,13 +122,13 @@ def test_verify_names_the_first_seq_whose_stored_bytes_were_altered(log, column,
 def test_verify_notices_a_tampered_json_copy_and_a_missing_event(log):
     gid = new_game_id()
     log.append(gid, [CREATED, Undone(to_seq=1), Redone()], expected_seq=0)
-    log.con.execute(
+    raw(log).execute(
         "UPDATE events SET body_json = '{\"type\":\"game.undone\",\"to_seq\":0}' WHERE game_id = ? AND seq = 2", [gid]
     )
     assert log.verify(gid).first_bad_seq == 2
     other = new_game_id()
     log.append(other, [CREATED, Undone(to_seq=1), Redone()], expected_seq=0)
-    log.con.execute("DELETE FROM events WHERE game_id = ? AND seq = 2", [other])
+    raw(log).execute("DELETE FROM events WHERE game_id = ? AND seq = 2", [other])
     report = log.verify(other)
     assert report.first_bad_seq == 2 and "missing" in report.reason
 
@@ -127,10 +146,10 @@ def test_every_kind_of_edit_to_the_stored_file_is_found_at_its_seq_and_stops_wri
     edit, where = tampering.KINDS[kind]
     gid = five_events(log)
     assert log.verify(gid).ok
-    edit(log.con, gid)
+    edit(raw(log), gid)
     report = log.verify(gid)
     assert not report.ok and report.first_bad_seq == where(5), report
-    reopened = DuckDBEventLog(log.con)  # a fresh start on the same database and key
+    reopened = reopen(log)
     with pytest.raises(ChainBroken) as caught:
         reopened.read_checked(gid)
     assert caught.value.code == "chain-broken" and caught.value.details["seq"] == where(5)
@@ -140,17 +159,17 @@ def test_every_kind_of_edit_to_the_stored_file_is_found_at_its_seq_and_stops_wri
 
 def test_a_removed_or_altered_head_record_is_found(log):
     removed, altered = five_events(log), five_events(log)
-    log.con.execute("DELETE FROM chain_heads WHERE game_id = ?", [removed])
-    log.con.execute("UPDATE chain_heads SET legacy_seq = 5 WHERE game_id = ?", [altered])
+    raw(log).execute("DELETE FROM chain_heads WHERE game_id = ?", [removed])
+    raw(log).execute("UPDATE chain_heads SET legacy_seq = 5 WHERE game_id = ?", [altered])
     for gid in (removed, altered):
-        report = DuckDBEventLog(log.con).verify(gid)
+        report = reopen(log).verify(gid)
         assert not report.ok and report.first_bad_seq == 5 and "head" in report.reason
 
 
 def test_a_truncated_game_with_a_lost_head_is_refused_on_append(log):
     gid = five_events(log)
-    tampering.delete_last(log.con, gid)
-    reopened = DuckDBEventLog(log.con)
+    tampering.delete_last(raw(log), gid)
+    reopened = reopen(log)
     with pytest.raises(ChainBroken) as caught:  # no read first: the append's own head check
         reopened.append(gid, [Redone()], expected_seq=4)
     assert caught.value.details["seq"] == 5 and "missing" in caught.value.details["reason"]
@@ -159,7 +178,7 @@ def test_a_truncated_game_with_a_lost_head_is_refused_on_append(log):
 
 def test_a_head_record_removed_while_the_log_runs_stops_the_next_append_and_every_later_one(log):
     gid = five_events(log)
-    log.con.execute("DELETE FROM chain_heads WHERE game_id = ?", [gid])
+    raw(log).execute("DELETE FROM chain_heads WHERE game_id = ?", [gid])
     with pytest.raises(ChainBroken):
         log.append(gid, [Redone()], expected_seq=5)
     with pytest.raises(ChainBroken):
@@ -187,7 +206,8 @@ def test_reading_an_unknown_game_is_a_typed_error(log):
         log.verify("no-such-game")
 
 
-def test_two_writers_with_the_same_expected_seq_exactly_one_wins(file_log):
+def test_two_writers_with_the_same_expected_seq_exactly_one_wins(log):
+    file_log = log
     gid = new_game_id()
     file_log.append(gid, [CREATED], expected_seq=0)
     barrier = threading.Barrier(8)
@@ -257,7 +277,7 @@ def test_bulk_import_refuses_an_existing_game_and_writes_nothing(log):
     fresh = new_game_id()
     with pytest.raises(GameExists):
         log.import_games([(fresh, [CREATED]), (gid, [CREATED])])
-    assert log.con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 1
+    assert raw(log).execute("SELECT count(*) FROM events").fetchall()[0][0] == 1
 
 
 def test_game_ids_sort_by_creation_time():

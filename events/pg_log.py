@@ -1,0 +1,609 @@
+"""The PostgreSQL implementation of the event log, for several workers (or machines) on one store.
+
+Every append is one transaction that locks its game's head row (``SELECT ... FOR UPDATE``), so
+two writers of one game serialise in the database whichever process they run in: the second
+sees the first's seq and gets ``ConcurrencyConflict``. Nothing about a game is cached between
+appends (another process may have written it since); the chain, its keyed anchors
+(``events.anchors``) and the stored rows are the DuckDB log's, so ``anchors.check_chain`` checks
+both. Each commit sends ``NOTIFY tabletape_events`` (delivered on commit), which ``subscribe``
+hands to a process's live streams.
+
+The derived data (the catalogue, statistics, snapshots, packs) stays in DuckDB: each process
+keeps an in-memory DuckDB *mirror* of the ``events`` table, copied by ``sync`` from PostgreSQL
+(the read models call it before they fold; an append does not wait for it), and ``con``, ``cursor()`` and ``reader()`` are that mirror's, so every
+read model and question runs unchanged. ``store`` is the connection of the tables that must be
+shared (tokens, creation keys, the admin token), in PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import os
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import duckdb
+import psycopg
+import pyarrow as pa
+from psycopg_pool import ConnectionPool
+
+from events import anchors, codec
+from events.base import Event
+from events.duckdb_log import (
+    _ARROW_SCHEMA,
+    _COLUMNS,
+    SCHEMA as MIRROR_SCHEMA,
+    _chunks,
+    _import_batch,
+    anchored_rows,
+    chain_broken,
+)
+from events.errors import (
+    ChainSecretMissing,
+    ConcurrencyConflict,
+    GameExists,
+    IdempotencyKeyReused,
+    MalformedEvent,
+    UnknownGame,
+)
+from events.log import GENESIS_HASH, AppendResult, StoredEvent, VerifyReport, chain_hash, micros, utc_now
+
+_logger = logging.getLogger("tabletape.events")
+
+CHANNEL = "tabletape_events"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    recorded_at TIMESTAMP NOT NULL,
+    actor TEXT NOT NULL,
+    type TEXT NOT NULL,
+    body BYTEA NOT NULL,
+    body_json TEXT NOT NULL,
+    prev_hash BYTEA NOT NULL,
+    hash BYTEA NOT NULL,
+    idempotency_key TEXT,
+    mac BYTEA,
+    -- the writing transaction and an insertion counter: what a mirror has copied so far
+    tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    id BIGSERIAL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE INDEX IF NOT EXISTS events_by_tx ON events (tx, id);
+CREATE INDEX IF NOT EXISTS events_by_key ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS chain_heads (
+    game_id TEXT PRIMARY KEY,
+    last_seq INTEGER NOT NULL,
+    legacy_seq INTEGER NOT NULL,
+    mac BYTEA NOT NULL,
+    -- the last event's hash (the head's MAC covers it): an append reads one row, not the events
+    last_hash BYTEA NOT NULL
+);
+"""
+
+_EPOCH_US = "(extract(epoch FROM recorded_at) * 1000000)::bigint"
+#: ``anchors.CHECK_COLUMNS`` in PostgreSQL's words
+CHECK_COLUMNS = anchors.CHECK_COLUMNS.replace("epoch_us(recorded_at)", _EPOCH_US)
+_INSERT = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
+#: one lock for every process creating the schema (CREATE ... IF NOT EXISTS races otherwise)
+_SCHEMA_LOCK = 0x7461626C  # "tabl"
+
+
+def secret_path(dsn: str) -> Path:
+    """Where the anchors' key of a PostgreSQL store lives: ``$TABLETAPE_SECRET_FILE``, else
+    ``data/<host>-<port>-<database>.key``. Outside the database on purpose: whoever can rewrite
+    the tables must not be able to re-sign them. Every worker and machine needs the same file."""
+    override = os.environ.get(anchors.SECRET_ENV)
+    if override:
+        return Path(override)
+    info = psycopg.conninfo.conninfo_to_dict(dsn)
+    name = "-".join(str(info.get(k) or d) for k, d in (("host", "local"), ("port", 5432), ("dbname", "postgres")))
+    return Path("data") / (re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".key")
+
+
+class PostgresEventLog:
+    """Append-only event log in PostgreSQL tables ``events`` and ``chain_heads``."""
+
+    #: whether other processes may write the same store (tokens are then never cached)
+    shared = True
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        secret: bytes | None = None,
+        pool_size: int = 8,
+        mirror: str = ":memory:",
+    ) -> None:
+        self.dsn = dsn
+        self._clock = clock
+        # a server that does not answer fails here, at once (the pool would retry for 30 s)
+        psycopg.connect(dsn, autocommit=True, connect_timeout=10).close()
+        self._pool = ConnectionPool(
+            dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=True, name="tabletape"
+        )
+        self._writers = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="tabletape-pg")
+        self._stats = {"appends": 0, "commits": 0, "events": 0}
+        self._stats_lock = threading.Lock()
+        #: games whose chain failed a check, with the verdict (writes to them are refused)
+        self._broken: dict[str, VerifyReport] = {}
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
+            had_heads = conn.execute("SELECT to_regclass('chain_heads') IS NOT NULL").fetchone()[0]
+            conn.execute(SCHEMA)
+            self._secret = secret or self._open_secret(conn, had_heads)
+        #: a PostgreSQL store has its anchors from its first start: none to add to older games
+        self.anchored_on_open = 0
+        self.store = PgStore(dsn)
+        self.con = duckdb.connect(mirror)
+        self.con.execute(MIRROR_SCHEMA)
+        self._mirror_lock = threading.Lock()
+        self._local = threading.local()
+        #: (transaction, id) of the last row copied into the mirror from PostgreSQL
+        self._mark: tuple[str, int] = ("0", 0)
+        self._listeners: list[Callable[[str, AppendResult], None]] = []
+        self._listener: threading.Thread | None = None
+        self._closing = False
+        self.sync()
+
+    def _open_secret(self, conn: psycopg.Connection, had_heads: bool) -> bytes:
+        path = secret_path(self.dsn)
+        found = anchors.read_secret(path)
+        if found is not None:
+            return found
+        if had_heads and conn.execute("SELECT 1 FROM chain_heads LIMIT 1").fetchone():
+            raise ChainSecretMissing(
+                "this database's chains are anchored with the secret {path}, which is missing; put it back (or point ${secret_env} at it)", params=dict(path=path, secret_env=anchors.SECRET_ENV),
+                secret_file=str(path),
+            )
+        return anchors.make_secret(path)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[Event],
+        expected_seq: int,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """Append after ``expected_seq`` in one transaction; returns once it has committed."""
+        if not events:
+            raise MalformedEvent("an append needs at least one event")
+        bodies = [codec.encode(event) for event in events]
+        refusal = self._broken.get(game_id)
+        if refusal is not None:
+            raise chain_broken(refusal)
+        for _ in range(2):  # a second pass only when another process created the game meanwhile
+            with self._pool.connection() as conn, conn.transaction():
+                result, rows = self._append_in(conn, game_id, events, bodies, expected_seq, idempotency_key, actor)
+            if result is not None:
+                break
+        else:  # pragma: no cover - the second pass always finds the head the first one missed
+            raise ConcurrencyConflict(
+                "expected_seq {expected_seq} is stale: game {game_id} was appended to concurrently", params=dict(expected_seq=expected_seq, game_id=game_id),
+                game_id=game_id,
+                expected_seq=expected_seq,
+            )
+        if rows:
+            with self._stats_lock:
+                self._stats["appends"] += 1
+                self._stats["commits"] += 1
+                self._stats["events"] += len(rows)
+        return result
+
+    async def append_async(
+        self,
+        game_id: str,
+        events: Sequence[Event],
+        expected_seq: int,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """``append`` off the event loop (PostgreSQL commits in parallel: no group commit here)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._writers, lambda: self.append(game_id, events, expected_seq, idempotency_key, actor)
+        )
+
+    def _append_in(
+        self,
+        conn: psycopg.Connection,
+        game_id: str,
+        events: Sequence[Event],
+        bodies: list[bytes],
+        expected_seq: int,
+        key: str | None,
+        actor: str,
+    ) -> tuple[AppendResult | None, list[tuple]]:
+        """Decide and write one append inside ``conn``'s transaction; (None, []) when the game
+        appeared since the head was looked up (the caller retries)."""
+        head = conn.execute(
+            "SELECT last_seq, legacy_seq, mac, last_hash FROM chain_heads WHERE game_id = %s FOR UPDATE", [game_id]
+        ).fetchone()
+        if head is None:
+            seq, legacy, prev = 0, 0, GENESIS_HASH
+            if conn.execute("SELECT 1 FROM events WHERE game_id = %s LIMIT 1", [game_id]).fetchone():
+                raise self._refuse(game_id, 0)  # events without a head: the head was removed
+        else:
+            seq, legacy, mac, prev = head
+            last = conn.execute(
+                "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", [game_id]
+            ).fetchone()
+            # the head must vouch for the last stored event: a deleted or rewritten last event shows
+            if last != (seq, prev) or not hmac.compare_digest(
+                mac, anchors.head_mac(self._secret, game_id, seq, prev, legacy)
+            ):
+                raise self._refuse(game_id, seq)
+        if key is not None:
+            span = conn.execute(
+                "SELECT min(seq), max(seq) FROM events WHERE game_id = %s AND idempotency_key = %s", [game_id, key]
+            ).fetchone()
+            if span[0] is not None:
+                first, last = span
+                stored = [bytes(r[0]) for r in conn.execute(
+                    "SELECT body FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
+                    [game_id, first, last],
+                )]
+                if stored != bodies:
+                    raise IdempotencyKeyReused(
+                        "idempotency key {key!r} was already used for different events (seq {first}..{last})", params=dict(key=key, first=first, last=last),
+                        game_id=game_id,
+                        first_seq=first,
+                        last_seq=last,
+                    )
+                return AppendResult(game_id, first, last, replayed=True), []
+        if expected_seq != seq:
+            raise ConcurrencyConflict(
+                "expected_seq {expected_seq} is stale: game {game_id} is at seq {last_seq}", params=dict(expected_seq=expected_seq, game_id=game_id, last_seq=seq),
+                game_id=game_id,
+                expected_seq=expected_seq,
+                current_seq=seq,
+            )
+        rows = event_rows(self._secret, game_id, events, bodies, seq, prev, self._clock(), actor, key)
+        last_seq, last_hash = rows[-1][1], rows[-1][8]
+        mac = anchors.head_mac(self._secret, game_id, last_seq, last_hash, legacy)
+        if head is None:
+            claimed = conn.execute(
+                "INSERT INTO chain_heads VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING 1",
+                [game_id, last_seq, legacy, mac, last_hash],
+            ).fetchone()
+            if claimed is None:
+                return None, []
+        else:
+            conn.execute(
+                "UPDATE chain_heads SET last_seq = %s, mac = %s, last_hash = %s WHERE game_id = %s",
+                [last_seq, mac, last_hash, game_id],
+            )
+        with conn.cursor() as cur:
+            cur.executemany(_INSERT, rows)
+        conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game_id} {seq + 1} {last_seq}"])
+        return AppendResult(game_id, seq + 1, last_seq, types=tuple(row[4] for row in rows)), rows
+
+    def _refuse(self, game_id: str, seq: int) -> Exception:
+        """The error for a write to a game whose head does not vouch for its events (kept)."""
+        report = self.verify(game_id)
+        if report.ok:  # the head record alone was altered
+            report = VerifyReport(game_id, report.events, False, seq, "the anchored head does not match")
+        self._broken[game_id] = report
+        return chain_broken(report)
+
+    def import_games(
+        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 50_000
+    ) -> int:
+        """Bulk-append whole new games: all or nothing, with COPY, in one transaction."""
+        games = list(games)
+        game_ids = [game_id for game_id, _ in games]
+        if len(set(game_ids)) != len(game_ids):
+            raise GameExists("an import names the same game twice")
+        at = self._clock()
+        inserted = 0
+        with self._pool.connection() as conn, conn.transaction():
+            clash = conn.execute("SELECT game_id FROM chain_heads WHERE game_id = ANY(%s) LIMIT 1", [game_ids]).fetchone()
+            if clash:
+                raise GameExists("game {game_id} already exists; an import only adds new games", params=dict(game_id=clash[0]))
+            for chunk in _chunks(games, chunk_events):
+                batch, heads = _import_batch(chunk, at, actor, self._secret)
+                self._copy(conn, batch, heads)
+                inserted += batch.num_rows
+        return inserted
+
+    def restore(self, table: pa.Table) -> int:
+        """Add whole games exactly as another tabletape store recorded them (see
+        ``DuckDBEventLog.restore``), all or nothing; returns the number of events."""
+        rows, heads = anchored_rows(self._secret, table)
+        ids = sorted(set(rows.column("game_id").to_pylist()))
+        with self._pool.connection() as conn, conn.transaction():
+            clash = conn.execute("SELECT game_id FROM events WHERE game_id = ANY(%s) LIMIT 1", [ids]).fetchone()
+            if clash:
+                raise GameExists("game {game_id} already exists; an import only adds new games", params=dict(game_id=clash[0]))
+            self._copy(conn, rows, heads)
+        return rows.num_rows
+
+    def _copy(self, conn: psycopg.Connection, batch: pa.Table, heads: pa.Table) -> None:
+        """Rows (``_ARROW_SCHEMA``) and their games' heads through COPY."""
+        columns = [batch.column(name).to_pylist() for name in _COLUMNS]
+        last_hash: dict[str, bytes] = {}
+        with conn.cursor() as cur:
+            with cur.copy(f"COPY events ({', '.join(_COLUMNS)}) FROM STDIN") as copy:
+                for row in zip(*columns):
+                    copy.write_row(row)
+                    last_hash[row[0]] = row[8]
+            with cur.copy("COPY chain_heads (game_id, last_seq, legacy_seq, mac, last_hash) FROM STDIN") as copy:
+                for game_id, last_seq, legacy, mac in zip(*(heads.column(i).to_pylist() for i in range(4))):
+                    copy.write_row((game_id, last_seq, legacy, mac, last_hash[game_id]))
+
+    # -- the mirror and notifications ------------------------------------------------------
+
+    def sync(self) -> int:
+        """Copy into the mirror the events other processes committed; returns how many.
+
+        Rows are taken in (transaction, id) order up to the oldest transaction still running
+        (``pg_snapshot_xmin``): a row of a transaction below it can no longer appear, so none
+        is skipped however the commits interleave.
+        """
+        with self._mirror_lock:
+            with self._pool.connection() as conn:
+                rows = conn.execute(
+                    # the text of tx under another name: ORDER BY tx would sort by the output column's text
+                    f"SELECT {', '.join(_COLUMNS)}, tx::text AS tx_text, id FROM events "
+                    # the first bound alone lets the planner take a range of the (tx, id) index
+                    "WHERE tx >= %s::xid8 AND (tx, id) > (%s::xid8, %s) "
+                    "AND tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY events.tx, events.id",
+                    [self._mark[0], *self._mark],
+                ).fetchall()
+            if not rows:
+                return 0
+            columns = list(zip(*rows))[: len(_COLUMNS)]
+            table = pa.table([pa.array(c, f.type) for c, f in zip(columns, _ARROW_SCHEMA)], schema=_ARROW_SCHEMA)
+            cur = self.con.cursor()
+            try:
+                cur.register("_mirror_rows", table)
+                cur.execute("INSERT INTO events SELECT * FROM _mirror_rows")
+            finally:
+                cur.close()
+            self._mark = (rows[-1][-2], rows[-1][-1])
+            return len(rows)
+
+    def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
+        """Call ``listener(game_id, result)`` for every append any process commits (from a
+        thread that LISTENs); returns the function that stops it."""
+        self._listeners.append(listener)
+        if self._listener is None:
+            self._listener = threading.Thread(target=self._listen, name="tabletape-listen", daemon=True)
+            self._listener.start()
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _listen(self) -> None:
+        while not self._closing:
+            try:
+                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not self._closing:
+                        for note in conn.notifies(timeout=0.5):
+                            game_id, first, last = note.payload.rsplit(" ", 2)
+                            result = AppendResult(game_id, int(first), int(last))
+                            for listener in list(self._listeners):
+                                listener(game_id, result)
+            except psycopg.OperationalError:  # the server went away: listen again when it is back
+                if not self._closing:
+                    _logger.warning("lost the PostgreSQL notifications; reconnecting")
+                    threading.Event().wait(1.0)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def reader(self) -> duckdb.DuckDBPyConnection:
+        """This thread's own cursor on the mirror (DuckDB), for the read models' SQL."""
+        cursor = getattr(self._local, "cursor", None)
+        if cursor is None:
+            with self._mirror_lock:
+                cursor = self._local.cursor = self.con.cursor()
+        return cursor
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """A new cursor on the mirror, for a layer that keeps its own (derived) tables."""
+        with self._mirror_lock:
+            return self.con.cursor()
+
+    def ping(self) -> None:
+        with self._pool.connection() as conn:
+            conn.execute("SELECT 1")
+
+    def stats(self) -> dict[str, int]:
+        """Appends, commits and events written by this process, and its id (``worker``: which
+        of several workers answered)."""
+        with self._stats_lock:
+            return {**self._stats, "worker": os.getpid()}
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        with self._pool.connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def replayed(self, game_id: str, idempotency_key: str) -> AppendResult | None:
+        first, last = self._query(
+            "SELECT min(seq), max(seq) FROM events WHERE game_id = %s AND idempotency_key = %s",
+            [game_id, idempotency_key],
+        )[0]
+        return None if first is None else AppendResult(game_id, first, last, replayed=True)
+
+    def exists(self, game_id: str) -> bool:
+        return self.last_seq(game_id) > 0
+
+    def cached_seq(self, game_id: str) -> int | None:
+        """Always None: another process may have appended since (every answer is a query)."""
+        return None
+
+    def last_seq(self, game_id: str) -> int:
+        return self._query("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = %s", [game_id])[0][0]
+
+    def recorded_times(self, game_id: str, seqs: Sequence[int]) -> dict[int, datetime]:
+        """When the events at ``seqs`` of a game were recorded."""
+        return dict(self._query(
+            "SELECT seq, recorded_at FROM events WHERE game_id = %s AND seq = ANY(%s)", [game_id, list(seqs)]
+        ))
+
+    def read(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
+        decode = codec.decode
+        return [
+            StoredEvent(game_id, seq, at, actor, decode(body), prev.hex(), digest.hex())
+            for seq, at, actor, body, prev, digest in self.read_raw(game_id, from_seq, to_seq)
+        ]
+
+    def read_bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Event]:
+        rows = self._query(
+            "SELECT body FROM events WHERE game_id = %s AND seq >= %s AND seq <= %s ORDER BY seq",
+            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
+        )
+        if not rows and from_seq <= 1 and not self.exists(game_id):
+            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
+        return codec.decode_many([row[0] for row in rows])
+
+    def read_raw(
+        self, game_id: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> list[tuple[int, datetime, str, bytes, bytes, bytes]]:
+        rows = self._query(
+            "SELECT seq, recorded_at, actor, body, prev_hash, hash FROM events "
+            "WHERE game_id = %s AND seq >= %s AND seq <= %s ORDER BY seq",
+            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
+        )
+        if not rows and not self.exists(game_id):
+            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
+        return rows
+
+    def game_ids(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT DISTINCT game_id FROM events ORDER BY 1")]
+
+    def anchored_game_ids(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT game_id FROM chain_heads ORDER BY 1")]
+
+    def verify(self, game_id: str) -> VerifyReport:
+        """Check a game's hash chain and its keyed anchors; name the first seq that does not match."""
+        rows, head = self._check_rows(game_id)
+        return anchors.check_chain(game_id, rows, head, self._secret)[0]
+
+    def read_checked(self, game_id: str) -> list[Event]:
+        """The decoded bodies of a game whose chain and anchors check out; raises ChainBroken
+        naming the first altered seq otherwise (and refuses writes to that game from then on)."""
+        report = self._broken.get(game_id)
+        if report is None:
+            rows, head = self._check_rows(game_id)
+            report, bodies = anchors.check_chain(game_id, rows, head, self._secret)
+            if report.ok:
+                return bodies
+            self._broken[game_id] = report
+        raise chain_broken(report)
+
+    def _check_rows(self, game_id: str) -> tuple[list[tuple], tuple | None]:
+        with self._pool.connection() as conn, conn.transaction():  # one snapshot for rows and head
+            rows = conn.execute(
+                f"SELECT {CHECK_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq", [game_id]
+            ).fetchall()
+            head = conn.execute(
+                "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = %s", [game_id]
+            ).fetchone()
+        if not rows and head is None:
+            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
+        return rows, head
+
+    def close(self) -> None:
+        self._closing = True
+        if self._listener is not None:
+            self._listener.join(timeout=5)
+        self._writers.shutdown(wait=True)
+        self._pool.close()
+        self.store.close()
+        with self._mirror_lock:
+            self.con.close()
+
+
+def event_rows(
+    secret: bytes,
+    game_id: str,
+    events: Sequence[Event],
+    bodies: Sequence[bytes],
+    seq: int,
+    prev: bytes,
+    at: datetime,
+    actor: str,
+    key: str | None,
+) -> list[tuple]:
+    """The stored rows (``_COLUMNS``) of events appended after ``seq`` whose hash is ``prev``."""
+    at_us = micros(at)
+    rows = []
+    for event, body in zip(events, bodies):
+        seq += 1
+        digest = chain_hash(prev, game_id, seq, at_us, actor, body)
+        rows.append((
+            game_id, seq, at, actor, codec.tag_of(type(event)), body, codec.encode_json(event).decode(),
+            prev, digest, key, anchors.event_mac(secret, game_id, seq, digest, key),
+        ))
+        prev = digest
+    return rows
+
+
+# -- the shared tables, in the SQL our stores speak ------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _dialect(sql: str) -> str:
+    """DuckDB's SQL of the token and key stores (and of plain queries on the log's tables) as
+    PostgreSQL reads it."""
+    return sql.replace("make_timestamp(?)", "(timestamp 'epoch' + ?::bigint * interval '1 microsecond')").replace("?", "%s").replace("BLOB", "BYTEA").replace("epoch_us(recorded_at)", _EPOCH_US)
+
+
+class PgCursor:
+    """A connection of its own with the calls ``TokenStore``, ``AdminToken`` and ``CreationKeys``
+    make of a DuckDB cursor (``execute(...).fetchone()``, ``executemany``, BEGIN/COMMIT)."""
+
+    def __init__(self, dsn: str) -> None:
+        self._dsn = dsn
+        self._conn = psycopg.connect(dsn, autocommit=True)
+        self._cur = self._conn.cursor()
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> "PgCursor":
+        self._cur.execute(_dialect(sql), params)
+        return self
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> "PgCursor":
+        self._cur.executemany(_dialect(sql), rows)
+        return self
+
+    def fetchone(self) -> tuple | None:
+        return self._cur.fetchone() if self._cur.description else None
+
+    def fetchall(self) -> list[tuple]:
+        return self._cur.fetchall() if self._cur.description else []
+
+    def cursor(self) -> "PgCursor":
+        return PgCursor(self._dsn)
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+class PgStore:
+    """The PostgreSQL connection of the shared tables: each ``cursor()`` is a connection."""
+
+    def __init__(self, dsn: str) -> None:
+        self._dsn = dsn
+        self._cursors: list[PgCursor] = []
+
+    def cursor(self) -> PgCursor:
+        cursor = PgCursor(self._dsn)
+        self._cursors.append(cursor)
+        return cursor
+
+    def close(self) -> None:
+        for cursor in self._cursors:
+            cursor.close()
+        self._cursors.clear()

@@ -1,0 +1,104 @@
+"""``tabletape serve --workers N`` on one PostgreSQL store: writers in different workers
+serialise, and a live stream on one worker sees what another appended."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+
+import live_server
+from apiplay import new_game, read_stream
+
+
+@pytest.fixture
+def workers(postgres_db):
+    base, proc = live_server.start(postgres_db, args=("--workers", "2"))
+    yield base
+    live_server.stop(proc)
+
+
+def two_workers(base: str) -> tuple[httpx.Client, httpx.Client]:
+    """Two kept-alive clients whose connections were accepted by different workers."""
+    first = httpx.Client(base_url=base, timeout=10)
+    mine = first.get("/health").json()["log"]["worker"]
+    for _ in range(200):
+        other = httpx.Client(base_url=base, timeout=10)
+        if other.get("/health").json()["log"]["worker"] != mine:
+            return first, other
+        other.close()
+    raise AssertionError("every connection went to one worker")
+
+
+def test_the_same_move_sent_through_two_workers_is_appended_once_and_the_other_gets_409(workers):
+    a, b = two_workers(workers)
+    game = new_game(a)
+    seq = a.get(f"/games/{game.id}").json()["last_seq"]
+    move = a.get(f"/games/{game.id}/legal-moves", headers=game.auth).json()["moves"][0]["notation"]
+    answers: list[httpx.Response] = []
+    barrier = threading.Barrier(2)
+
+    def send(client: httpx.Client) -> None:
+        barrier.wait()
+        answers.append(
+            client.post(f"/games/{game.id}/moves", headers=game.auth, json={"notation": move, "expected_seq": seq})
+        )
+
+    threads = [threading.Thread(target=send, args=(client,)) for client in (a, b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(r.status_code for r in answers) == [201, 409]
+    refused = next(r for r in answers if r.status_code == 409).json()
+    assert refused["code"] == "stale-expected-seq"
+    for client in (a, b):  # both workers read the one log
+        assert client.get(f"/games/{game.id}").json()["last_seq"] == seq + 1
+        assert game.id in [g["game_id"] for g in client.get("/games").json()["games"]]  # and one catalogue
+
+
+def test_a_stream_on_one_worker_sees_moves_appended_through_another(workers):
+    a, b = two_workers(workers)
+    game = new_game(a)
+    seq = a.get(f"/games/{game.id}").json()["last_seq"]
+
+    def move_later() -> None:
+        time.sleep(0.5)  # the stream is open and idle by then: only a notification wakes it
+        move = a.get(f"/games/{game.id}/legal-moves", headers=game.auth).json()["moves"][0]["notation"]
+        a.post(f"/games/{game.id}/moves", headers=game.auth, json={"notation": move, "expected_seq": seq})
+
+    mover = threading.Thread(target=move_later)
+    started = time.monotonic()
+    mover.start()
+    messages = read_stream(b, game.id, seq + 1, since=seq)
+    mover.join()
+    assert [m["id"] for m in messages if "id" in m] == [seq + 1]
+    assert time.monotonic() - started < 5  # an idle stream pings every 15 s: this was the NOTIFY
+
+
+def test_tokens_issued_again_through_one_worker_replace_the_old_ones_on_every_worker(workers):
+    a, b = two_workers(workers)
+    game = new_game(a)
+    assert b.get(f"/games/{game.id}/legal-moves", headers=game.auth).status_code == 200  # b has seen them
+    issued = a.post(f"/games/{game.id}/tokens", headers=game.auth)
+    assert issued.status_code == 200, issued.text
+    old = b.get(f"/games/{game.id}/legal-moves", headers=game.auth)
+    assert (old.status_code, old.json()["code"]) == (403, "token-wrong")
+    new = {"Authorization": f"Bearer {issued.json()['write_token']}"}
+    assert b.get(f"/games/{game.id}/legal-moves", headers=new).status_code == 200
+
+
+def test_several_workers_on_a_duckdb_file_are_refused_in_one_line(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "api", "serve", "--workers", "2", "--db", str(tmp_path / "t.duckdb")],
+        cwd=live_server.ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stdout.strip().splitlines() == [
+        "serve: --workers 2 needs a PostgreSQL database (--db postgresql://...): one process holds a DuckDB file"
+    ]
+    assert not (tmp_path / "t.duckdb").exists()
