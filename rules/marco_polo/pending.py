@@ -127,7 +127,6 @@ def _require_unseen(state: MarcoPoloState, contract: object, what: str) -> str:
     return contract
 
 
-
 # --- pending chance -----------------------------------------------------------------------------
 
 
