@@ -1,0 +1,230 @@
+"""What the move generator knows of a state: the seat's dice, the known map and its paths, what new posts bring."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, product
+
+from rules.marco_polo_2.engine import _described_map, can_pay, own_slot
+from rules.marco_polo_2.state import MP2State, PlayerState, pack_of
+
+
+def tokens(p: PlayerState) -> list[str]:
+    out = [str(v) for v in p.dice] + [f"b{v}" for v in p.black] + [f"p{c[0].upper()}" for c in p.pieces]
+    return out
+
+
+def dice_sets(p: PlayerState, k: int) -> list[tuple[str, ...]]:
+    return sorted({tuple(sorted(c)) for c in combinations(tokens(p), k)})
+
+
+def value(t: str) -> int:
+    return 6 if t[0] == "p" else int(t[-1])
+
+
+class Map:
+    """The known map of a state: the pack's routes plus the described ones. Built once per pack and
+    set of descriptions (``map_of``): the lookups never change while they stay the same."""
+
+    def __init__(self, pack, described_t: tuple) -> None:
+        described = _described_map(described_t) if described_t else {}
+        self.nodes = dict(pack.components["node"])
+        routes = dict(pack.components["route"])
+        for (kind, cid), spec in described.items():
+            if kind == "node":
+                self.nodes[cid] = spec
+            elif kind == "route":
+                routes[cid] = spec
+        self.adj: dict[str, list[tuple[str, dict]]] = {}
+        #: (a, b) -> the route between them, both ways
+        self.edge: dict[tuple[str, str], dict] = {}
+        for r in routes.values():
+            a, b = r["ends"]
+            self.adj.setdefault(a, []).append((b, r))
+            self.adj.setdefault(b, []).append((a, r))
+            self.edge[(a, b)] = self.edge[(b, a)] = r
+        self.adj_map = {k: tuple(v) for k, v in self.adj.items()}
+        self.cities = frozenset(k for k, v in self.nodes.items() if v.get("kind") == "city")
+        self.oases = frozenset(k for k, v in self.nodes.items() if v.get("kind") == "oasis")
+        self.described = described
+        self.pack = pack
+
+    def _get(self, kind: str, cid: str) -> dict | None:
+        spec = self.pack.get(kind, cid)
+        return spec if spec is not None else self.described.get((kind, cid))
+
+    def book(self, book: int) -> dict | None:
+        return self._get("book", str(book))
+
+    def offer(self, cid: str) -> dict | None:
+        return self._get("offer", cid)
+
+    def card(self, cid: str) -> dict:
+        return self._get("city_card", cid)
+
+    def contract(self, cid: str) -> dict:
+        return self._get("contract", cid)
+
+    def seal(self, guild: str) -> dict:
+        return self._get("seal", guild)
+
+    def tile(self, cid: str) -> dict:
+        return self._get("route_tile", cid)
+
+    def oasis(self, nid: str) -> bool:
+        return nid in self.oases
+
+    def city(self, nid: str) -> bool:
+        return nid in self.cities
+
+
+@lru_cache(maxsize=64)
+def _map_of(pack, described: tuple) -> Map:
+    return Map(pack, described)
+
+
+def map_of(state: MP2State) -> Map:
+    return _map_of(pack_of(state), state.described)
+
+
+def paths(m: Map, p: PlayerState, start: str, max_len: int) -> list[tuple[str, ...]]:
+    """Simple paths from ``start`` up to ``max_len`` steps, the cheapest per (end, length, nodes passed
+    that are cities) -- guild routes only with the seal."""
+    best: dict = {}
+    cities, posts, seals, nodes, adj = m.cities, p.posts, p.seals, m.nodes, m.adj
+    stack = [(start, (), 0)]
+    while stack:
+        here, path, cost = stack.pop()
+        if path:
+            key = (path[-1], len(path), frozenset(x for x in path[:-1] if x in cities and x not in posts))
+            if key not in best or cost < best[key][0]:
+                best[key] = (cost, path)
+        if len(path) >= max_len:
+            continue
+        for there, r in adj.get(here, ()):
+            if there == start or there in path or there not in nodes:
+                continue
+            g = r.get("guild")
+            if g and g not in seals:
+                continue
+            stack.append((there, path + (there,), cost + r.get("coins", 0) + r.get("camels", 0) + r.get("jade", 0) * 2))
+    return [v[1] for v in best.values()]
+
+
+def _discards(held: tuple[str, ...], taken: tuple[str, ...], hold: int) -> list[tuple[str, ...]]:
+    pool = held + taken
+    excess = len(pool) - hold
+    if excess <= 0:
+        return [()]
+    return [tuple(c) for c in combinations(pool, excess)]
+
+
+class Seat:
+    """What the generator needs to know of the seat to move: its dice grouped by what matters to the
+    rules (the lowest value, a colour die among them, a piece among them), the spaces taken."""
+
+    def __init__(self, state: MP2State) -> None:
+        self.state = state
+        self.seat = state.turn
+        self.p = state.seats[self.seat]
+        self.pack = pack_of(state)
+        self.res = _resources(self.p)
+        self.occupied: dict[str, list[int]] = {}
+        for space, v, _, _ in state.board:
+            self.occupied.setdefault(space, []).append(v)
+
+    def placeable(self, space: str, dice: tuple[str, ...], mode: str) -> int | None:
+        """The fee to place ``dice`` (None: a rule forbids it)."""
+        taken = space in self.occupied
+        if taken and not own_slot(space) and any(t[0] == "p" for t in dice):
+            return None
+        if mode == "single" and taken:
+            return None
+        if space in self.p.used and any(t[0].isdigit() for t in dice):
+            return None
+        return min(value(t) for t in dice) if mode == "shared" and taken else 0
+
+    def pays(self, cost: dict) -> bool:
+        return can_pay(self.res, cost)
+
+
+def _resources(p: PlayerState) -> dict:
+    return {"coins": p.coins, "camels": p.camels, "pepper": p.pepper, "silk": p.silk, "gold": p.gold, "jade": p.jade, "vp": p.vp}
+
+
+def _route_cost(m: Map, p: PlayerState, start: str, path: tuple[str, ...]) -> dict:
+    coins = camels = jade = 0
+    here = start
+    edge = m.edge
+    for there in path:
+        r = edge[(here, there)]
+        coins += r.get("coins", 0)
+        camels += r.get("camels", 0)
+        jade += r.get("jade", 0)
+        here = there
+    if p.character == "gantulga":
+        coins = camels = 0
+    return {"coins": coins, "camels": camels, "jade": jade}
+
+
+def marker_choices(state: MP2State, m: Map, exclude: str = "") -> tuple[str, ...]:
+    """The markers an "any other bonus" component may pay (engine.any_bonus_choices)."""
+    out = set()
+    for _, marker in state.bonuses:
+        spec = m._get("city_bonus", marker)
+        if marker != exclude and spec is not None and not spec.get("any_bonus"):
+            out.add(marker)
+    return tuple(sorted(out))
+
+
+class Arrivals:
+    """What new posts bring that a move must name: per ordered candidate cities (the extra post, the
+    ends), the contracts taken and given up and the "any other bonus" picks, cached."""
+
+    def __init__(self, sx: Seat, m: Map) -> None:
+        state, p = sx.state, sx.p
+        self.state, self.p, self.m = state, p, m
+        self.hold = sx.pack.contracts_action["hold"]
+        self.contracts_at: dict[str, list[str]] = {}
+        for c, k in state.city_contracts:
+            self.contracts_at.setdefault(c, []).append(k)
+        self.cache: dict = {}
+
+    def picks(self, city: str) -> list[tuple[str, ...]]:
+        """Candidate lists, in the engine's order: the first post's outpost tile, then the marker."""
+        state, m = self.state, self.m
+        out = []
+        if self.p.character != "filippo":
+            for c, tile in state.outposts:
+                if c == city:
+                    spec = m._get("outpost", tile)
+                    if spec is not None and spec.get("any_bonus"):
+                        out.append(marker_choices(state, m))
+                    break
+        for c, marker in state.bonuses:
+            if c == city:
+                spec = m._get("city_bonus", marker)
+                if spec is not None and spec.get("any_bonus"):
+                    out.append(marker_choices(state, m, marker))
+        return [c for c in out if c]
+
+    def __call__(self, candidates: tuple) -> list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+        got = self.cache.get(candidates)
+        if got is None:
+            p, cities = self.p, self.m.cities
+            left = p.posts_left
+            new = []
+            for c in candidates:
+                if c and c in cities and c not in p.posts and c not in new and left > 0:
+                    new.append(c)
+                    left -= 1
+            takes = [()]
+            lists = []
+            for c in new:
+                takes += [t + (k,) for t in takes for k in self.contracts_at.get(c, ())]
+                lists += self.picks(c)
+            picks = list(product(*lists)) if lists else [()]
+            got = self.cache[candidates] = [
+                (take, discard, pick) for take in takes for discard in _discards(p.contracts, take, self.hold) for pick in picks
+            ]
+        return got
