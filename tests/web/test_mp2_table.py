@@ -12,6 +12,9 @@ import json
 import re
 import shutil
 
+import httpx
+import live_server
+import pytest
 from pagehelp import (
     ARTIFACTS,
     axe_violations,
@@ -32,6 +35,21 @@ KEYS = ("coins", "camels", "pepper", "silk", "gold", "jade", "vp")
 P = "marco-polo-2."
 #: main actions a seat goes round, after the three that bring a component the pack lacks
 MAIN = ("money-bag-taken", "khans-favor-taken", "contracts-taken")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A store of this module's own: the test starts from the public pack as shipped, which games
+    of other modules on the shared server would have grown."""
+    base, proc = live_server.start(tmp_path_factory.mktemp("mp2-table") / "table.duckdb")
+    yield base
+    live_server.stop(proc)
+
+
+@pytest.fixture(scope="module")
+def http(server):
+    with httpx.Client(base_url=server, timeout=10) as client:
+        yield client
 
 
 class Counter:
