@@ -99,7 +99,9 @@ class MovesLane:
             raw = await _body(receive)
             if raw is None:
                 return
-            response = await append_move(services, game_id, raw, _header(scope, b"idempotency-key"))
+            response = await append_move(
+                services, game_id, raw, _header(scope, b"idempotency-key"), _header(scope, b"accept-language")
+            )
         except TabletapeError as exc:
             response = refused(exc, _header(scope, b"accept-language"))
         except RequestValidationError as exc:

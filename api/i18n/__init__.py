@@ -131,9 +131,18 @@ def phrase_text(p: Phrase, lang: str, terms: Mapping[str, Any] | None = None) ->
     parameters, phrases within rendered the same way; its English where the catalogue has none."""
     if lang == DEFAULT:
         return str(p)
+    if _is_sentence(p.key, lang):  # a status line or a move's sentence quoted in a refusal
+        return sentence(p, lang)
     params = {k: _term(terms or {}, k, v, lang) for k, v in p.params.items()}
     filled = _fill(catalogue(lang).get("phrases", {}).get(p.key), params)
     return filled if filled is not None else str(p)
+
+
+def _is_sentence(key: str, lang: str) -> bool:
+    node: Any = catalogue(lang).get("sentences", {})
+    for part in key.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return isinstance(node, str)
 
 
 def is_templated(value: Any) -> bool:
