@@ -90,8 +90,8 @@ PENDING_TEXT = {
 }
 
 
-def who(state: MarcoPoloState, seat: int) -> str:
-    return state.players[seat] if 0 <= seat < len(state.players) else "the display"
+def who(state: MarcoPoloState, seat: int) -> str | Phrase:
+    return state.players[seat] if 0 <= seat < len(state.players) else phrase("who/display", "the display")
 
 
 def describe_pending(state: MarcoPoloState) -> Phrase:

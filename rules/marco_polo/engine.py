@@ -143,7 +143,7 @@ class Work:
         return d
 
     def who(self, seat: int) -> str:
-        return self.s.players[seat] if 0 <= seat < len(self.s.players) else f"seat {seat}"
+        return self.s.players[seat] if 0 <= seat < len(self.s.players) else phrase("who/seat", "seat {seat}", seat=seat)
 
     def token(self, what: str, cands=None) -> str:
         if self.ti >= len(self.tokens):

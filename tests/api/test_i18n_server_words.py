@@ -59,3 +59,40 @@ def test_a_refusal_quoting_the_status_says_it_in_the_readers_language(client):
     }
     for lang, answer in answers.items():
         assert answer["message"].endswith(status[lang]), answer
+
+
+def partners_descending(client) -> tuple[object, dict]:
+    """A four-seat Lost Cities game where Ana opened an expedition with a high card and her
+    partner Cy, to play, tries a lower one of its colour: the game and Cy's move."""
+    for seed in range(1, 30):
+        game = new_game(client, seed=seed, players=("Ana", "Bea", "Cy", "Dan"))
+        legal = client.get(f"/games/{game.id}/legal-moves", headers=game.auth).json()
+        high = max(
+            (m["notation"] for m in legal["moves"] if m["notation"][:1].isalpha() and m["notation"][1:].isdigit()),
+            key=lambda n: int(n[1:]),
+        )
+        client.post(f"/games/{game.id}/moves", headers=game.auth, json={"notation": high, "expected_seq": legal["at"]})
+        while (legal := client.get(f"/games/{game.id}/legal-moves", headers=game.auth).json())["to_move"] != 2 or any(
+            m["notation"].startswith("d") for m in legal["moves"]
+        ):
+            pick = next(m["notation"] for m in legal["moves"] if m["notation"].startswith(("-", "d")))
+            client.post(f"/games/{game.id}/moves", headers=game.auth, json={"notation": pick, "expected_seq": legal["at"]})
+        for value in range(2, int(high[1:])):
+            body = {"notation": f"{high[0]}{value}", "expected_seq": legal["at"]}
+            tried = client.post(f"/games/{game.id}/moves", headers=game.auth, json=body).json()
+            if tried["code"] == "lost-cities.expedition-must-ascend":
+                return game, body
+    raise AssertionError("no seed gives Cy a lower card of Ana's colour")
+
+
+def test_a_partnerships_names_are_joined_in_the_readers_language(client):
+    game, body = partners_descending(client)
+    said = {
+        lang: client.post(f"/games/{game.id}/moves", headers={**game.auth, "Accept-Language": h}, json=body).json()
+        for lang, h in HEADERS.items()
+    }
+    assert {a["code"] for a in said.values()} == {"lost-cities.expedition-must-ascend"}
+    assert "on Ana and Cy's " in said["en"]["message"]
+    assert " de Ana y Cy, " in said["es"]["message"]
+    assert "AnaとCy の" in said["ja"]["message"]
+    assert said["es"]["params"]["owners"] == "Ana y Cy"
