@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from events.errors import TabletapeError
-from events.messages import Joined, Phrase, render, say
+from events.messages import Joined, Phrase, listed, phrase, render, say
 
 LANGS: tuple[str, ...] = ("en", "es", "ja")
 DEFAULT = "en"
@@ -123,6 +123,9 @@ def _term(terms: Mapping[str, Any], name: str, value: Any, lang: str) -> Any:
         return phrase_text(value, lang, terms)
     if isinstance(value, Joined):
         return value.sep.join(str(_term(terms, name, v, lang)) for v in value.items)
+    if _is_amounts(value, terms):  # a cost, or what a seat holds: {"camels": 1} is "1 camel"
+        amounts = [phrase("cost/amount", "{n} {res}", n=n, res=terms["res"][res]) for res, n in value.items()]
+        return phrase_text(listed(amounts, last="comma"), lang, terms) if amounts else value
     return terms.get(name, {}).get(value, value) if isinstance(value, str) else value
 
 
@@ -136,6 +139,11 @@ def phrase_text(p: Phrase, lang: str, terms: Mapping[str, Any] | None = None) ->
     params = {k: _term(terms or {}, k, v, lang) for k, v in p.params.items()}
     filled = _fill(catalogue(lang).get("phrases", {}).get(p.key), params)
     return filled if filled is not None else str(p)
+
+
+def _is_amounts(value: Any, terms: Mapping[str, Any]) -> bool:
+    res = terms.get("res", {})
+    return isinstance(value, dict) and bool(value) and all(k in res and isinstance(n, int) for k, n in value.items())
 
 
 def _is_sentence(key: str, lang: str) -> bool:

@@ -5,6 +5,9 @@ settings' errors (``Accept-Language``), the English as it was."""
 from __future__ import annotations
 
 from apiplay import new_game
+from mp2play import OPTIONS, game_lines
+
+from rules.marco_polo_2.content import PUBLIC
 
 HEADERS = {"en": "en-GB", "es": "es-ES,es;q=0.9", "ja": "ja-JP"}
 STATUS = {
@@ -96,3 +99,32 @@ def test_a_partnerships_names_are_joined_in_the_readers_language(client):
     assert " de Ana y Cy, " in said["es"]["message"]
     assert "AnaとCy の" in said["ja"]["message"]
     assert said["es"]["params"]["owners"] == "Ana y Cy"
+
+
+def test_a_phase_and_a_cost_are_words_of_the_readers_language(client):
+    created = client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {**OPTIONS, "content": PUBLIC.ref}})
+    assert created.status_code == 201, created.text
+    gid, auth = created.json()["game_id"], {"Authorization": f"Bearer {created.json()['tokens']['write_token']}"}
+    lines = game_lines()
+    for line in lines[:6]:
+        at = client.get(f"/games/{gid}").json()["last_seq"]
+        r = client.post(f"/games/{gid}/moves", headers=auth, json={"notation": line, "expected_seq": at})
+        assert r.status_code == 201, r.text
+    at = client.get(f"/games/{gid}").json()["last_seq"]
+    said = {
+        text: {
+            lang: client.post(f"/games/{gid}/moves", headers={**auth, "Accept-Language": h}, json={"notation": text, "expected_seq": at}).json()
+            for lang, h in HEADERS.items()
+        }
+        for text in ("roll 1 3,3,3,3,3;3,3,3,3,3", "@0 complete T1")
+    }
+    roll, pay = said.values()
+    assert {a["code"] for a in roll.values()} == {"marco-polo-2.not-expected-now"}
+    assert roll["en"]["message"] == "no round roll now: not expected in phase play"
+    assert roll["es"]["message"].endswith("no se espera en la fase de turnos")
+    assert roll["ja"]["message"].endswith("手番の段階では行えません")
+    assert {a["code"] for a in pay.values()} == {"marco-polo-2.cannot-afford"}
+    assert pay["en"]["message"].startswith("Ana cannot pay {'camels': 1, 'pepper': 1} to complete contract T1")
+    assert pay["es"]["message"].startswith("Ana no puede pagar camellos: 1, pimienta: 1 para completar el contrato T1 (tiene camellos: 2, pimienta: 0,")
+    assert pay["ja"]["message"].startswith("Ana は ラクダ1、胡椒1 を支払えません")
+    assert {str(a["params"]["cost"]) for a in pay.values()} == {"{'camels': 1, 'pepper': 1}"}  # the ids stay in params
