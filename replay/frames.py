@@ -25,6 +25,7 @@ from events.messages import Phrase, phrase, say
 from projections.fold import GameState, fold, start, status_words
 from projections.projector import Projector
 from replay.history import Entry, History, Node
+from rules import title_words
 
 
 class Perspective(msgspec.Struct, frozen=True):
@@ -174,7 +175,7 @@ _LIFECYCLE_TEXT = {
 def sentence(before: GameState | None, after: GameState, body: Event, known: Event | None) -> Phrase:
     """The step in words: the title's ``describe`` of the move as known, else a plain line."""
     if isinstance(body, GameCreated):
-        return phrase("step.began", "{title} began: {players}", title=after.title.name, players=", ".join(body.players))
+        return phrase("step.began", "{title} began: {players}", title=title_words(after.title), players=", ".join(body.players))
     if isinstance(body, ScoreOnly):
         return phrase(
             "step.score-only",

@@ -214,6 +214,11 @@ def sentence(words: Phrase, lang: str) -> str:
     return say(words, [found.get("sentences", {}), found.get("phrases", {})])
 
 
+def title_name(title: Any, lang: str) -> str:
+    """A title's name as its edition in ``lang`` prints it (``phrases``: ``title/{id}``)."""
+    return catalogue(lang).get("phrases", {}).get(f"title/{title.id}", title.name)
+
+
 def cli(key: str, /, **params: Any) -> str:
     """A CLI message in the CLI's language."""
     return text("cli", key, cli_lang, **params)

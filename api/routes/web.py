@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Header
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -115,9 +115,18 @@ def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+NamesLanguage = Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")]
+
+
 @router.get("/titles/details", response_model=list[TitleDetailOut])
-def title_details() -> list[TitleDetailOut]:
-    """Each title with its player counts and its options (a JSON schema), to build a start form."""
+def title_details(accept_language: NamesLanguage = None) -> list[TitleDetailOut]:
+    """Each title with its player counts and its options (a JSON schema), to build a start form;
+    its name in the language ``Accept-Language`` asks for."""
+    lang = i18n.negotiate(accept_language)
+    return [d.model_copy(update={"name": i18n.title_name(get_title(d.id), lang)}) for d in _details()]
+
+
+def _details() -> list[TitleDetailOut]:
     global _DETAILS
     if _DETAILS is None or len(_DETAILS) != len(titles()):
         out = []

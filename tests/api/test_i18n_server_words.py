@@ -128,3 +128,27 @@ def test_a_phase_and_a_cost_are_words_of_the_readers_language(client):
     assert pay["es"]["message"].startswith("Ana no puede pagar camellos: 1, pimienta: 1 para completar el contrato T1 (tiene camellos: 2, pimienta: 0,")
     assert pay["ja"]["message"].startswith("Ana は ラクダ1、胡椒1 を支払えません")
     assert {str(a["params"]["cost"]) for a in pay.values()} == {"{'camels': 1, 'pepper': 1}"}  # the ids stay in params
+
+
+NAMES = {
+    "en": {"lost-cities": "Lost Cities", "marco-polo": "The Voyages of Marco Polo", "marco-polo-2": "Marco Polo II: In the Service of the Khan"},
+    "es": {"lost-cities": "Lost Cities", "marco-polo": "Los viajes de Marco Polo", "marco-polo-2": "Marco Polo II: Al servicio del Kan"},
+    "ja": {"lost-cities": "Lost Cities", "marco-polo": "マルコ・ポーロの旅路", "marco-polo-2": "マルコ・ポーロ II"},
+}
+
+
+def test_the_titles_are_named_as_each_languages_edition_names_them(client):
+    game = new_game(client)
+    created = client.post("/games", json={"title": "marco-polo", "players": ["Ana", "Bea"], "seed": 3})
+    assert created.status_code == 201, created.text
+    mp = created.json()["game_id"]
+    for lang, header in HEADERS.items():
+        listed = client.get("/titles", headers={"Accept-Language": header}).json()
+        assert {t["id"]: t["name"] for t in listed} == NAMES[lang]
+        details = client.get("/titles/details", headers={"Accept-Language": header}).json()
+        assert {t["id"]: t["name"] for t in details} == NAMES[lang]
+        began = client.get(f"/games/{mp}/frames", headers={"Accept-Language": header}).json()["frames"][0]["text"]
+        assert NAMES[lang]["marco-polo"] in began
+        stats = client.get("/stats", headers={"Accept-Language": header})
+        assert stats.status_code == 200, stats.text
+    assert game.id
