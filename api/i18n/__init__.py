@@ -162,13 +162,22 @@ def is_templated(value: Any) -> bool:
 def nested_message(exc: Exception, lang: str) -> str:
     """A templated exception's message in ``lang`` (its catalogue key found by its English
     template, its words by the ``terms`` of that key's prefix); its own message where there is none."""
-    keys = _keys_by_template().get(exc.template, ())  # type: ignore[attr-defined]
+    return templated(exc.template, exc.params, lang, str(exc))  # type: ignore[attr-defined]
+
+
+def templated(template: str, params: Mapping[str, Any], lang: str, english: str | None = None) -> str:
+    """A message stored as its English template and parameters (a grown pack's conflict), in
+    ``lang``: its catalogue key found by the template, its words by that key's prefix's ``terms``;
+    ``english`` (or the template filled) where the catalogue has none."""
+    keys = _keys_by_template().get(template, ())
+    if english is None:
+        english = _fill(template, params) or template
     if lang == DEFAULT or not keys:
-        return str(exc)
+        return english
     terms = catalogue(lang).get("terms", {}).get(keys[0].split("/")[0], {})
-    params = {k: terms.get(k, {}).get(v, v) if isinstance(v, str) else v for k, v in exc.params.items()}  # type: ignore[attr-defined]
+    params = {k: terms.get(k, {}).get(v, v) if isinstance(v, str) else v for k, v in params.items()}
     translated = _fill(catalogue(lang)["errors"].get(keys[0]), params)
-    return translated if translated is not None else str(exc)
+    return translated if translated is not None else english
 
 
 def message(exc: TabletapeError, lang: str) -> str:

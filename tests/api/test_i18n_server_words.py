@@ -152,3 +152,33 @@ def test_the_titles_are_named_as_each_languages_edition_names_them(client):
         stats = client.get("/stats", headers={"Accept-Language": header})
         assert stats.status_code == 200, stats.text
     assert game.id
+
+
+def test_a_grown_packs_conflicts_are_stored_as_templates_said_in_each_language():
+    from api import i18n
+    from rules.marco_polo_2.content import library
+
+    lost = ("route", "BEI-NOWHERE", {"ends": ["BEI", "NOWHERE"], "coins": 1})
+    _, _, conflicts = library.grow(PUBLIC.data, "ours-v1", [lost])
+    (why,) = conflicts
+    said = {lang: i18n.templated(why["why_template"], why["why_params"], lang, why["why"]) for lang in HEADERS}
+    assert said["en"] == why["why"] and why["why"].startswith("pack.map.routes[0")
+    assert said["es"] != said["en"] != said["ja"] and all(s.startswith("pack.map.routes[0") for s in said.values())
+
+
+def test_a_body_limit_that_cannot_be_read_is_refused_in_the_clis_language(monkeypatch):
+    from typer.testing import CliRunner
+
+    from api import i18n
+    from api.cli import app as cli
+
+    monkeypatch.setattr(i18n, "cli_lang", i18n.cli_lang)  # --lang sets it for the process: put it back
+    said = {
+        lang: CliRunner().invoke(cli, ["--lang", lang, "serve", "--db", ":memory:", "--body-limit", "moves=lots"]).output
+        for lang in HEADERS
+    }
+    assert "'lots' is not a size" in said["en"]
+    assert "'lots' no es un tamaño" in said["es"]
+    assert "'lots' はサイズではありません" in said["ja"]
+    wrong = CliRunner().invoke(cli, ["--lang", "es", "serve", "--db", ":memory:", "--body-limit", "nowhere=1KiB"]).output
+    assert "'nowhere=1KiB': un límite de cuerpo es ruta=tamaño" in wrong
