@@ -195,7 +195,9 @@ def sentence(before: GameState | None, after: GameState, body: Event, known: Eve
             return hook(before.state, known, after.state)
         except Exception:  # noqa: BLE001 - a sentence is a reading aid: the plain line below does
             pass
-    words = codec.tag_of(type(body)).split(".")[-1].replace("-", " ")
+    tag = codec.tag_of(type(body))
+    # the event's kind in words, catalogued by its tag (``phrases``: ``event-type/...``)
+    words = Phrase(f"event-type/{tag}", tag.split(".")[-1].replace("-", " "))
     seat, player = _who(after, body)
     if player:
         return phrase("step.plain-seat", "{player}: {words}", player=player, words=words)

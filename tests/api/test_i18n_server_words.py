@@ -182,3 +182,30 @@ def test_a_body_limit_that_cannot_be_read_is_refused_in_the_clis_language(monkey
     assert "'lots' はサイズではありません" in said["ja"]
     wrong = CliRunner().invoke(cli, ["--lang", "es", "serve", "--db", ":memory:", "--body-limit", "nowhere=1KiB"]).output
     assert "'nowhere=1KiB': un límite de cuerpo es ruta=tamaño" in wrong
+
+
+def test_a_step_the_title_cannot_word_reads_as_its_kind_in_each_language():
+    from api import i18n
+    from events.lifecycle import GameCreated
+    from projections.fold import start
+    from replay.frames import sentence
+    from rules.lost_cities.events import CardDrawn
+
+    game = start(GameCreated(title="lost-cities", players=("Ana", "Bea"), options={"rounds": 1}, seed=7))
+    words = sentence(None, game, CardDrawn(seat=0, source="deck"), None)  # no state before: no describe
+    said = {lang: i18n.sentence(words, lang) for lang in HEADERS}
+    assert said == {"en": "Ana: card drawn", "es": "Ana: carta robada", "ja": "Ana: カードを引いた"}
+
+
+def test_every_kind_of_event_has_its_words_in_every_language():
+    from api import i18n
+    from events import codec
+    from events.lifecycle import LIFECYCLE_EVENTS
+    from rules import titles
+
+    tags = {codec.tag_of(e) for t in titles().values() for e in t.event_types} - {codec.tag_of(e) for e in LIFECYCLE_EVENTS}
+    for lang in HEADERS:
+        phrases = i18n.catalogue(lang)["phrases"]
+        assert sorted(t for t in tags if not phrases.get(f"event-type/{t}")) == [], lang
+    english = i18n.catalogue("en")["phrases"]
+    assert {english[f"event-type/{t}"] for t in tags} == {t.split(".")[-1].replace("-", " ") for t in tags}
