@@ -88,7 +88,7 @@ def summary(row: catalog.GameRow) -> GameSummary:
     )
 
 
-@router.get("/titles", response_model=list[TitleOut])
+@router.get("/titles", response_model=list[TitleOut], responses=errors(422))
 def list_titles(
     accept_language: Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")] = None,
 ) -> list[TitleOut]:

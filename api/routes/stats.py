@@ -127,7 +127,7 @@ def named(page: Any, lang: str) -> Any:
     return out
 
 
-@router.get("/stats", response_model=StatsIndexOut)
+@router.get("/stats", response_model=StatsIndexOut, responses=errors(422))
 def stats_index(svc: Svc, accept_language: NamesLanguage = None) -> StatsIndexOut:
     """What the statistics page starts from: its endpoints, the titles with finished games (and the
     options they were played with), and the players."""

@@ -118,7 +118,7 @@ def page() -> FileResponse:
 NamesLanguage = Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")]
 
 
-@router.get("/titles/details", response_model=list[TitleDetailOut])
+@router.get("/titles/details", response_model=list[TitleDetailOut], responses=errors(422))
 def title_details(accept_language: NamesLanguage = None) -> list[TitleDetailOut]:
     """Each title with its player counts and its options (a JSON schema), to build a start form;
     its name in the language ``Accept-Language`` asks for."""
