@@ -68,11 +68,11 @@ def serve(
 ) -> None:
     """Run the HTTP service on the embedded DuckDB database, or on a PostgreSQL one (--db postgresql://...)."""
     from api.app import create_app
-    from api.edge import parse_limits
+    from api.edge import SettingError, parse_limits
     from api.server import run
     from api.settings import Settings
 
-    from api import remote
+    from api import i18n, remote
 
     running = remote.discovered(db)
     if running is not None:  # the second would fail on DuckDB's lock
@@ -83,6 +83,8 @@ def serve(
     try:
         settings = Settings(db_path=db, host=host, port=port, **{k: v for k, v in chosen.items() if v is not None})
         settings.body_limits.update(parse_limits(",".join(body_limit)))
+    except SettingError as exc:
+        fail("serve: " + i18n.text("edge", exc.key, i18n.cli_lang, **exc.params))
     except ValueError as exc:  # pydantic's ValidationError is one
         fail(f"serve: {exc}")
     if workers > 1:

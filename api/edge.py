@@ -11,8 +11,11 @@ connection, so the rest of an oversized upload is never read.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from events.messages import render
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -36,11 +39,20 @@ _SIZE = re.compile(r"^\s*(\d+)\s*(|b|kib|kb|k|mib|mb|m)\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "b": 1, "k": KiB, "kb": KiB, "kib": KiB, "m": MiB, "mb": MiB, "mib": MiB}
 
 
+class SettingError(ValueError):
+    """A setting that cannot be read: its ``edge`` catalogue key, English template and parameters
+    (``api.i18n.text`` writes it in another language)."""
+
+    def __init__(self, key: str, template: str, **params: Any) -> None:
+        self.key, self.template, self.params = key, template, params
+        super().__init__(render(template, params))
+
+
 def size(text: str) -> int:
     """``65536``, ``64KiB`` or ``1MiB`` as bytes."""
     match = _SIZE.match(text)
     if match is None:
-        raise ValueError(f"{text!r} is not a size (bytes, or a number with KiB or MiB)")
+        raise SettingError("limits/not-a-size", "{text!r} is not a size (bytes, or a number with KiB or MiB)", text=text)
     return int(match[1]) * _UNITS[match[2].lower()]
 
 
@@ -51,7 +63,9 @@ def parse_limits(text: str) -> dict[str, int]:
         route, eq, value = pair.partition("=")
         route = route.strip()
         if not eq or route not in BODY_LIMITS:
-            raise ValueError(f"{pair!r}: a body limit is route=size, route one of {', '.join(BODY_LIMITS)}")
+            raise SettingError(
+                "limits/not-a-pair", "{pair!r}: a body limit is route=size, route one of {routes}", pair=pair, routes=", ".join(BODY_LIMITS)
+            )
         limits[route] = size(value)
     return limits
 

@@ -104,12 +104,11 @@ class MovesLane:
             raw = await _body(receive)
             if raw is None:
                 return
+            key, lang = _header(scope, b"idempotency-key"), _header(scope, b"accept-language")
             if shared:
-                response = await run_in_threadpool(
-                    append_move_blocking, services, game_id, raw, _header(scope, b"idempotency-key")
-                )
+                response = await run_in_threadpool(append_move_blocking, services, game_id, raw, key, lang)
             else:
-                response = await append_move(services, game_id, raw, _header(scope, b"idempotency-key"))
+                response = await append_move(services, game_id, raw, key, lang)
         except TabletapeError as exc:
             response = refused(exc, _header(scope, b"accept-language"))
         except RequestValidationError as exc:

@@ -112,13 +112,16 @@ def joined(sep: str, items: Any) -> Joined:
 
 
 def listed(items: Sequence[Phrase | str], *, last: str = "and") -> Phrase | str:
-    """Items as one phrase: "a, b and c" (``last="and"``) or "a, b, c" (``last="comma"``)."""
+    """Items as one phrase: "a, b and c" (``last="and"``), "a, b or c" (``last="or"``) or "a, b, c"
+    (``last="comma"``)."""
     if not items:
         return ""
     out: Phrase | str = items[0]
     for i, item in enumerate(items[1:], start=2):
         if i == len(items) and last == "and":
             out = phrase("list.and", "{rest} and {last}", rest=out, last=item)
+        elif i == len(items) and last == "or":
+            out = phrase("who/or", "{rest} or {last}", rest=out, last=item)
         else:
             out = phrase("list.comma", "{rest}, {next}", rest=out, next=item)
     return out

@@ -25,6 +25,7 @@ from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, Gam
 from events.messages import Phrase, phrase, say
 from projections.fold import GameState, fold, start, status_words
 from projections.projector import Projector
+from rules import title_words
 
 
 class Perspective(msgspec.Struct, frozen=True):
@@ -174,7 +175,7 @@ _LIFECYCLE_TEXT = {
 def sentence(before: GameState | None, after: GameState, body: Event, known: Event | None) -> Phrase:
     """The step in words: the title's ``describe`` of the move as known, else a plain line."""
     if isinstance(body, GameCreated):
-        return phrase("step.began", "{title} began: {players}", title=after.title.name, players=", ".join(body.players))
+        return phrase("step.began", "{title} began: {players}", title=title_words(after.title), players=", ".join(body.players))
     if isinstance(body, ScoreOnly):
         return phrase(
             "step.score-only",
@@ -194,7 +195,9 @@ def sentence(before: GameState | None, after: GameState, body: Event, known: Eve
             return hook(before.state, known, after.state)
         except Exception:  # noqa: BLE001 - a sentence is a reading aid: the plain line below does
             pass
-    words = codec.tag_of(type(body)).split(".")[-1].replace("-", " ")
+    tag = codec.tag_of(type(body))
+    # the event's kind in words, catalogued by its tag (``phrases``: ``event-type/...``)
+    words = Phrase(f"event-type/{tag}", tag.split(".")[-1].replace("-", " "))
     seat, player = _who(after, body)
     if player:
         return phrase("step.plain-seat", "{player}: {words}", player=player, words=words)

@@ -32,6 +32,7 @@ from events.names import check_player_names
 from projections.fold import GameState, fold, start
 from projections.locks import AsyncKeyedLocks, KeyedLocks, acquire_from_loop
 from projections.projector import Live, Projector
+from rules import title_words
 
 
 def draw_chance(game: GameState, seq: int) -> Event | None:
@@ -178,7 +179,7 @@ class Recorder:
         self._check_expected(game_id, live.history, expected_seq)
         if type(move) not in game.title.event_types:
             raise IllegalMove(
-                "{name} is not a {title_name} move; history edits have their own commands", params=dict(name=type(move).__name__, title_name=game.title.name),
+                "{name} is not a {title_name} move; history edits have their own commands", params=dict(name=type(move).__name__, title_name=title_words(game.title)),
                 code="not-a-move",
             )
         if game.ended is not None and type(move) not in getattr(game.title, "after_end", ()):
@@ -253,7 +254,7 @@ class Recorder:
         game = fold(start(entries[0].body), (e.body for e in entries[1:index]))
         if type(body) not in game.title.event_types:
             raise HistoryEditRefused(
-                "{name} is not a {title_name} event", params=dict(name=type(body).__name__, title_name=game.title.name), code="amend-not-a-move", seq=seq
+                "{name} is not a {title_name} event", params=dict(name=type(body).__name__, title_name=title_words(game.title)), code="amend-not-a-move", seq=seq
             )
         amended: list[Event] = []
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from events import codec
 from events.errors import UnknownTitle
+from events.messages import Phrase
 from rules.base import Chance, Outcome, Title
 from rules.lost_cities import LostCities
 from rules.marco_polo import MarcoPolo
@@ -32,4 +33,9 @@ def titles() -> dict[str, Title]:
     return dict(_TITLES)
 
 
-__all__ = ["Chance", "Outcome", "Title", "get_title", "titles"]
+def title_words(title: Title) -> Phrase:
+    """The title's name as a phrase (``title/{id}``): each language names the game as its edition does."""
+    return Phrase(f"title/{title.id}", title.name)
+
+
+__all__ = ["Chance", "Outcome", "Title", "get_title", "title_words", "titles"]

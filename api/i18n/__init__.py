@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from events.errors import TabletapeError
-from events.messages import Joined, Phrase, render, say
+from events.messages import Joined, Phrase, listed, phrase, render, say
 
 LANGS: tuple[str, ...] = ("en", "es", "ja")
 DEFAULT = "en"
@@ -123,6 +123,9 @@ def _term(terms: Mapping[str, Any], name: str, value: Any, lang: str) -> Any:
         return phrase_text(value, lang, terms)
     if isinstance(value, Joined):
         return value.sep.join(str(_term(terms, name, v, lang)) for v in value.items)
+    if _is_amounts(value, terms):  # a cost, or what a seat holds: {"camels": 1} is "1 camel"
+        amounts = [phrase("cost/amount", "{n} {res}", n=n, res=terms["res"][res]) for res, n in value.items()]
+        return phrase_text(listed(amounts, last="comma"), lang, terms) if amounts else value
     return terms.get(name, {}).get(value, value) if isinstance(value, str) else value
 
 
@@ -131,9 +134,23 @@ def phrase_text(p: Phrase, lang: str, terms: Mapping[str, Any] | None = None) ->
     parameters, phrases within rendered the same way; its English where the catalogue has none."""
     if lang == DEFAULT:
         return str(p)
+    if _is_sentence(p.key, lang):  # a status line or a move's sentence quoted in a refusal
+        return sentence(p, lang)
     params = {k: _term(terms or {}, k, v, lang) for k, v in p.params.items()}
     filled = _fill(catalogue(lang).get("phrases", {}).get(p.key), params)
     return filled if filled is not None else str(p)
+
+
+def _is_amounts(value: Any, terms: Mapping[str, Any]) -> bool:
+    res = terms.get("res", {})
+    return isinstance(value, dict) and bool(value) and all(k in res and isinstance(n, int) for k, n in value.items())
+
+
+def _is_sentence(key: str, lang: str) -> bool:
+    node: Any = catalogue(lang).get("sentences", {})
+    for part in key.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return isinstance(node, str)
 
 
 def is_templated(value: Any) -> bool:
@@ -145,13 +162,22 @@ def is_templated(value: Any) -> bool:
 def nested_message(exc: Exception, lang: str) -> str:
     """A templated exception's message in ``lang`` (its catalogue key found by its English
     template, its words by the ``terms`` of that key's prefix); its own message where there is none."""
-    keys = _keys_by_template().get(exc.template, ())  # type: ignore[attr-defined]
+    return templated(exc.template, exc.params, lang, str(exc))  # type: ignore[attr-defined]
+
+
+def templated(template: str, params: Mapping[str, Any], lang: str, english: str | None = None) -> str:
+    """A message stored as its English template and parameters (a grown pack's conflict), in
+    ``lang``: its catalogue key found by the template, its words by that key's prefix's ``terms``;
+    ``english`` (or the template filled) where the catalogue has none."""
+    keys = _keys_by_template().get(template, ())
+    if english is None:
+        english = _fill(template, params) or template
     if lang == DEFAULT or not keys:
-        return str(exc)
+        return english
     terms = catalogue(lang).get("terms", {}).get(keys[0].split("/")[0], {})
-    params = {k: terms.get(k, {}).get(v, v) if isinstance(v, str) else v for k, v in exc.params.items()}  # type: ignore[attr-defined]
+    params = {k: terms.get(k, {}).get(v, v) if isinstance(v, str) else v for k, v in params.items()}
     translated = _fill(catalogue(lang)["errors"].get(keys[0]), params)
-    return translated if translated is not None else str(exc)
+    return translated if translated is not None else english
 
 
 def message(exc: TabletapeError, lang: str) -> str:
@@ -195,6 +221,11 @@ def sentence(words: Phrase, lang: str) -> str:
         return say(words)
     found = catalogue(lang)
     return say(words, [found.get("sentences", {}), found.get("phrases", {})])
+
+
+def title_name(title: Any, lang: str) -> str:
+    """A title's name as its edition in ``lang`` prints it (``phrases``: ``title/{id}``)."""
+    return catalogue(lang).get("phrases", {}).get(f"title/{title.id}", title.name)
 
 
 def cli(key: str, /, **params: Any) -> str:

@@ -88,10 +88,14 @@ def summary(row: catalog.GameRow) -> GameSummary:
     )
 
 
-@router.get("/titles", response_model=list[TitleOut])
-def list_titles() -> list[TitleOut]:
-    """The titles this service can record."""
-    return [TitleOut(id=t.id, name=t.name) for t in titles().values()]
+@router.get("/titles", response_model=list[TitleOut], responses=errors(422))
+def list_titles(
+    accept_language: Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")] = None,
+) -> list[TitleOut]:
+    """The titles this service can record, each named as its edition in the language
+    ``Accept-Language`` asks for does (the ``id`` is the same in every language)."""
+    lang = i18n.negotiate(accept_language)
+    return [TitleOut(id=t.id, name=i18n.title_name(t, lang)) for t in titles().values()]
 
 
 def canonical(body: CreateGame | ForkIn) -> bytes:

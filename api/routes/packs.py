@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from fastapi import APIRouter, Body, Depends, Query, Response, status
+from fastapi import APIRouter, Body, Depends, Header, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from api import i18n
 from api.auth import Credentials, Svc
 from api.errors import AdminTokenMissing, AdminTokenWrong
 from api.routes import errors
@@ -129,7 +130,21 @@ def _utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
-def info(svc: Services, entry: Entry, pinned: dict[str, int] | None = None) -> PackInfo:
+def said_conflicts(conflicts: list[dict[str, Any]] | None, lang: str) -> list[dict[str, Any]] | None:
+    """A grown version's conflicts, each ``why`` in ``lang`` (from its stored template and
+    parameters; a version grown before they were stored keeps its English)."""
+    if not conflicts:
+        return conflicts
+    out = []
+    for c in conflicts:
+        said = {k: v for k, v in c.items() if k != "why_template"}
+        if isinstance(c.get("why_template"), str):
+            said["why"] = i18n.templated(c["why_template"], c.get("why_params") or {}, lang, c.get("why"))
+        out.append(said)
+    return out
+
+
+def info(svc: Services, entry: Entry, pinned: dict[str, int] | None = None, lang: str = i18n.DEFAULT) -> PackInfo:
     pinned = svc.packs.games_pinned(entry.title) if pinned is None else pinned
     working = svc.packs.working(entry.title)
     return PackInfo(
@@ -146,7 +161,7 @@ def info(svc: Services, entry: Entry, pinned: dict[str, int] | None = None) -> P
         games=pinned.get(entry.hash, 0),
         working=working is not None and working.hash == entry.hash,
         grown_from=entry.info.get("grown_from"),
-        conflicts=entry.info.get("conflicts"),
+        conflicts=said_conflicts(entry.info.get("conflicts"), lang),
     )
 
 
@@ -159,18 +174,19 @@ def attachment(pack_id: str) -> str:
     return f"attachment; filename=\"{plain}.json\"; filename*=UTF-8''{quote(pack_id, safe='')}.json"
 
 
+ConflictsLanguage = Annotated[str | None, Header(description="the language of a grown version's conflicts (en, es, ja)")]
 HashQuery = Annotated[str | None, Query(pattern="^[0-9a-f]{64}$", description="the pack's hash, when its id is ambiguous")]
 
 
 @router.get("/titles/{title}/packs", response_model=PackListOut, responses=errors(404, 422))
-def list_packs(title: str, svc: Svc) -> PackListOut:
+def list_packs(title: str, svc: Svc, accept_language: ConflictsLanguage = None) -> PackListOut:
     """A title's packs in this store: the built-in ones, then those uploaded, derived, grown or
     imported; ``working`` is the pack a new game is pinned to when it names none."""
     entries = svc.packs.entries(title)
     pinned = svc.packs.games_pinned(title)
     working = svc.packs.working(title)
     return PackListOut(
-        working=PackRef(**working.ref) if working else None, packs=[info(svc, e, pinned) for e in entries]
+        working=PackRef(**working.ref) if working else None, packs=[info(svc, e, pinned, i18n.negotiate(accept_language)) for e in entries]
     )
 
 
@@ -181,6 +197,7 @@ def get_pack(
     svc: Svc,
     hash: HashQuery = None,
     download: Annotated[bool, Query(description="the pack file itself, as an attachment")] = False,
+    accept_language: ConflictsLanguage = None,
 ) -> Any:
     """One pack with its data; ``?download=1``: the pack file (upload it into another store: the
     same content has the same hash there)."""
@@ -188,7 +205,7 @@ def get_pack(
     if download:
         body = json.dumps(entry.data, ensure_ascii=False, indent=1, sort_keys=True)
         return Response(body, media_type="application/json", headers={"Content-Disposition": attachment(entry.id)})
-    return PackOut(**info(svc, entry).model_dump(), pack=entry.data)
+    return PackOut(**info(svc, entry, lang=i18n.negotiate(accept_language)).model_dump(), pack=entry.data)
 
 
 @router.post(

@@ -42,6 +42,7 @@ from replay.frames import notation, state_before, take_back_moves
 router = APIRouter(tags=["recording"])
 
 IdempotencyHeader = Annotated[IdempotencyKey | None, Header(alias="Idempotency-Key")]
+StatusLanguage = Annotated[str | None, Header(description="the language of the status line (en, es, ja)")]
 WRITE_ERRORS = {
     200: {"model": AppendOut, "description": "replayed: the idempotency key had already done this"},
     **errors(401, 403, 404, 409, 422),
@@ -73,8 +74,9 @@ def check_seq(svc: Services, game_id: str, at: int | None) -> int:
     return at
 
 
-def written(svc: Services, game_id: str, result: AppendResult) -> Response:
-    """What a write appended, and where the game stands now.
+def written(svc: Services, game_id: str, result: AppendResult, accept_language: str | None = None) -> Response:
+    """What a write appended, and where the game stands now (its status line in the language
+    ``Accept-Language`` asks for).
 
     Encoded here rather than by FastAPI: the model was built from trusted values, and skipping
     a second validation pass is measurable on the busiest route.
@@ -89,7 +91,7 @@ def written(svc: Services, game_id: str, result: AppendResult) -> Response:
         last_seq=result.last_seq,
         replayed=result.replayed,
         events=[AppendedEvent(seq=s, type=t) for s, t in enumerate(types, result.first_seq)],
-        status_line=game.title.status(game.state),
+        status_line=said_status(game, i18n.negotiate(accept_language)),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
     )
@@ -98,6 +100,13 @@ def written(svc: Services, game_id: str, result: AppendResult) -> Response:
         status_code=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,
         media_type="application/json",
     )
+
+
+def said_status(game: GameState, lang: str) -> str:
+    """The game's status line in ``lang``."""
+    if lang == i18n.DEFAULT and game.score_only is None:  # the busiest route's English, as the title words it
+        return game.title.status(game.state)
+    return i18n.sentence(status_words(game), lang)
 
 
 async def loaded(svc: Services, game_id: str) -> None:
@@ -135,7 +144,9 @@ async def record_move(game_id: str, request: Request) -> Response:
     # wherever the lane is not in front (an app mounted under a prefix)
     svc = request.app.state.services
     await writer(svc, game_id, request.headers.get("authorization"))
-    return await append_move(svc, game_id, await request.body(), request.headers.get("idempotency-key"))
+    return await append_move(
+        svc, game_id, await request.body(), request.headers.get("idempotency-key"), request.headers.get("accept-language")
+    )
 
 
 async def writer(svc: Services, game_id: str, authorization: str | None) -> None:
@@ -145,7 +156,9 @@ async def writer(svc: Services, game_id: str, authorization: str | None) -> None
     require_write(svc, game_id, bearer_token(authorization))
 
 
-async def append_move(svc: Services, game_id: str, raw: bytes, key_header: str | None) -> Response:
+async def append_move(
+    svc: Services, game_id: str, raw: bytes, key_header: str | None, accept_language: str | None = None
+) -> Response:
     """The moves route's work, from the raw body and its key header, once ``writer`` has passed.
 
     The busiest route reads its body, token and key itself, validated by the same models the
@@ -157,7 +170,7 @@ async def append_move(svc: Services, game_id: str, raw: bytes, key_header: str |
     result = await svc.recorder.record_async(
         game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
-    return written(svc, game_id, result)
+    return written(svc, game_id, result, accept_language)
 
 
 def writer_blocking(svc: Services, game_id: str, authorization: str | None) -> None:
@@ -167,7 +180,9 @@ def writer_blocking(svc: Services, game_id: str, authorization: str | None) -> N
     require_write(svc, game_id, bearer_token(authorization))
 
 
-def append_move_blocking(svc: Services, game_id: str, raw: bytes, key_header: str | None) -> Response:
+def append_move_blocking(
+    svc: Services, game_id: str, raw: bytes, key_header: str | None, accept_language: str | None = None
+) -> Response:
     """``append_move`` in a worker thread, for the same reason as ``writer_blocking``."""
     body = validated_body(MoveIn, raw)
     key = validated_header(key_header, "Idempotency-Key", IdempotencyKey)
@@ -175,14 +190,15 @@ def append_move_blocking(svc: Services, game_id: str, raw: bytes, key_header: st
     result = svc.recorder.record(
         game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
-    return written(svc, game_id, result)
+    return written(svc, game_id, result, accept_language)
 
 
 @router.post(
     "/games/{game_id}/undo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
 async def undo(
-    game_id: str, body: UndoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None
+    game_id: str, body: UndoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
+    accept_language: StatusLanguage = None,
 ) -> AppendOut:
     """Back to the state after raw seq ``to_seq`` (any point down to 0), or take back the last move."""
     await loaded(svc, game_id)
@@ -194,27 +210,29 @@ async def undo(
     result = await svc.recorder.undo_async(
         game_id, to_seq, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
-    return written(svc, game_id, result)
+    return written(svc, game_id, result, accept_language)
 
 
 @router.post(
     "/games/{game_id}/redo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
 async def redo(
-    game_id: str, body: RedoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None
+    game_id: str, body: RedoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
+    accept_language: StatusLanguage = None,
 ) -> AppendOut:
     """Re-apply what the last undo removed (while nothing new was recorded since)."""
     await loaded(svc, game_id)
     require_write(svc, game_id, creds)
     result = await svc.recorder.redo_async(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
-    return written(svc, game_id, result)
+    return written(svc, game_id, result, accept_language)
 
 
 @router.post(
     "/games/{game_id}/amend", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
 def amend(
-    game_id: str, body: AmendIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None
+    game_id: str, body: AmendIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
+    accept_language: StatusLanguage = None,
 ) -> AppendOut:
     """Replace the event at raw ``seq``; refused (409, with ``breaking_seq``) if a later event breaks."""
     require_write(svc, game_id, creds)
@@ -222,7 +240,7 @@ def amend(
     result = svc.recorder.amend(
         game_id, body.seq, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
-    return written(svc, game_id, result)
+    return written(svc, game_id, result, accept_language)
 
 
 def _legal(game: GameState, move: Event) -> LegalMove:
@@ -235,7 +253,7 @@ def legal_moves(
     svc: Svc,
     creds: Credentials,
     at: Seq | None = None,
-    accept_language: Annotated[str | None, Header(description="the language of the status line")] = None,
+    accept_language: StatusLanguage = None,
 ) -> LegalMovesOut:
     """The moves the recorder may pick now, or after raw seq ``at``. They can show the hand of the
     seat to move, so before the end they need the write token. The status line is in the language

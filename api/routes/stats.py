@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Header, Path, Query
 from fastapi.responses import Response
 
+from api import i18n
 from api.auth import Svc
 from api.errors import MalformedRequest
 from api.models import ErrorOut, Moment
@@ -36,6 +37,7 @@ from api.stats_page_models import DashboardOut, PlayerOut, StatsIndexOut, TitleP
 from projections.stats import charts, sql
 from projections.stats.pages import Pages
 from projections.stats.questions import Filters, Questions
+from rules import titles
 
 router = APIRouter(tags=["statistics"])
 
@@ -109,18 +111,34 @@ def pages(svc: Services) -> Pages:
     return Pages(svc.projector.read_models)
 
 
-@router.get("/stats", response_model=StatsIndexOut)
-def stats_index(svc: Svc) -> StatsIndexOut:
+NamesLanguage = Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")]
+
+
+def named(page: Any, lang: str) -> Any:
+    """The page with each title's ``name`` as its edition in ``lang`` prints it."""
+    if isinstance(page, list):
+        return [named(v, lang) for v in page]
+    if not isinstance(page, dict):
+        return page
+    out = {k: named(v, lang) for k, v in page.items()}
+    known = titles()
+    if isinstance(out.get("title"), str) and out["title"] in known and "name" in out:
+        out["name"] = i18n.title_name(known[out["title"]], lang)
+    return out
+
+
+@router.get("/stats", response_model=StatsIndexOut, responses=errors(422))
+def stats_index(svc: Svc, accept_language: NamesLanguage = None) -> StatsIndexOut:
     """What the statistics page starts from: its endpoints, the titles with finished games (and the
     options they were played with), and the players."""
-    return StatsIndexOut(**pages(svc).index())
+    return StatsIndexOut(**named(pages(svc).index(), i18n.negotiate(accept_language)))
 
 
 @router.get("/stats/dashboard", response_model=DashboardOut, responses=errors(422))
-def stats_dashboard(svc: Svc, keep: Keep) -> DashboardOut:
+def stats_dashboard(svc: Svc, keep: Keep, accept_language: NamesLanguage = None) -> DashboardOut:
     """The group's dashboard: leaderboard, the latest games, games per month, a summary per title
     (score-only records counted)."""
-    return DashboardOut(**pages(svc).dashboard(keep))
+    return DashboardOut(**named(pages(svc).dashboard(keep), i18n.negotiate(accept_language)))
 
 
 @router.get("/stats/player", response_model=PlayerOut, responses=errors(422))
@@ -128,18 +146,19 @@ def stats_player(
     svc: Svc,
     keep: Keep,
     name: Annotated[str, Query(min_length=1, max_length=64, description="the player's name, any case")],
+    accept_language: NamesLanguage = None,
 ) -> PlayerOut:
     """One player's page: games and wins per title and per month, streaks, rivals, favourite
     characters and expeditions, points by source against the group (``player`` is ignored)."""
-    return PlayerOut(**pages(svc).player(name, keep))
+    return PlayerOut(**named(pages(svc).player(name, keep), i18n.negotiate(accept_language)))
 
 
 @router.get("/stats/titles/{title}", response_model=TitlePageOut, responses=errors(422))
-def stats_title(title: Annotated[str, Path(max_length=64)], svc: Svc, keep: KeepInTitle) -> TitlePageOut:
+def stats_title(title: Annotated[str, Path(max_length=64)], svc: Svc, keep: KeepInTitle, accept_language: NamesLanguage = None) -> TitlePageOut:
     """One title's page: win rate by seat and character with 95 % Wilson intervals, scores, points
     by source, and the title's own questions (Lost Cities' wagers, bonus, colours and rounds; Marco
     Polo's Beijing and contracts)."""
-    return TitlePageOut(**pages(svc).title(title, keep))
+    return TitlePageOut(**named(pages(svc).title(title, keep), i18n.negotiate(accept_language)))
 
 
 # -- questions of every title ---------------------------------------------------------------------

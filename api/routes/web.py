@@ -20,20 +20,22 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Header
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from api import i18n
 from api.auth import Credentials, Svc, require_ended_or_write
 from api.models import Seq, Strict
 from api.routes import errors
-from api.routes.record import check_seq
+from api.routes.record import StatusLanguage, check_seq, said_status
 from events import codec
 from events.errors import IllegalMove, TabletapeError
 from replay.frames import notation
 from rules import get_title, titles
 from events.messages import phrase
+from projections.fold import status_words
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -113,9 +115,18 @@ def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/titles/details", response_model=list[TitleDetailOut])
-def title_details() -> list[TitleDetailOut]:
-    """Each title with its player counts and its options (a JSON schema), to build a start form."""
+NamesLanguage = Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")]
+
+
+@router.get("/titles/details", response_model=list[TitleDetailOut], responses=errors(422))
+def title_details(accept_language: NamesLanguage = None) -> list[TitleDetailOut]:
+    """Each title with its player counts and its options (a JSON schema), to build a start form;
+    its name in the language ``Accept-Language`` asks for."""
+    lang = i18n.negotiate(accept_language)
+    return [d.model_copy(update={"name": i18n.title_name(get_title(d.id), lang)}) for d in _details()]
+
+
+def _details() -> list[TitleDetailOut]:
     global _DETAILS
     if _DETAILS is None or len(_DETAILS) != len(titles()):
         out = []
@@ -158,14 +169,17 @@ def _chance_state(svc: Any, game_id: str, creds: Any, at: int | None) -> tuple[A
 
 
 @router.get("/games/{game_id}/chance", response_model=ChanceOut, responses=errors(401, 403, 404, 422))
-def read_chance(game_id: str, svc: Svc, creds: Credentials, at: Seq | None = None) -> ChanceOut:
+def read_chance(
+    game_id: str, svc: Svc, creds: Credentials, at: Seq | None = None, accept_language: StatusLanguage = None
+) -> ChanceOut:
     """What the table must report now (or after raw seq ``at``): a deal, a roll, a drawn card. Like
-    the legal moves, it can name unseen cards, so before the end it needs the write token."""
+    the legal moves, it can name unseen cards, so before the end it needs the write token. The
+    status line is in the language ``Accept-Language`` asks for."""
     then, at = _chance_state(svc, game_id, creds, at)
     title, state = then.title, then.state
     chance = None if then.ended is not None else title.chance(state)
     out = ChanceOut(
-        game_id=game_id, at=at, to_move=title.to_move(state), status_line=title.status(state)
+        game_id=game_id, at=at, to_move=title.to_move(state), status_line=said_status(then, i18n.negotiate(accept_language))
     )
     if chance is None:
         return out
@@ -191,7 +205,7 @@ def compose_chance(game_id: str, body: ChanceIn, svc: Svc, creds: Credentials) -
     title = then.title
     chance = None if then.ended is not None else title.chance(then.state)
     if chance is None:
-        raise IllegalMove("no chance outcome is awaited now: {status}", params=dict(status=title.status(then.state)), code="no-chance-awaited")
+        raise IllegalMove("no chance outcome is awaited now: {status}", params=dict(status=status_words(then)), code="no-chance-awaited")
     _check_outcome(chance, body.outcome)
     try:
         event = title.chance_event(then.state, tuple(body.outcome))

@@ -83,7 +83,7 @@ class LostCities:
 
     def chance_event(self, state: LostCitiesState, outcome: tuple[Any, ...]) -> Event:
         if state.phase != DEAL:
-            codes.illegal(codes.ROUND_IN_PROGRESS, "no shuffle is expected now: {status}", status=_status(state))
+            codes.illegal(codes.ROUND_IN_PROGRESS, "no shuffle is expected now: {status}", status=_status_words(state))
         return DeckShuffled(round=state.round + 1, order=tuple(outcome))
 
     def view(self, state: LostCitiesState, seat: int | None) -> dict[str, Any]:

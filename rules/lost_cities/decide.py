@@ -41,7 +41,7 @@ from rules.lost_cities.knowledge import (
     seen_counts,
 )
 from rules.lost_cities.state import DEAL, DRAW, OVER, PLAY, SIDES, LostCitiesState
-from events.messages import joined, phrase
+from events.messages import Phrase, joined, listed, phrase
 
 Q_ALTERNATE = '"El jugador de mayor edad comienza y los jugadores alternan turnos."'
 Q_PLAY_THEN_DRAW = (
@@ -123,10 +123,9 @@ def _turn_seat(state: LostCitiesState, seat: int | None, expected_phase: str, ac
     return seat
 
 
-def _owners(state: LostCitiesState, side: int) -> str:
-    """"Ana's", or "Ana and Cy's" for a partnership side."""
-    names = [state.players[s] for s in range(len(state.players)) if s % SIDES == side]
-    return " and ".join(names) + "'s"
+def _owners(state: LostCitiesState, side: int) -> Phrase | str:
+    """"Ana", or "Ana and Cy" for a partnership side."""
+    return listed([state.players[s] for s in range(len(state.players)) if s % SIDES == side])
 
 
 def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
@@ -137,7 +136,7 @@ def _check_placement(state: LostCitiesState, seat: int, card: str) -> None:
         return
     value = CARD_VALUE[card]
     last = CARD_VALUE[cards[-1]]
-    owners, named = _owners(state, side)[:-2], COLOURS[colour]
+    owners, named = _owners(state, side), COLOURS[colour]
     if value == 0:
         if last != 0:
             codes.illegal(

@@ -17,7 +17,7 @@ from collections import Counter
 from rules.lost_cities import codes
 from rules.lost_cities.cards import COLOURS
 from rules.lost_cities.state import SIDES, LostCitiesState
-from events.messages import Phrase, joined, phrase
+from events.messages import Phrase, joined, listed, phrase
 
 
 def player(state: LostCitiesState, seat: int) -> str:
@@ -64,7 +64,7 @@ def places(state: LostCitiesState, card: str) -> list[Phrase]:
     for side, side_exps in enumerate(state.expeditions):
         for colour, cards in enumerate(side_exps):
             if card in cards:
-                names = " and ".join(state.players[s] for s in range(len(state.players)) if s % SIDES == side)
+                names = listed([state.players[s] for s in range(len(state.players)) if s % SIDES == side])
                 found.append(phrase("place/expedition", "on {names}'s {colour} expedition", names=names, colour=COLOURS[colour]))
     for colour, pile in enumerate(state.discard_piles):
         k = pile.count(card)
@@ -80,11 +80,11 @@ def places(state: LostCitiesState, card: str) -> list[Phrase]:
     return found
 
 
-def _either(state: LostCitiesState, side: int) -> str:
+def _either(state: LostCitiesState, side: int) -> Phrase | str:
     """The side's seats that can still hold a shared card."""
     seats = range(side, len(state.players), SIDES)
     able = [s for s in seats if min(state.unknown[s], state.shared_room[s]) > 0] or list(seats)
-    return " or ".join(player(state, s) for s in able)
+    return listed([player(state, s) for s in able], last="or")
 
 
 def shared_overflow(state: LostCitiesState, side: int, leaving: int = -1) -> int:
@@ -118,7 +118,7 @@ def require_shared_fit(state: LostCitiesState, side: int, *, what: str, code: st
     )
     codes.contradiction(
         code,
-        "{what}: the cards passed face down must still be with {value} ({shared_item}: {holds}), and {over} of them would fit in no hand. A pass gives \"dos cartas cualesquiera de su mano\" to the partner: the cards come from the passer's hand and go to the partner's.", what=what, value=' or '.join(player(state, s) for s in seats), shared_item=', '.join(sorted(state.shared[side])), holds=holds, over=over,
+        "{what}: the cards passed face down must still be with {value} ({shared_item}: {holds}), and {over} of them would fit in no hand. A pass gives \"dos cartas cualesquiera de su mano\" to the partner: the cards come from the passer's hand and go to the partner's.", what=what, value=listed([player(state, s) for s in seats], last="or"), shared_item=', '.join(sorted(state.shared[side])), holds=holds, over=over,
     )
 
 

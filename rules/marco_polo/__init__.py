@@ -165,7 +165,7 @@ class MarcoPolo:
     def chance_event(self, state: MarcoPoloState, outcome: tuple[Any, ...]) -> Event:
         chance = self.chance(state)
         if chance is None:
-            codes.illegal(codes.NOT_EXPECTED, "no chance outcome is expected now: {status}", status=_status(state))
+            codes.illegal(codes.NOT_EXPECTED, "no chance outcome is expected now: {status}", status=_status_words(state))
         if state.phase == SETUP:
             return setup_from_shuffle(state, tuple(outcome))
         if state.phase == CONTRACTS:

@@ -34,8 +34,8 @@ PENDING_TEXT = {
 
 
 # Unlike Marco Polo II ("the table": a refill), seat -1 is the contract display (a drawn contract).
-def who(state: MarcoPoloState, seat: int) -> str:
-    return state.players[seat] if 0 <= seat < len(state.players) else "the display"
+def who(state: MarcoPoloState, seat: int) -> str | Phrase:
+    return state.players[seat] if 0 <= seat < len(state.players) else phrase("who/display", "the display")
 
 
 def describe_pending(state: MarcoPoloState) -> Phrase:

@@ -191,7 +191,7 @@ class MarcoPolo2:
     def chance_event(self, state: MP2State, outcome: tuple[Any, ...]) -> Event:
         chance = self.chance(state)
         if chance is None:
-            codes.illegal(codes.NOT_EXPECTED, "no chance outcome is expected now: {status}", status=_status(state))
+            codes.illegal(codes.NOT_EXPECTED, "no chance outcome is expected now: {status}", status=_status_words(state))
         check_outcome(chance, tuple(outcome))
         if state.phase == SETUP:
             return setup_from_shuffle(state, tuple(outcome))

@@ -31,8 +31,8 @@ PENDING_TEXT = {
 
 
 # Unlike Marco Polo ("the display": a drawn contract), seat -1 is the table (a refill).
-def who(state: MP2State, seat: int) -> str:
-    return state.players[seat] if 0 <= seat < len(state.players) else "the table"
+def who(state: MP2State, seat: int) -> str | Phrase:
+    return state.players[seat] if 0 <= seat < len(state.players) else phrase("who/table", "the table")
 
 
 def describe_pending(state: MP2State) -> Phrase:

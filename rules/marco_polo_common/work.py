@@ -7,6 +7,8 @@ and what a turn resets.
 
 from __future__ import annotations
 
+from events.messages import phrase
+
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +29,7 @@ class Work:
         return f[name] if name in f else getattr(self.s, name)
 
     def who(self, seat: int) -> str:
-        return self.s.players[seat] if 0 <= seat < len(self.s.players) else f"seat {seat}"
+        return self.s.players[seat] if 0 <= seat < len(self.s.players) else phrase("who/seat", "seat {seat}", seat=seat)
 
     def done_tokens(self) -> None:
         if self.strict and self.ti < len(self.tokens):

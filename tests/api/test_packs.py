@@ -220,6 +220,14 @@ def test_a_description_that_contradicts_the_working_pack_is_left_out_and_listed(
     info = client.get(f"{MP2}/{listing(client)['working']['id']}").json()
     assert info["version"] == 2 and [(c["kind"], c["id"]) for c in info["conflicts"]] == [("contract", "T1")]
     assert next(c for c in info["pack"]["contracts"] if c["id"] == "T1")["reward"] == {"vp": 9}
+    # why, in the reader's language
+    said = {
+        lang: client.get(f"{MP2}/{listing(client)['working']['id']}", headers={"Accept-Language": lang}).json()["conflicts"][0]["why"]
+        for lang in ("en", "es", "ja")
+    }
+    assert said == {"en": "the pack says otherwise", "es": "el paquete dice otra cosa", "ja": "パックの内容と食い違います"}
+    listed = client.get(MP2, headers={"Accept-Language": "es"}).json()["packs"]
+    assert [c["why"] for p in listed for c in p.get("conflicts") or []] == ["el paquete dice otra cosa"]
 
 
 def everything_public(client) -> str:

@@ -167,3 +167,14 @@ def test_score_only_records_count_in_leaderboards_and_player_pages_but_not_in_mo
     assert mp_after["characters"] == mp["characters"] and mp_after["sources"] == mp["sources"]
     index = client.get("/stats").json()
     assert {p["name"] for p in index["players"]} >= {"Erin"}
+
+
+def test_the_pages_name_each_title_in_the_readers_language(client):
+    names = {"en-GB": "The Voyages of Marco Polo", "es-ES": "Los viajes de Marco Polo", "ja": "マルコ・ポーロの旅路"}
+    for header, name in names.items():
+        said = {"Accept-Language": header}
+        index = client.get("/stats", headers=said).json()
+        assert {t["title"]: t["name"] for t in index["titles"]}["marco-polo"] == name
+        assert client.get("/stats/titles/marco-polo", headers=said).json()["name"] == name
+        latest = client.get("/stats/dashboard", headers=said).json()
+        assert name in {g["name"] for g in latest["latest"]} | {t["name"] for t in latest["titles"]}

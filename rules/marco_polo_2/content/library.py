@@ -185,7 +185,8 @@ def grow(data: dict, new_id: str, found: Iterable[Component]) -> tuple[dict | No
         if have is None:
             fresh[(kind, cid)] = spec
         elif not agrees(have, spec):
-            conflicts.append({"kind": kind, "id": cid, "spec": spec, "pack": have, "why": "the pack says otherwise"})
+            why = "the pack says otherwise"
+            conflicts.append({"kind": kind, "id": cid, "spec": spec, "pack": have, "why": why, "why_template": why, "why_params": {}})
     # nodes first: a described route needs its ends
     ordered = sorted(fresh.items(), key=lambda kv: (kv[0][0] != "node", kv[0][0] == "route"))
     adds = [{"kind": k, "id": i, "spec": s} for (k, i), s in ordered]
@@ -200,7 +201,7 @@ def grow(data: dict, new_id: str, found: Iterable[Component]) -> tuple[dict | No
         try:
             derive(data, new_id, add=[*kept, item])
         except PackError as exc:
-            conflicts.append({**item, "why": str(exc)})
+            conflicts.append({**item, "why": str(exc), "why_template": exc.template, "why_params": exc.params})
         else:
             kept.append(item)
     if not kept:
