@@ -2,7 +2,7 @@
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
 import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { t, has } from '../i18n.js';
+import { t, has, lang } from '../i18n.js';
 import { faceOf, nameOf } from '../faces/mp-faces.js';
 import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
@@ -35,6 +35,9 @@ const short = (k) => (has(`mp2.res-short.${k}`) ? t(`mp2.res-short.${k}`) : k);
 // what a card, tile or contract says, from the content pack (ids are stable)
 export function describe(content, cid) {
   if (!content || !cid) return '';
+  // the pack's own text is English: another reader gets what the card's face says, in their words
+  const face = lang !== 'en' ? faceOf(content, cid) : null;
+  if (face) return face.textContent.replace(/\s+/g, ' ').trim();
   for (const key of ['city_cards', 'city_bonuses', 'outpost_bonuses', 'objectives', 'characters']) {
     const item = (content[key] || []).find((x) => x.id === cid);
     if (item) return item.text || item.name || (item.cities ? `${item.cities.join(' + ')}: ${item.vp} VP` : '');
