@@ -19,7 +19,7 @@ from test_page_languages import no_missing_strings
 
 #: English words once seen on these screens in Spanish or Japanese
 LEAKED = ("round", "Undo", "Redo", "Record", "players", "score", "move", "Legal", "draw", "hand",
-          "coin", "camel", "pepr", "column", "reroll", "die", "blocked", "trading post", "is here")
+          "coin", "camel", "pepr", "column", "reroll", "die", "blocked", "trading post", "is here", "Moscow", "Alexandria")
 LEAK = re.compile(r"\b(" + "|".join(re.escape(w) for w in LEAKED) + r")\b")
 
 #: every visible string of the page: its text nodes and its labels, outside the notation

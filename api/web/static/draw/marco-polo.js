@@ -1,8 +1,8 @@
 // The Voyages of Marco Polo: the map (routes, cities, figures, trading posts, city cards and
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
-import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { t, has, lang } from '../i18n.js';
+import { h, s, clear, seatColour } from '../dom.js';
+import { t, has, lang, term } from '../i18n.js';
 import { faceOf, nameOf } from '../faces/mp-faces.js';
 import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
@@ -75,12 +75,12 @@ function map(view, content) {
   for (const [id, [x, y]] of Object.entries(MAP_XY)) {
     const loc = locs[id] || { id, name: id, kind: id.startsWith('O') ? 'oasis' : 'large' };
     const g = s('g', { class: `mp-loc mp-${loc.kind}`, 'data-loc': id, transform: `translate(${x},${y})` });
-    g.append(s('title', {}, loc.kind === 'oasis' ? t('sweep.mp.oasis', { n: Number(id.slice(1)) }) : loc.name));
+    g.append(s('title', {}, nameOf(content, id)));
     if (loc.kind === 'oasis') g.append(s('rect', { x: -8, y: -8, width: 16, height: 16, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
     else if (loc.kind === 'beijing') g.append(s('rect', { x: -30, y: -22, width: 60, height: 44, rx: 6, class: 'mp-city-shape' }));
     else g.append(s('circle', { r: loc.kind === 'small' ? 15 : loc.kind === 'start' ? 20 : 22, class: 'mp-city-shape' }));
     if (loc.kind !== 'oasis') g.append(s('text', { y: loc.kind === 'beijing' ? 4 : 4, 'text-anchor': 'middle', class: 'mp-code' }, id));
-    const name = loc.kind === 'oasis' ? null : s('text', { y: loc.kind === 'small' ? 30 : 36, 'text-anchor': 'middle', class: 'mp-name' }, loc.name);
+    const name = loc.kind === 'oasis' ? null : s('text', { y: loc.kind === 'small' ? 30 : 36, 'text-anchor': 'middle', class: 'mp-name' }, nameOf(content, id));
     if (name) g.append(name);
     const extra = view.city_cards[id] || view.city_bonuses[id] || null;
     const outpost = view.outposts[id];
@@ -89,7 +89,7 @@ function map(view, content) {
     if (lying.length) {
       const [tx, ty, tw, th, how] = TAG_AT[id] || (y <= 80 ? [-80, 40, 160, 40, 'below'] : [-80, -66, 160, 40, '']); // near the top edge: below the name
       tags.append(tagFaces(lying.map((c) => faceOf(content, c, { small: true }) || c), x + tx, y + ty, tw, th, how, id)); // beside the city, not in it: the city's name is its own text
-      tappable(g, () => showFaces(g, loc.name, lying.map((c) => faceOf(content, c) || h('span', {}, c))));
+      tappable(g, () => showFaces(g, nameOf(content, id), lying.map((c) => faceOf(content, c) || h('span', {}, c))));
     }
     (postsAt[id] || []).forEach((seat, i) => {
       g.append(s('rect', { x: -22 + i * 12, y: 40, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': id, 'data-seat': seat }, s('title', {}, t('mp2.map.post-of', { player: view.players[seat] }))));
@@ -123,7 +123,7 @@ function board(view, content) {
 function seatCard(view, p, content) {
   const me = view.to_move === p.seat;
   return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': t('mp.resources-of', { player: p.player }) },
-    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, t('mp.to-move')) : null),
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${term('marco-polo', 'character', p.character)}`) : null, me ? h('span', { class: 'badge' }, t('mp.to-move')) : null),
     h('dl', { class: 'mp-res' }, RES.map(([k, icon]) => [k, t(`mp.res.${k}`), icon]).map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, short(k))), h('dd', { 'data-res': k }, p[k])])),
     h('p', { class: 'small' }, `${t('mp.dice')} `, p.dice.length || p.black.length || p.white.length
       ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b')), p.white.map((v) => die(v, p.seat, 'w'))]
@@ -188,7 +188,7 @@ export function moveLabel(m, view, content) {
     case 'die-adjusted': return `${dieName(v.die)} ${v.delta > 0 ? '+' : ''}${v.delta}`;
     case 'income-taken': return `${amount(v.coins, 'coins')} + ${amount(v.camels, 'camels')}${extra(v.choices)}`;
     case 'contract-discarded': return [`${t('sweep.mp.return')} `, face(v.contract) || v.contract];
-    case 'character-picked': return humanize(v.character);
+    case 'character-picked': return term('marco-polo', 'character', v.character);
     case 'objectives-kept': return (v.objectives || []).map((o) => (o && face(o)) || (o ?? '?'));
     case 'turn-ended': return t('mp.group.turn-ended');
     case 'black-die-bought': return t('mp.group.black-die-bought');

@@ -1,7 +1,7 @@
 // The Voyages of Marco Polo's cards and tiles drawn as what is printed on them: costs → rewards as
 // coloured tokens, a city card's action, the two cities of an objective. The id is a small label.
 import { h, clear } from '../dom.js';
-import { t, lang } from '../i18n.js';
+import { t, lang, term } from '../i18n.js';
 
 // each token's colours (each pair ≥ 4.5:1); goods in their colours on the board. Its words are the
 // page's `mpfaces.tok.*` (on the token) and `mpfaces.long.*` (its title), in the rulebook's words
@@ -85,7 +85,7 @@ export function nameOf(content, loc) {
   const place = ((content && content.locations) || []).find((l) => l.id === loc) || {};
   // the pack numbers its oases in English: the number is the board's, the word the reader's
   if (place.kind === 'oasis' && /^O\d+$/.test(loc)) return t('sweep.mp.oasis', { n: Number(loc.slice(1)) });
-  return place.name || loc;
+  return place.name ? term('marco-polo', 'city', loc).replace(new RegExp(`^${loc}$`), place.name) : loc;
 }
 
 const LISTS = [['contracts', 'contract'], ['city_cards', 'city-card'], ['city_bonuses', 'city-bonus'], ['outpost_bonuses', 'outpost'], ['objectives', 'objective'], ['characters', 'character']];
