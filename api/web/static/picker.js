@@ -19,7 +19,7 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(m);
   }
-  const kinds = h('div', { class: 'kinds', role: 'group', 'aria-label': 'Kind of move' });
+  const kinds = h('div', { class: 'kinds', role: 'group', 'aria-label': t('sweep.picker.kinds') });
   const options = h('div', { class: 'options-area' });
   container.append(h('h3', { class: 'picker-title' }, label, h('span', { class: 'muted small' }, ` (${moves.length})`)), kinds, options);
   let chosen = null;
@@ -52,11 +52,11 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
   function fillOptions(list) {
     clear(options);
     if (mod.place && list.every((m) => mod.place(m, view))) {
-      options.append(h('div', { class: 'moves grid', role: 'group', 'aria-label': 'Moves', style: `--cols:${mod.columns ? mod.columns(view) : 5}` }, list.map(moveButton)));
+      options.append(h('div', { class: 'moves grid', role: 'group', 'aria-label': t('sweep.picker.moves'), style: `--cols:${mod.columns ? mod.columns(view) : 5}` }, list.map(moveButton)));
       return;
     }
     if (list.length <= SUBGROUP_OVER) {
-      options.append(h('div', { class: 'moves', role: 'group', 'aria-label': 'Moves' }, list.map(moveButton)));
+      options.append(h('div', { class: 'moves', role: 'group', 'aria-label': t('sweep.picker.moves') }, list.map(moveButton)));
       return;
     }
     // many options (e.g. every bazaar column with every die): narrow by the notation's next word
@@ -68,12 +68,12 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
       sub.get(key).push(m);
     }
     if (sub.size <= 1) {
-      options.append(h('div', { class: 'moves', role: 'group', 'aria-label': 'Moves' }, list.map(moveButton)));
+      options.append(h('div', { class: 'moves', role: 'group', 'aria-label': t('sweep.picker.moves') }, list.map(moveButton)));
       return;
     }
-    const area = h('div', { class: 'moves', role: 'group', 'aria-label': 'Moves' });
+    const area = h('div', { class: 'moves', role: 'group', 'aria-label': t('sweep.picker.moves') });
     const subButtons = [];
-    const bar = h('div', { class: 'kinds sub', role: 'group', 'aria-label': 'Narrow down' });
+    const bar = h('div', { class: 'kinds sub', role: 'group', 'aria-label': t('sweep.picker.narrow') });
     for (const [key, items] of sub) {
       const b = h('button', { type: 'button', class: 'kind', 'aria-pressed': 'false', 'data-subgroup': key, onclick: () => {
         for (const x of subButtons) x.setAttribute('aria-pressed', String(x === b));

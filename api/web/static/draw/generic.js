@@ -1,5 +1,6 @@
 // The generic drawing: a readable rendering of any title's public view (nested lists and tables).
 import { h, clear, humanize } from '../dom.js';
+import { t } from '../i18n.js';
 
 const isScalar = (v) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 const fmt = (v) => (v === null ? '—' : v === true ? 'yes' : v === false ? 'no' : typeof v === 'number' && !Number.isInteger(v) ? String(Math.round(v * 100) / 100) : String(v));
@@ -17,7 +18,7 @@ export function render(value, depth = 0) {
     if (objects) {
       const keys = [...new Set(value.flatMap((x) => Object.keys(x)))];
       if (keys.length <= 24 && keys.every((k) => value.every((x) => isScalar(x[k]) || Array.isArray(x[k]) && x[k].every(isScalar)))) {
-        return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Table (scrolls sideways)' }, h('table', {},
+        return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': t('sweep.table-scrolls') }, h('table', {},
           h('thead', {}, h('tr', {}, keys.map((k) => h('th', { scope: 'col' }, label(k))))),
           h('tbody', {}, value.map((x) => h('tr', {}, keys.map((k) => h('td', {}, Array.isArray(x[k]) ? x[k].map(fmt).join(', ') : fmt(x[k]))))))));
       }

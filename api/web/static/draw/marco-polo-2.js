@@ -175,7 +175,7 @@ function seatCard(view, p, content) {
     h('p', { class: 'small' }, `${t('mp.dice')} `, p.dice.length || p.black.length ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b'))] : h('span', { class: 'muted' }, t('mp.none'))),
     faceList(t('mp2.seat.contracts'), 'contract', p.contracts, content), faceList(t('mp2.seat.completed'), 'contract', p.completed, content),
     list(t('mp2.seat.seals'), p.seals.map(guildName)),
-    list(t('mp2.seat.caravans'), (p.caravans || []).map((c) => `[${c.map(resWord).join(' ')}]`), { 'data-caravans': (p.caravans || []).length }),
+    list(t('mp2.seat.caravans'), (p.caravans || []).map(([tile, at, goods]) => `[${[tile, at ? placeName(content, at) : t('sweep.mp2.caravan-waiting'), ...(goods || []).map(resWord)].join(' ')}]`), { 'data-caravans': (p.caravans || []).length }),
     faceList(t('mp2.seat.outposts'), 'outpost', p.outpost_tiles, content),
     h('p', { class: 'small' }, t('mp2.seat.posts-left', { n: p.posts_left }), p.improved && p.improved.length ? ` · ${t('mp2.seat.improved', { guilds: p.improved.map(guildName).join(', ') })}` : ''));
 }

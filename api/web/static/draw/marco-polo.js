@@ -1,8 +1,8 @@
 // The Voyages of Marco Polo: the map (routes, cities, figures, trading posts, city cards and
 // bonuses), the action board with the dice on it, the contract display, and each player's resources.
 import { scoreSheet } from './mp-score.js';
-import { h, s, clear, seatColour, humanize } from '../dom.js';
-import { t } from '../i18n.js';
+import { h, s, clear, seatColour } from '../dom.js';
+import { t, has, lang, term } from '../i18n.js';
 import { faceOf, nameOf } from '../faces/mp-faces.js';
 import { mapWrap, tagFaces, tappable, showFaces } from './mapfaces.js';
 export { decorateOptions, timelineFace } from '../faces/mp-picker.js';
@@ -24,20 +24,28 @@ const SPACES = () => ['bazaar-camels', 'bazaar-pepper', 'bazaar-silk', 'bazaar-g
 function die(value, seat, kind) {
   const colour = kind === 'b' ? '#222' : kind === 'w' ? '#fff' : kind === 'n' ? '#6b6b6b' : seatColour(seat);
   const fg = kind === 'w' ? '#222' : '#fff';
-  return h('span', { class: 'die', style: `background:${colour};color:${fg}`, 'data-die': value, 'data-seat': seat, 'data-kind': kind, title: `${kind === 'n' ? 'blocked' : kind === 'b' ? 'black die' : kind === 'w' ? 'white die' : 'die'} ${value}` }, value || '?');
+  const title = kind === 'n' ? t('sweep.mp.blocked-n', { n: value }) : kind === 'b' ? t('dice.black-n', { n: value }) : kind === 'w' ? t('dice.white-n', { n: value }) : t('mp2.die-x', { die: value });
+  return h('span', { class: 'die', style: `background:${colour};color:${fg}`, 'data-die': value, 'data-seat': seat, 'data-kind': kind, title }, value || '?');
 }
+
+// `3 pepper`, `2 camels`: a count of a resource as the reader's language writes it
+const amount = (n, what) => (has(`mpfaces.long.${what}`) ? t('mp2.amount', { n, what: t(`mpfaces.long.${what}`, { one: n === 1 }) }) : `${n} ${String(what).replace('_', ' ')}`);
+const short = (k) => (has(`mp2.res-short.${k}`) ? t(`mp2.res-short.${k}`) : k);
 
 // what a card, tile or contract says, from the content pack (ids are stable)
 export function describe(content, cid) {
   if (!content || !cid) return '';
+  // the pack's own text is English: another reader gets what the card's face says, in their words
+  const face = lang !== 'en' ? faceOf(content, cid) : null;
+  if (face) return face.textContent.replace(/\s+/g, ' ').trim();
   for (const key of ['city_cards', 'city_bonuses', 'outpost_bonuses', 'objectives', 'characters']) {
     const item = (content[key] || []).find((x) => x.id === cid);
     if (item) return item.text || item.name || (item.cities ? `${item.cities.join(' + ')}: ${item.vp} VP` : '');
   }
   const contract = (content.contracts || []).find((x) => x.id === cid);
   if (contract) {
-    const cost = Object.entries(contract.cost).map(([k, v]) => `${v} ${k}`).join(' + ');
-    const reward = contract.reward.map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(' + ');
+    const cost = Object.entries(contract.cost).map(([k, v]) => amount(v, k)).join(' + ');
+    const reward = contract.reward.map(([k, v]) => amount(v, k)).join(' + ');
     return `${cost} → ${reward}`;
   }
   return '';
@@ -47,14 +55,14 @@ function map(view, content) {
   const locs = Object.fromEntries(((content && content.locations) || []).map((l) => [l.id, l]));
   const routes = (content && content.routes) || [];
   const svg = s('svg', { viewBox: '0 0 1000 560', class: 'mp-map', role: 'group', 'aria-labelledby': 'mp-map-t' },
-    s('title', { id: 'mp-map-t' }, 'The map: routes, cities, figures and trading posts'));
+    s('title', { id: 'mp-map-t' }, t('sweep.mp.map-title')));
   svg.append(s('rect', { x: 0, y: 0, width: 1000, height: 560, rx: 16, class: 'mp-sea' }));
   for (const r of routes) {
     const [a, b] = r.ends;
     if (!MAP_XY[a] || !MAP_XY[b]) continue;
     const [x1, y1] = MAP_XY[a]; const [x2, y2] = MAP_XY[b];
     svg.append(s('line', { x1, y1, x2, y2, class: 'mp-route', 'data-route': r.id }));
-    const cost = Object.entries(r.cost || {}).map(([k, v]) => `${v} ${k === 'camels' ? 'cam' : k === 'coins' ? 'coin' : k}`).join(' ');
+    const cost = Object.entries(r.cost || {}).map(([k, v]) => `${v} ${short(k)}`).join(' ');
     if (cost) svg.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
   }
   const postsAt = {};
@@ -67,12 +75,12 @@ function map(view, content) {
   for (const [id, [x, y]] of Object.entries(MAP_XY)) {
     const loc = locs[id] || { id, name: id, kind: id.startsWith('O') ? 'oasis' : 'large' };
     const g = s('g', { class: `mp-loc mp-${loc.kind}`, 'data-loc': id, transform: `translate(${x},${y})` });
-    g.append(s('title', {}, loc.name));
+    g.append(s('title', {}, nameOf(content, id)));
     if (loc.kind === 'oasis') g.append(s('rect', { x: -8, y: -8, width: 16, height: 16, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
     else if (loc.kind === 'beijing') g.append(s('rect', { x: -30, y: -22, width: 60, height: 44, rx: 6, class: 'mp-city-shape' }));
     else g.append(s('circle', { r: loc.kind === 'small' ? 15 : loc.kind === 'start' ? 20 : 22, class: 'mp-city-shape' }));
     if (loc.kind !== 'oasis') g.append(s('text', { y: loc.kind === 'beijing' ? 4 : 4, 'text-anchor': 'middle', class: 'mp-code' }, id));
-    const name = loc.kind === 'oasis' ? null : s('text', { y: loc.kind === 'small' ? 30 : 36, 'text-anchor': 'middle', class: 'mp-name' }, loc.name);
+    const name = loc.kind === 'oasis' ? null : s('text', { y: loc.kind === 'small' ? 30 : 36, 'text-anchor': 'middle', class: 'mp-name' }, nameOf(content, id));
     if (name) g.append(name);
     const extra = view.city_cards[id] || view.city_bonuses[id] || null;
     const outpost = view.outposts[id];
@@ -81,14 +89,14 @@ function map(view, content) {
     if (lying.length) {
       const [tx, ty, tw, th, how] = TAG_AT[id] || (y <= 80 ? [-80, 40, 160, 40, 'below'] : [-80, -66, 160, 40, '']); // near the top edge: below the name
       tags.append(tagFaces(lying.map((c) => faceOf(content, c, { small: true }) || c), x + tx, y + ty, tw, th, how, id)); // beside the city, not in it: the city's name is its own text
-      tappable(g, () => showFaces(g, loc.name, lying.map((c) => faceOf(content, c) || h('span', {}, c))));
+      tappable(g, () => showFaces(g, nameOf(content, id), lying.map((c) => faceOf(content, c) || h('span', {}, c))));
     }
     (postsAt[id] || []).forEach((seat, i) => {
-      g.append(s('rect', { x: -22 + i * 12, y: 40, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': id, 'data-seat': seat }, s('title', {}, `trading post of ${view.players[seat]}`)));
+      g.append(s('rect', { x: -22 + i * 12, y: 40, width: 10, height: 10, fill: seatColour(seat), class: 'mp-post', 'data-post': id, 'data-seat': seat }, s('title', {}, t('mp2.map.post-of', { player: view.players[seat] }))));
     });
     (figuresAt[id] || []).forEach((seat, i) => {
       const fx = -18 + i * 12 + (loc.kind === 'oasis' ? 10 : 26);
-      g.append(s('path', { d: `M${fx} -6 a5 5 0 1 1 0.1 0 M${fx - 6} 8 L${fx} -2 L${fx + 6} 8 Z`, fill: seatColour(seat), class: 'mp-figure', 'data-figure': id, 'data-seat': seat }, s('title', {}, `${view.players[seat]} is here`)));
+      g.append(s('path', { d: `M${fx} -6 a5 5 0 1 1 0.1 0 M${fx - 6} 8 L${fx} -2 L${fx + 6} 8 Z`, fill: seatColour(seat), class: 'mp-figure', 'data-figure': id, 'data-seat': seat }, s('title', {}, t('mp2.map.here', { player: view.players[seat] }))));
     });
     svg.append(g);
   }
@@ -115,8 +123,8 @@ function board(view, content) {
 function seatCard(view, p, content) {
   const me = view.to_move === p.seat;
   return h('section', { class: `mp-seat${me ? ' to-move' : ''}`, 'data-seat': p.seat, style: `--seat:${seatColour(p.seat)}`, 'aria-label': t('mp.resources-of', { player: p.player }) },
-    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${humanize(p.character)}`) : null, me ? h('span', { class: 'badge' }, t('mp.to-move')) : null),
-    h('dl', { class: 'mp-res' }, RES.map(([k, icon]) => [k, t(`mp.res.${k}`), icon]).map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, icon)), h('dd', { 'data-res': k }, p[k])])),
+    h('h3', {}, h('span', { class: 'player', style: `--seat:${seatColour(p.seat)}` }, p.player), p.character ? h('span', { class: 'muted small' }, ` · ${term('marco-polo', 'character', p.character)}`) : null, me ? h('span', { class: 'badge' }, t('mp.to-move')) : null),
+    h('dl', { class: 'mp-res' }, RES.map(([k, icon]) => [k, t(`mp.res.${k}`), icon]).map(([k, name, icon]) => [h('dt', { title: name }, h('abbr', { title: name }, short(k))), h('dd', { 'data-res': k }, p[k])])),
     h('p', { class: 'small' }, `${t('mp.dice')} `, p.dice.length || p.black.length || p.white.length
       ? [p.dice.map((v) => die(v, p.seat, 'c')), p.black.map((v) => die(v, p.seat, 'b')), p.white.map((v) => die(v, p.seat, 'w'))]
       : h('span', { class: 'muted' }, t('mp.none'))),
@@ -132,11 +140,14 @@ function objectivesOf(view, seat, content) {
   return h('p', { class: 'small', 'data-objectives': seat }, `${t('mp.objectives')} `, h('span', { class: 'mpf-inline' }, cards.map((c) => (c && faceOf(content, c, { small: true })) || (c ?? '?'))));
 }
 
+// t('sweep.mp.phase.setup') t('sweep.mp.phase.draft') t('sweep.mp.phase.keep') t('sweep.mp.phase.contracts') t('sweep.mp.phase.roll') t('sweep.mp.phase.reveal') t('sweep.mp.phase.over')
+const PHASES = new Set(['setup', 'draft', 'keep', 'contracts', 'roll', 'reveal', 'over']);
+
 export function draw(container, view, ctx) {
   clear(container);
   container.dataset.drawing = 'marco-polo';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
-    h('p', { class: 'lc-round' }, view.round ? t('mp.round-of-5', { round: view.round }) : t('mp.setup'), view.phase !== 'play' ? ` · ${view.phase}` : ''),
+    h('p', { class: 'lc-round' }, view.round ? t('mp.round-of-5', { round: view.round }) : t('mp.setup'), view.phase !== 'play' ? ` · ${PHASES.has(view.phase) ? t(`sweep.mp.phase.${view.phase}`) : view.phase}` : ''),
     mapWrap(map(view, ctx.content), 'marco-polo'),
     h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
 }
@@ -153,30 +164,31 @@ export function score(view) {
 }
 
 // picker labels: what the move does, in words (the notation stays in the button's title)
-const dieName = (d) => (String(d).startsWith('b') ? `black ${String(d).slice(1)}` : String(d).startsWith('w') ? `white ${String(d).slice(1)}` : `${d}`);
+const dieName = (d) => (String(d).startsWith('b') ? t('dice.black-n', { n: String(d).slice(1) }) : String(d).startsWith('w') ? t('dice.white-n', { n: String(d).slice(1) }) : `${d}`);
+const dieWord = (d) => t('sweep.mp.die', { die: dieName(d) });
 const dice = (list) => (list || []).map(dieName).join(' + ');
 const extra = (choices) => (choices && choices.length ? ` (${choices.join(', ')})` : '');
 export function moveLabel(m, view, content) {
   const v = m.move;
   const face = (id) => (content && id ? faceOf(content, id, { small: true }) : null);
   switch (v.type.split('.').pop()) {
-    case 'five-coins-taken': return `die ${dieName(v.die)}`;
-    case 'bazaar-used': return `${dice(v.dice)} → ${v.row}, column ${v.column}${extra(v.choices)}`;
-    case 'khans-favor-taken': return `die ${dieName(v.die)} → ${v.good}`;
+    case 'five-coins-taken': return dieWord(v.die);
+    case 'bazaar-used': return `${dice(v.dice)} → ${has(`mpfaces.good.${v.row}`) ? t(`mpfaces.good.${v.row}`) : v.row}, ${t('sweep.mp.column', { n: v.column })}${extra(v.choices)}`;
+    case 'khans-favor-taken': return `${dieWord(v.die)} → ${has(`mpfaces.good.${v.good}`) ? t(`mpfaces.good.${v.good}`) : v.good}`;
     case 'contracts-taken': {
       const taken = view && view.display ? v.columns.map((c) => face(view.display[c - 1])) : [];
       const back = (v.discard || []).map(face).filter(Boolean).map((f) => { f.classList.add('mpf-returned'); return f; });
-      return [`die ${dieName(v.die)} → column${v.columns.length > 1 ? 's' : ''} ${v.columns.join(', ')}${extra(v.choices)}`, ...taken, back.length ? ' return ' : '', ...back];
+      return [`${dieWord(v.die)} → ${t('sweep.mp.columns', { n: v.columns.join(', '), many: v.columns.length > 1 })}${extra(v.choices)}`, ...taken, back.length ? ` ${t('sweep.mp.return')} ` : '', ...back];
     }
     case 'travelled': return `${dice(v.dice)} → ${v.path.join('–')}${v.path2 && v.path2.length ? ' | ' + v.path2.join('–') : ''}${extra(v.choices)}`;
-    case 'city-card-used': return [`${v.space} with ${dieName(v.die)}${v.times > 1 ? ` ×${v.times}` : ''}${extra(v.choices)}`, view && view.city_cards ? face(view.city_cards[v.space]) : null];
+    case 'city-card-used': return [`${t('sweep.mp.card-with', { space: v.space, die: dieName(v.die) })}${v.times > 1 ? ` ×${v.times}` : ''}${extra(v.choices)}`, view && view.city_cards ? face(view.city_cards[v.space]) : null];
     case 'contract-completed': return [face(v.contract) || v.contract, extra(v.choices)];
-    case 'money-bag-taken': return `die ${dieName(v.die)}`;
-    case 'die-rerolled': return `reroll ${dieName(v.die)}`;
+    case 'money-bag-taken': return dieWord(v.die);
+    case 'die-rerolled': return t('sweep.mp.reroll', { die: dieName(v.die) });
     case 'die-adjusted': return `${dieName(v.die)} ${v.delta > 0 ? '+' : ''}${v.delta}`;
-    case 'income-taken': return `${v.coins} coins + ${v.camels} camels${extra(v.choices)}`;
-    case 'contract-discarded': return ['return ', face(v.contract) || v.contract];
-    case 'character-picked': return humanize(v.character);
+    case 'income-taken': return `${amount(v.coins, 'coins')} + ${amount(v.camels, 'camels')}${extra(v.choices)}`;
+    case 'contract-discarded': return [`${t('sweep.mp.return')} `, face(v.contract) || v.contract];
+    case 'character-picked': return term('marco-polo', 'character', v.character);
     case 'objectives-kept': return (v.objectives || []).map((o) => (o && face(o)) || (o ?? '?'));
     case 'turn-ended': return t('mp.group.turn-ended');
     case 'black-die-bought': return t('mp.group.black-die-bought');

@@ -1,7 +1,7 @@
 // The Voyages of Marco Polo's cards and tiles drawn as what is printed on them: costs → rewards as
 // coloured tokens, a city card's action, the two cities of an objective. The id is a small label.
 import { h, clear } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, lang, term } from '../i18n.js';
 
 // each token's colours (each pair ≥ 4.5:1); goods in their colours on the board. Its words are the
 // page's `mpfaces.tok.*` (on the token) and `mpfaces.long.*` (its title), in the rulebook's words
@@ -59,7 +59,7 @@ export function cityCardFace(c, { small = false } = {}) {
   } else if (c.kind === 'count') body = [h('span', { class: 'mpf-line' }, tokens(c.gain), h('span', { class: 'mpf-times' }, c.of === 'posts' ? t('mpfaces.per-post') : t('mpfaces.per-contract'))), h('span', { class: 'mpf-times' }, t('mpfaces.at-most-die'))];
   else if (c.kind === 'own_bonus') body = c.steps.map(([from, times], i) => h('span', { class: 'mpf-line' }, h('span', { class: 'mpf-times' }, t('mpfaces.die-range', { range: range(from, i + 1 < c.steps.length ? c.steps[i + 1][0] - 1 : 6) })), token('own_bonus', 1), times > 1 ? h('span', { class: 'mpf-times' }, `×${times}`) : null));
   else body = [h('span', { class: 'mpf-times' }, c.text)];
-  return card('city-card', c.id, small, h('span', { class: 'mpf-col', title: c.text }, body));
+  return card('city-card', c.id, small, h('span', { class: 'mpf-col', title: lang === 'en' ? c.text : null }, body));
 }
 
 export function bonusFace(b, content, { small = false } = {}) {
@@ -81,7 +81,12 @@ export function characterFace(c, { small = false } = {}) {
   return card('character', c.id, small, h('strong', { class: 'mpf-name' }, c.name), small ? null : h('span', { class: 'mpf-times' }, c.text));
 }
 
-export const nameOf = (content, loc) => (((content && content.locations) || []).find((l) => l.id === loc) || {}).name || loc;
+export function nameOf(content, loc) {
+  const place = ((content && content.locations) || []).find((l) => l.id === loc) || {};
+  // the pack numbers its oases in English: the number is the board's, the word the reader's
+  if (place.kind === 'oasis' && /^O\d+$/.test(loc)) return t('sweep.mp.oasis', { n: Number(loc.slice(1)) });
+  return place.name ? term('marco-polo', 'city', loc).replace(new RegExp(`^${loc}$`), place.name) : loc;
+}
 
 const LISTS = [['contracts', 'contract'], ['city_cards', 'city-card'], ['city_bonuses', 'city-bonus'], ['outpost_bonuses', 'outpost'], ['objectives', 'objective'], ['characters', 'character']];
 

@@ -32,7 +32,7 @@ function mapSketch(content) {
       const edge = xy[0] < 150 ? 'start' : xy[0] > 850 ? 'end' : 'middle';
       const x = edge === 'start' ? 8 : edge === 'end' ? W - 8 : xy[0];
       const dy = NAME_ABOVE.has(l.id) ? -85 : l.kind === 'beijing' || l.kind === 'start' ? 50 : 100;
-      svg.append(s('text', { x, y: xy[1] + dy, 'text-anchor': edge, class: 'mpf-setup-name' }, l.name));
+      svg.append(s('text', { x, y: xy[1] + dy, 'text-anchor': edge, class: 'mpf-setup-name' }, nameOf(content, l.id)));
     }
   }
   return svg;

@@ -39,7 +39,9 @@ export async function show(main, q, { navigate }) {
   const stepLabel = h('p', { class: 'step-label', id: 'step-label', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, value: 0, 'aria-describedby': 'step-label' });
   // the visible text is the accessible name; the title says which key does the same
-  const btn = (text, label, keys, on, extra = {}) => h('button', { type: 'button', class: 'icon', title: t('game.key-title', { label, keys }), 'aria-keyshortcuts': keys, onclick: on, ...extra }, text);
+  // the arrow keys as their keycaps print them, in every language (the key hint below does so too)
+  const KEY_MARK = { ArrowLeft: '←', ArrowRight: '→' };
+  const btn = (text, label, keys, on, extra = {}) => h('button', { type: 'button', class: 'icon', title: t('game.key-title', { label, keys: KEY_MARK[keys] || keys }), 'aria-keyshortcuts': keys, onclick: on, ...extra }, text);
   const first = btn(t('game.first'), t('game.first-title'), 'Home', () => go(0), { id: 'step-first' });
   const back = btn(t('game.back'), t('game.back-title'), 'ArrowLeft', () => go(g.pos - 1), { id: 'step-back' });
   const fwd = btn(t('game.next'), t('game.next-title'), 'ArrowRight', () => go(g.pos + 1), { id: 'step-forward' });
