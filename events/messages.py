@@ -17,7 +17,7 @@ that may be phrases themselves; ``say`` words it in a language's ``sentences`` t
 from __future__ import annotations
 
 import string
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import msgspec
 
@@ -127,16 +127,24 @@ def listed(items: Sequence[Phrase | str], *, last: str = "and") -> Phrase | str:
     return out
 
 
-def say(words: Any, templates: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None) -> str:
+def say(
+    words: Any,
+    templates: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+    term: Callable[[str, Any], Any] | None = None,
+) -> str:
     """The phrase in words: each template from ``templates`` (a catalogue section, or several
     looked up in turn; a key found as it is or nested by its dotted parts), the phrase's English
-    one where they have none; None: English."""
+    one where they have none; None: English. ``term(name, value)`` puts a plain parameter (a
+    character's id) in the language's words."""
     if isinstance(words, Joined):
-        return words.sep.join(say(i, templates) for i in words.items)
+        return words.sep.join(say(i, templates, term) for i in words.items)
     if not isinstance(words, Phrase):
         return str(words)
     template = _lookup(templates, words.key) or words.template
-    params = {k: say(v, templates) if isinstance(v, (Phrase, Joined)) else v for k, v in words.params.items()}
+    params = {
+        k: say(v, templates, term) if isinstance(v, (Phrase, Joined)) else (term(k, v) if term else v)
+        for k, v in words.params.items()
+    }
     try:
         text = render(template, params)
     except (KeyError, IndexError, ValueError, AttributeError):

@@ -220,7 +220,17 @@ def sentence(words: Phrase, lang: str) -> str:
     if lang == DEFAULT:
         return say(words)
     found = catalogue(lang)
-    return say(words, [found.get("sentences", {}), found.get("phrases", {})])
+    return say(words, [found.get("sentences", {}), found.get("phrases", {})], _named(lang))
+
+
+@lru_cache(maxsize=None)
+def _named(lang: str) -> Any:
+    """A sentence's character id as the language's edition prints the name (``terms``; ids are
+    the same in no two titles)."""
+    names: dict[str, str] = {}
+    for words in catalogue(lang).get("terms", {}).values():
+        names.update(words.get("character", {}) if isinstance(words, dict) else {})
+    return lambda name, value: names.get(value, value) if name == "character" and isinstance(value, str) else value
 
 
 def title_name(title: Any, lang: str) -> str:

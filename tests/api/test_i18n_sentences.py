@@ -11,7 +11,7 @@ from apiplay import new_game, read_stream
 
 from api import i18n
 from events.lifecycle import GameCreated
-from events.messages import Phrase, say
+from events.messages import Phrase, phrase, say
 from projections.fold import GameState, start
 from replay.recorder import draw_chance
 from rules.marco_polo_2.content import SYNTHETIC
@@ -174,3 +174,12 @@ def test_the_game_and_its_state_say_the_status_line_in_the_language_asked_for(cl
         said = frames(client, game, lang)[-1]["status"]
         assert client.get(f"/games/{game.id}", headers={"Accept-Language": header}).json()["status_line"] == said
         assert client.get(f"/games/{game.id}/state", headers={"Accept-Language": header}).json()["status_line"] == said
+
+
+def test_a_character_is_named_as_the_reader_s_edition_prints_it():
+    """A pick names the character, not its id: イザベラ・ドナティ in Japanese."""
+    picked = phrase("marco-polo-2.picked", "picked {character}", character="isabella")
+    assert i18n.sentence(picked, "ja") == i18n.catalogue("ja")["sentences"]["marco-polo-2"]["picked"].format(
+        character=i18n.catalogue("ja")["terms"]["marco-polo-2"]["character"]["isabella"]
+    )
+    assert "isabella" not in i18n.sentence(picked, "es") and "isabella" not in i18n.sentence(picked, "ja")
