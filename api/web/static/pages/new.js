@@ -5,8 +5,8 @@ import { t } from '../i18n.js';
 
 // an option's label, its values and a line of help under it, in the table's words and the reader's
 // language (the titles document them for developers)
-const LABELLED = ['rounds', 'expeditions', 'first_seat', 'characters', 'random_city_bonuses', 'objectives_keep', 'caravans', 'black_dice_variant'];
-const HELPED = ['rounds', 'expeditions', 'first_seat', 'random_city_bonuses', 'objectives_keep', 'caravans'];
+const LABELLED = ['rounds', 'expeditions', 'first_seat', 'characters', 'random_city_bonuses', 'objectives_keep', 'caravans', 'black_dice_variant', 'grow_pack'];
+const HELPED = ['rounds', 'expeditions', 'first_seat', 'random_city_bonuses', 'objectives_keep', 'caravans', 'grow_pack'];
 const VALUED = { characters: ['first-game', 'draft', 'chosen', 'offer', 'all'] };
 const HELP = (k) => (HELPED.includes(k) ? t(`new.help.${k}`) : null);
 const valueLabel = (k, v) => ((VALUED[k] || []).includes(v) ? t(`new.value.${k}.${v}`) : String(v));
