@@ -3,6 +3,8 @@ serialise, and a live stream on one worker sees what another appended."""
 
 from __future__ import annotations
 
+import copy
+import re
 import socket
 import subprocess
 import sys
@@ -15,13 +17,23 @@ import pytest
 
 import live_server
 from apiplay import last_seq, new_game, play, read_stream
+from mp2play import OPTIONS, SETUP
+from rules.marco_polo_2.content import PUBLIC
+
+ADMIN_TOKEN = re.compile(r"admin token of this store \(shown once; it writes the content-pack library\): (\S+)")
 
 
 @pytest.fixture
-def workers(postgres_db):
-    base, proc = live_server.start(postgres_db, args=("--workers", "2"))
+def workers(postgres_db, tmp_path):
+    base, proc = live_server.start(postgres_db, args=("--workers", "2"), output=tmp_path / "serve.log")
     yield base
     live_server.stop(proc)
+
+
+@pytest.fixture
+def admin(workers, tmp_path) -> dict[str, str]:
+    """The admin token ``serve`` printed on the store's first start."""
+    return {"Authorization": f"Bearer {ADMIN_TOKEN.search((tmp_path / 'serve.log').read_text()).group(1)}"}
 
 
 def two_workers(base: str) -> tuple[httpx.Client, httpx.Client]:
@@ -92,6 +104,28 @@ def test_tokens_issued_again_through_one_worker_replace_the_old_ones_on_every_wo
     assert (old.status_code, old.json()["code"]) == (403, "token-wrong")
     new = {"Authorization": f"Bearer {issued.json()['write_token']}"}
     assert b.get(f"/games/{game.id}/legal-moves", headers=new).status_code == 200
+
+
+def test_a_pack_uploaded_through_one_worker_is_served_by_every_worker(workers, admin):
+    a, b = two_workers(workers)
+    b.get("/titles/marco-polo-2/packs")  # b has read the library before the upload
+    data = copy.deepcopy(PUBLIC.data)
+    data["id"] = "ours-workers"
+    up = a.post("/titles/marco-polo-2/packs", json=data, headers=admin)
+    assert up.status_code == 201, up.text
+    ref = {"id": "ours-workers", "hash": up.json()["hash"]}
+    created = b.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {**OPTIONS, "content": ref}})
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["game_id"], created.json()["tokens"]["write_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    moved = b.post(f"/games/{game_id}/moves", headers=auth, json={"notation": SETUP, "expected_seq": created.json()["last_seq"]})
+    assert moved.status_code == 201, moved.text
+    states = [client.get(f"/games/{game_id}/state", headers=auth) for client in (a, b)]
+    assert [s.status_code for s in states] == [200, 200], [s.text for s in states]
+    assert states[0].json() == states[1].json()
+    listed = [client.get("/titles/marco-polo-2/packs").json() for client in (a, b)]
+    assert listed[0] == listed[1]
+    assert next(p for p in listed[0]["packs"] if p["id"] == "ours-workers")["games"] == 1
 
 
 class SlowLink:
