@@ -126,6 +126,14 @@ def test_a_pack_uploaded_through_one_worker_is_served_by_every_worker(workers, a
     listed = [client.get("/titles/marco-polo-2/packs").json() for client in (a, b)]
     assert listed[0] == listed[1]
     assert next(p for p in listed[0]["packs"] if p["id"] == "ours-workers")["games"] == 1
+    working = a.post("/titles/marco-polo-2/packs", params={"working": "true"}, json=data, headers=admin)
+    assert working.json()["working"], working.text  # the same content again: made working
+    plain = b.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": OPTIONS}).json()
+    # pinned to the next version b grew from the working pack a made (what the first game described)
+    pinned = b.get(f"/games/{plain['game_id']}").json()["options"]["content"]
+    assert pinned["id"] == "ours-workers-v2"
+    assert [c.get("/titles/marco-polo-2/packs").json()["working"] for c in (a, b)] == [pinned, pinned]
+    assert a.get(f"/games/{plain['game_id']}/state", headers={"Authorization": f"Bearer {plain['tokens']['write_token']}"}).status_code == 200
 
 
 class SlowLink:
