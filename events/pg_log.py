@@ -8,11 +8,12 @@ appends (another process may have written it since); the chain, its keyed anchor
 both. Each commit sends ``NOTIFY tabletape_events`` (delivered on commit), which ``subscribe``
 hands to a process's live streams.
 
-The derived data (the catalogue, statistics, snapshots, packs) stays in DuckDB: each process
+The derived data (the catalogue, statistics, snapshots) stays in DuckDB: each process
 keeps an in-memory DuckDB *mirror* of the ``events`` table, copied by ``sync`` from PostgreSQL
 (the read models call it before they fold; an append does not wait for it), and ``con``, ``cursor()`` and ``reader()`` are that mirror's, so every
 read model and question runs unchanged. ``store`` is the connection of the tables that must be
-shared (tokens, creation keys, the admin token), in PostgreSQL.
+shared (tokens, creation keys, the admin token, the pack library), in PostgreSQL; ``listen``
+and ``notify`` tell every process of a change another layer made there.
 """
 
 from __future__ import annotations
