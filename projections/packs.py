@@ -168,10 +168,22 @@ class PackLibrary:
         self._packs: dict[str, dict[str, Entry]] = {}
         self._working: dict[str, str] = {}
         self._complete: dict[str, bool] = {}
+        #: another process changed the library while this one's lock was held (taken in on next use)
+        self._stale = False
         with self._lock:
             self._con.execute(SCHEMA)
             self._load()
-        self._stop = changes.listen(CHANNEL, lambda _title: self.catch_up()) if changes is not None else None
+        self._stop = changes.listen(CHANNEL, self._changed_elsewhere) if changes is not None else None
+
+    def _changed_elsewhere(self, _title: str) -> None:
+        # the notifications' thread also wakes live streams: it never waits on a growth here
+        if self._lock.acquire(blocking=False):
+            try:
+                self.catch_up()
+            finally:
+                self._lock.release()
+        else:
+            self._stale = True
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -187,6 +199,7 @@ class PackLibrary:
             return False
         try:
             with self._lock:
+                self._stale = False
                 held = {(t, h) for t, entries in self._packs.items() for h in entries}
                 there = {tuple(r) for r in self._con.execute("SELECT title, hash FROM packs").fetchall()}
                 for title_id, digest in held - there:  # deleted elsewhere
@@ -244,6 +257,8 @@ class PackLibrary:
         title = get_title(title_id)
         if not _has_packs(title):
             raise UnknownPack("{title_id} has no content packs", params=dict(title_id=title_id), code="no-packs")
+        if self._stale:
+            self.catch_up()
         with self._lock:
             return [*self._builtins(title_id).values(), *self._packs.get(title_id, {}).values()]
 
@@ -593,7 +608,8 @@ class PackLibrary:
         """A new game's options pinned (see ``pin``), and the growth its creation brings; the
         caller ``commit``s the growth just before it appends the game, so a refused creation
         changes nothing."""
-        self.catch_up()  # the working pack may have moved on in another process
+        if _writable(get_title(title_id)):
+            self.catch_up()  # the working pack may have moved on in another process
         growth = self.plan_growth(title_id)
         return self.pin(title_id, dict(options), growth), growth
 
