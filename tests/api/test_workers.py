@@ -190,16 +190,18 @@ def test_a_history_edit_waiting_on_a_slow_database_leaves_the_worker_answering(p
             moves = client.get(f"/games/{game.id}/legal-moves", params={"at": seq - 1}, headers=game.auth).json()["moves"]
             body |= {"seq": seq, "notation": moves[-1]["notation"]}
         answers: list[httpx.Response] = []
+        probe = httpx.Client(base_url=base, timeout=30)
+        assert probe.get("/titles/details").status_code == 200  # a request that asks the database nothing
         link.slow = True
         writer = threading.Thread(target=lambda: answers.append(client.post(f"/games/{game.id}/{edit}", headers=game.auth, json=body)))
         writer.start()
         waits = []
-        with httpx.Client(base_url=base, timeout=30) as probe:  # a request that asks the database nothing
-            while writer.is_alive():
-                started = time.monotonic()
-                assert probe.get("/titles/details").status_code == 200
-                waits.append(time.monotonic() - started)
-                time.sleep(0.05)
+        while writer.is_alive():
+            started = time.monotonic()
+            assert probe.get("/titles/details").status_code == 200
+            waits.append(time.monotonic() - started)
+            time.sleep(0.05)
+        probe.close()
         link.slow = False
         assert answers[0].status_code == 201, answers[0].text
         assert len(waits) > 5  # the edit took several slow round trips
