@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from api.auth import require_ended_or_write, require_write
 from api.by_hand import bearer_token
 from api.errors import malformed, refused
-from api.routes.record import append_move, append_move_blocking, loaded, writer, writer_blocking
+from api.routes.record import append_move, append_move_blocking, load_game, loaded, writer, writer_blocking
 from api.services import Services
 from events.errors import TabletapeError
 from events.messages import phrase
@@ -68,7 +68,19 @@ async def _body(receive: Receive) -> bytes | None:
 
 async def _may_write(svc: Services, game_id: str, action: str, authorization: str | None) -> None:
     """The token check of the route ``action``, as the route itself makes it."""
+    if svc.log.shared:  # PostgreSQL: the game's seq and tokens are queries (see ``writer_blocking``)
+        await run_in_threadpool(_may_write_blocking, svc, game_id, action, authorization)
+        return
     await loaded(svc, game_id)
+    _check_write(svc, game_id, action, authorization)
+
+
+def _may_write_blocking(svc: Services, game_id: str, action: str, authorization: str | None) -> None:
+    load_game(svc, game_id)
+    _check_write(svc, game_id, action, authorization)
+
+
+def _check_write(svc: Services, game_id: str, action: str, authorization: str | None) -> None:
     creds = bearer_token(authorization)
     if action == "fork":
         if svc.projector.state(game_id).ended is None:

@@ -18,13 +18,21 @@ from replay.recorder import Recorder
 
 def library(log: DuckDBEventLog, projector: Callable[[], Projector]) -> PackLibrary:
     """The store's pack library, its packs loaded into their titles' rules registries (before any
-    game is folded: a game may pin one of them)."""
+    game is folded: a game may pin one of them); its tables in the store every process shares."""
 
     def state_of(game_id: str) -> tuple[object, bool]:
         game = projector().state(game_id)
         return game.state, game.ended is not None
 
-    return PackLibrary(log.con, state_of)
+    if not log.shared:
+        return PackLibrary(log.store, log.con, state_of)
+
+    def reads_current() -> None:  # games another process created are in the catalogue first
+        read_models = projector().read_models
+        if read_models is not None:
+            read_models.catch_up()
+
+    return PackLibrary(log.store, log.con, state_of, changes=log, reads_current=reads_current)
 
 
 def tokens(log: DuckDBEventLog) -> TokenStore:

@@ -8,11 +8,12 @@ appends (another process may have written it since); the chain, its keyed anchor
 both. Each commit sends ``NOTIFY tabletape_events`` (delivered on commit), which ``subscribe``
 hands to a process's live streams.
 
-The derived data (the catalogue, statistics, snapshots, packs) stays in DuckDB: each process
+The derived data (the catalogue, statistics, snapshots) stays in DuckDB: each process
 keeps an in-memory DuckDB *mirror* of the ``events`` table, copied by ``sync`` from PostgreSQL
 (the read models call it before they fold; an append does not wait for it), and ``con``, ``cursor()`` and ``reader()`` are that mirror's, so every
 read model and question runs unchanged. ``store`` is the connection of the tables that must be
-shared (tokens, creation keys, the admin token), in PostgreSQL.
+shared (tokens, creation keys, the admin token, the pack library), in PostgreSQL; ``listen``
+and ``notify`` tell every process of a change another layer made there.
 """
 
 from __future__ import annotations
@@ -151,6 +152,9 @@ class PostgresEventLog:
         #: (transaction, id) of the last row copied into the mirror from PostgreSQL
         self._mark: tuple[str, int] = ("0", 0)
         self._listeners: list[Callable[[str, AppendResult], None]] = []
+        #: other layers' channels (``listen``): channel -> its listeners
+        self._channels: dict[str, list[Callable[[str], None]]] = {}
+        self._listening: set[str] = set()
         self._listener: threading.Thread | None = None
         self._closing = False
         self.sync()
@@ -379,18 +383,42 @@ class PostgresEventLog:
         """Call ``listener(game_id, result)`` for every append any process commits (from a
         thread that LISTENs); returns the function that stops it."""
         self._listeners.append(listener)
+        self._start_listening()
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def listen(self, channel: str, listener: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``listener(payload)`` for every ``notify`` on ``channel`` by any process (this
+        one's too), from the listening thread; returns the function that stops it."""
+        listeners = self._channels.setdefault(channel, [])
+        listeners.append(listener)
+        self._start_listening()
+        return lambda: listeners.remove(listener) if listener in listeners else None
+
+    def notify(self, channel: str, payload: str) -> None:
+        """Tell every process listening on ``channel`` (a change another layer committed)."""
+        with self._pool.connection() as conn:
+            conn.execute("SELECT pg_notify(%s, %s)", [channel, payload])
+
+    def _start_listening(self) -> None:
         if self._listener is None:
             self._listener = threading.Thread(target=self._listen, name="tabletape-listen", daemon=True)
             self._listener.start()
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def _listen(self) -> None:
         while not self._closing:
             try:
                 with psycopg.connect(self.dsn, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self._listening = set()
                     while not self._closing:
+                        for channel in set(self._channels) - self._listening:  # named since the last wait
+                            conn.execute(f'LISTEN "{channel}"')
+                            self._listening.add(channel)
                         for note in conn.notifies(timeout=0.5):
+                            if note.channel != CHANNEL:
+                                for other in list(self._channels.get(note.channel, ())):
+                                    other(note.payload)
+                                continue
                             game_id, first, last = note.payload.rsplit(" ", 2)
                             result = AppendResult(game_id, int(first), int(last))
                             for listener in list(self._listeners):

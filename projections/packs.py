@@ -11,6 +11,12 @@ Titles with writable packs implement ``load_pack``, ``register_pack``, ``builtin
 ``pack_components``, ``derive_pack``, ``diff_packs`` and ``grow_pack`` (see
 ``rules.marco_polo_2``); a title with only ``builtin_packs`` lists them read-only.
 
+On a store several processes share (PostgreSQL), the library's own tables (``packs``,
+``pack_working``, ``pack_grown``) live in that store and every process holds a copy in memory:
+a change is announced (``changes.notify``) and every process takes it in at once; a pack asked
+for by hash or id that the copy lacks is read again before it is refused. The games a pack is
+pinned by are read from the read models (``reads``), brought up to the store first.
+
 Growth: the components a game described and its pack lacked join a new version of the working
 lineage (the first time, ``ours-v1`` made from the title's default pack) when the game ends, and
 when a new game of the title is created (then only what is public now: never a goal card before
@@ -27,7 +33,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import duckdb
 import msgspec
@@ -122,31 +128,104 @@ def _writable(title: Any) -> bool:
     return hasattr(title, "load_pack")
 
 
+#: the notification a change to a shared library sends (its payload: the title)
+CHANNEL = "tabletape_packs"
+
+
+class Changes(Protocol):
+    """What a store several processes share offers the library: a notification to all of them."""
+
+    def listen(self, channel: str, listener: Callable[[str], None]) -> Callable[[], None]: ...
+
+    def notify(self, channel: str, payload: str) -> None: ...
+
+
 class PackLibrary:
     """The ``packs`` tables of one store, with every pack in memory (packs are small and few).
 
-    ``state_of(game_id) -> (title state, ended)`` reads a game (the projector's); growth uses it.
+    ``store`` holds the library's tables (the log's ``store``), ``reads`` the read models'
+    ``games`` (the log's ``con``); on DuckDB both are the one file. ``state_of(game_id) ->
+    (title state, ended)`` reads a game (the projector's); growth uses it. ``changes``: the
+    store's notifications when other processes share it; ``reads_current`` then brings the read
+    models up to the store before ``games`` is read.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, state_of: Callable[[str], tuple[Any, bool]]) -> None:
-        self._con = con.cursor()
+    def __init__(
+        self,
+        store: Any,
+        reads: duckdb.DuckDBPyConnection,
+        state_of: Callable[[str], tuple[Any, bool]],
+        changes: Changes | None = None,
+        reads_current: Callable[[], object] = lambda: None,
+    ) -> None:
+        self._con = store.cursor()
+        self._reads = reads.cursor()
         self._lock = threading.RLock()
+        self._reads_lock = threading.Lock()
         self._state_of = state_of
+        self._changes = changes
+        self._reads_current = reads_current
         self._packs: dict[str, dict[str, Entry]] = {}
         self._working: dict[str, str] = {}
         self._complete: dict[str, bool] = {}
+        #: another process changed the library while this one's lock was held (taken in on next use)
+        self._stale = False
         with self._lock:
             self._con.execute(SCHEMA)
             self._load()
+        self._stop = changes.listen(CHANNEL, self._changed_elsewhere) if changes is not None else None
+
+    def _changed_elsewhere(self, _title: str) -> None:
+        # the notifications' thread also wakes live streams: it never waits on a growth here
+        if self._lock.acquire(blocking=False):
+            try:
+                self.catch_up()
+            finally:
+                self._lock.release()
+        else:
+            self._stale = True
 
     # -- reading -------------------------------------------------------------------------------
 
-    def _load(self) -> None:
+    def _games(self, query: str, params: list) -> list[tuple]:
+        """Rows of the read models' ``games``, current with the store."""
+        self._reads_current()
+        with self._reads_lock:  # one cursor: DuckDB's are not shared across threads unguarded
+            return self._reads.execute(query, params).fetchall()
+
+    def catch_up(self) -> bool:
+        """Take in what other processes changed in a shared library; whether anything had."""
+        if self._changes is None:
+            return False
+        try:
+            with self._lock:
+                self._stale = False
+                held = {(t, h) for t, entries in self._packs.items() for h in entries}
+                there = {tuple(r) for r in self._con.execute("SELECT title, hash FROM packs").fetchall()}
+                for title_id, digest in held - there:  # deleted elsewhere
+                    self._packs[title_id].pop(digest, None)
+                if there - held:
+                    self._load(skip=held)
+                working = dict(self._con.execute("SELECT title, hash FROM pack_working").fetchall())
+                changed = held != there or working != self._working
+                self._working = working
+                return changed
+        except Exception:  # a failed catch-up leaves the copy as it was: the next miss asks again
+            _logger.exception("reading the shared pack library failed")
+            return False
+
+    def _announce(self, title_id: str) -> None:
+        if self._changes is not None:
+            self._changes.notify(CHANNEL, title_id)
+
+    def _load(self, skip: set[tuple[str, str]] = frozenset()) -> None:
         rows = self._con.execute(
             "SELECT title, hash, id, data, name, lineage, version, parent_id, parent_hash, source, created_at, info "
             "FROM packs ORDER BY created_at"
         ).fetchall()
         for title_id, digest, pid, data, name, lineage, version, parent_id, parent_hash, source, at, info in rows:
+            if (title_id, digest) in skip:
+                continue
             parsed = json.loads(data)
             if pack_hash(parsed) != digest:
                 _logger.error("pack %s of %s no longer matches its hash %s: left out", pid, title_id, digest)
@@ -178,6 +257,8 @@ class PackLibrary:
         title = get_title(title_id)
         if not _has_packs(title):
             raise UnknownPack("{title_id} has no content packs", params=dict(title_id=title_id), code="no-packs")
+        if self._stale:
+            self.catch_up()
         with self._lock:
             return [*self._builtins(title_id).values(), *self._packs.get(title_id, {}).values()]
 
@@ -188,6 +269,14 @@ class PackLibrary:
 
     def get(self, title_id: str, pack_id: str, digest: str | None = None) -> Entry:
         """A pack by id (``digest`` when the id is ambiguous), or by its hash in place of the id."""
+        try:
+            return self._get(title_id, pack_id, digest)
+        except UnknownPack:
+            if not self.catch_up():
+                raise
+            return self._get(title_id, pack_id, digest)
+
+    def _get(self, title_id: str, pack_id: str, digest: str | None) -> Entry:
         entries = self.entries(title_id)
         if digest is None and _HASH.match(pack_id):
             by_hash = [e for e in entries if e.hash == pack_id]
@@ -205,6 +294,13 @@ class PackLibrary:
         return named[0]
 
     def by_hash(self, title_id: str, digest: str) -> Entry | None:
+        """The pack with that hash (read again from a shared store before it is missed)."""
+        found = self._held(title_id, digest)
+        if found is None and self.catch_up():
+            found = self._held(title_id, digest)
+        return found
+
+    def _held(self, title_id: str, digest: str) -> Entry | None:
         for entry in self.entries(title_id):
             if entry.hash == digest:
                 return entry
@@ -226,8 +322,7 @@ class PackLibrary:
 
     def games_pinned(self, title_id: str) -> dict[str, int]:
         """How many games pin each pack (by hash)."""
-        with self._lock:  # one cursor: DuckDB's are not shared across threads unguarded
-            rows = self._con.execute("SELECT options FROM games WHERE title = ?", [title_id]).fetchall()
+        rows = self._games("SELECT options FROM games WHERE title = ?", [title_id])
         counts: dict[str, int] = {}
         for (options,) in rows:
             digest = self.pinned_hash(title_id, json.loads(options))
@@ -286,6 +381,7 @@ class PackLibrary:
             self._packs.setdefault(entry.title, {}).setdefault(entry.hash, entry)
             if working:
                 self._working[entry.title] = entry.hash
+        self._announce(entry.title)
 
     def _set_working(self, entry: Entry) -> None:
         self._con.execute(
@@ -297,6 +393,7 @@ class PackLibrary:
         with self._lock:
             self._set_working(entry)
             self._working[entry.title] = entry.hash
+        self._announce(entry.title)
 
     def creating(self, title_id: str) -> Any:
         """Held around a creation of a game of a title whose packs grow: what it grows and pins
@@ -319,6 +416,7 @@ class PackLibrary:
         title = self._title_for_writes(title_id)
         pack = title.load_pack(data)
         with self._lock:
+            self.catch_up()  # another process's pack of the same id or content counts
             there = self.by_hash(title_id, pack.hash)
             if there is not None:
                 if working:
@@ -350,6 +448,7 @@ class PackLibrary:
         """A new version of ``parent`` (its lineage, the next version) with components changed."""
         title = self._title_for_writes(title_id)
         with self._lock:
+            self.catch_up()  # the next version number counts other processes' versions
             # the group's own lineage grows from the title's default pack; another built-in pack's
             # versions are a lineage of their own (not interleaved with the group's)
             own = parent.source == "builtin" and parent.hash == title.content["hash"]
@@ -375,6 +474,7 @@ class PackLibrary:
         """Forget a pack no game pins, that is not built in and not the working pack."""
         self._title_for_writes(title_id)
         with self._lock:
+            self.catch_up()
             if entry.source == "builtin":
                 raise PackRefused("{entry_id} is built in", params=dict(entry_id=entry.id), code="pack-in-use")
             pinned = self.games_pinned(title_id).get(entry.hash, 0)
@@ -386,6 +486,7 @@ class PackLibrary:
                 )
             self._con.execute("DELETE FROM packs WHERE title = ? AND hash = ?", [title_id, entry.hash])
             self._packs.get(title_id, {}).pop(entry.hash, None)
+        self._announce(title_id)
 
     # -- pinning and growth ----------------------------------------------------------------------
 
@@ -427,18 +528,15 @@ class PackLibrary:
         into play by an undo and has ended again)."""
         if only is not None:
             query, params = "SELECT game_id, options, status FROM games WHERE title = ? AND game_id = ?", [title_id, only]
+            grown: set[str] = set()
         else:
-            query = (
-                "SELECT g.game_id, g.options, g.status FROM games g ANTI JOIN pack_grown p USING (game_id) "
-                "WHERE g.title = ? ORDER BY g.created_at"
-            )
-            params = [title_id]
-        with self._lock:
-            rows = self._con.execute(query, params).fetchall()
+            query, params = "SELECT game_id, options, status FROM games WHERE title = ? ORDER BY created_at", [title_id]
+            with self._lock:  # the library's table, in its own store (the games are the read models')
+                grown = {r[0] for r in self._con.execute("SELECT game_id FROM pack_grown").fetchall()}
         return [
             (gid, status == "ended", opts)
-            for gid, options, status in rows
-            if (opts := json.loads(options)).get("grow_pack", True) is not False
+            for gid, options, status in self._games(query, params)
+            if gid not in grown and (opts := json.loads(options)).get("grow_pack", True) is not False
         ]
 
     def _feeds(self, title_id: str, options: dict[str, Any], lineage: str) -> bool:
@@ -446,7 +544,7 @@ class PackLibrary:
         pack or to a version of that lineage (a game on another group's pack, or on an invented
         one, grows nothing of ours)."""
         digest = self.pinned_hash(title_id, options)
-        entry = self.by_hash(title_id, digest) if digest else None
+        entry = self._held(title_id, digest) if digest else None
         if entry is None:
             return False
         if entry.source == "builtin":
@@ -501,13 +599,17 @@ class PackLibrary:
             if growth.entry is not None:
                 self._insert(growth.entry, working=True)
             digest = growth.entry.hash if growth.entry is not None else ""
-            for gid in growth.ended:
-                self._con.execute("INSERT INTO pack_grown VALUES (?, ?) ON CONFLICT DO NOTHING", [gid, digest])
+            if growth.ended:
+                self._con.executemany(
+                    "INSERT INTO pack_grown VALUES (?, ?) ON CONFLICT DO NOTHING", [[gid, digest] for gid in growth.ended]
+                )
 
     def prepare(self, title_id: str, options: dict[str, Any]) -> tuple[dict[str, Any], Growth | None]:
         """A new game's options pinned (see ``pin``), and the growth its creation brings; the
         caller ``commit``s the growth just before it appends the game, so a refused creation
         changes nothing."""
+        if _writable(get_title(title_id)):
+            self.catch_up()  # the working pack may have moved on in another process
         growth = self.plan_growth(title_id)
         return self.pin(title_id, dict(options), growth), growth
 
@@ -522,8 +624,8 @@ class PackLibrary:
         if "game.ended" not in result.types:
             return
         try:
-            with self._lock:
-                row = self._con.execute("SELECT title FROM games WHERE game_id = ?", [game_id]).fetchone()
+            rows = self._games("SELECT title FROM games WHERE game_id = ?", [game_id])
+            row = rows[0] if rows else None
             if row is not None and hasattr(get_title(row[0]), "grow_pack"):
                 self.grow(row[0], only=game_id)
         except Exception:  # growth must never fail the move that ended the game
@@ -535,10 +637,7 @@ class PackLibrary:
         """The packs (not built in) the games pin, once each."""
         if not game_ids:
             return []
-        with self._lock:
-            rows = self._con.execute(
-                "SELECT DISTINCT title, options FROM games WHERE list_contains(?, game_id)", [game_ids]
-            ).fetchall()
+        rows = self._games("SELECT DISTINCT title, options FROM games WHERE list_contains(?, game_id)", [game_ids])
         out: dict[str, Entry] = {}
         for title_id, options in rows:
             if not _writable(get_title(title_id)):
@@ -589,3 +688,5 @@ class PackLibrary:
             for entry in entries:
                 self._con.execute("DELETE FROM packs WHERE title = ? AND hash = ?", [entry.title, entry.hash])
                 self._packs.get(entry.title, {}).pop(entry.hash, None)
+        for title_id in {entry.title for entry in entries}:
+            self._announce(title_id)

@@ -182,6 +182,7 @@ HashQuery = Annotated[str | None, Query(pattern="^[0-9a-f]{64}$", description="t
 def list_packs(title: str, svc: Svc, accept_language: ConflictsLanguage = None) -> PackListOut:
     """A title's packs in this store: the built-in ones, then those uploaded, derived, grown or
     imported; ``working`` is the pack a new game is pinned to when it names none."""
+    svc.packs.catch_up()  # a store other workers share: theirs too, even before their notification
     entries = svc.packs.entries(title)
     pinned = svc.packs.games_pinned(title)
     working = svc.packs.working(title)

@@ -116,10 +116,10 @@ async def loaded(svc: Services, game_id: str) -> None:
     an append's cost); this keeps a cold game's first read from stalling every other request.
     """
     if not (svc.projector.cached(game_id) and svc.tokens.cached(game_id)):
-        await run_in_threadpool(_load, svc, game_id)
+        await run_in_threadpool(load_game, svc, game_id)
 
 
-def _load(svc: Services, game_id: str) -> None:
+def load_game(svc: Services, game_id: str) -> None:
     svc.projector.history(game_id)  # raises UnknownGame
     svc.tokens.has_tokens(game_id)
 
@@ -176,7 +176,7 @@ async def append_move(
 def writer_blocking(svc: Services, game_id: str, authorization: str | None) -> None:
     """``writer`` in a worker thread: on a store other processes write (PostgreSQL) the game's
     seq and tokens are asked of the database on every request, which must not stall the loop."""
-    _load(svc, game_id)
+    load_game(svc, game_id)
     require_write(svc, game_id, bearer_token(authorization))
 
 
@@ -199,16 +199,34 @@ def append_move_blocking(
 async def undo(
     game_id: str, body: UndoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
     accept_language: StatusLanguage = None,
-) -> AppendOut:
+) -> Response:
     """Back to the state after raw seq ``to_seq`` (any point down to 0), or take back the last move."""
+    if svc.log.shared:  # PostgreSQL: every step asks the database (see ``writer_blocking``)
+        return await run_in_threadpool(undo_blocking, svc, game_id, body, creds, key, accept_language)
     await loaded(svc, game_id)
     require_write(svc, game_id, creds)
-    to_seq = body.to_seq
-    if to_seq is None:
-        game = svc.projector.state(game_id)
-        to_seq = take_back_moves(svc.projector.history(game_id).entries(), game.created.seed is not None, body.moves or 1)
     result = await svc.recorder.undo_async(
-        game_id, to_seq, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+        game_id, undo_to(svc, game_id, body), body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, accept_language)
+
+
+def undo_to(svc: Services, game_id: str, body: UndoIn) -> int:
+    """The raw seq an undo goes back to: ``to_seq``, else before the last ``moves`` moves."""
+    if body.to_seq is not None:
+        return body.to_seq
+    game = svc.projector.state(game_id)
+    return take_back_moves(svc.projector.history(game_id).entries(), game.created.seed is not None, body.moves or 1)
+
+
+def undo_blocking(
+    svc: Services, game_id: str, body: UndoIn, creds: Credentials, key: str | None, accept_language: str | None
+) -> Response:
+    """``undo`` in a worker thread, for the same reason as ``writer_blocking``."""
+    load_game(svc, game_id)
+    require_write(svc, game_id, creds)
+    result = svc.recorder.undo(
+        game_id, undo_to(svc, game_id, body), body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
     return written(svc, game_id, result, accept_language)
 
@@ -219,11 +237,23 @@ async def undo(
 async def redo(
     game_id: str, body: RedoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
     accept_language: StatusLanguage = None,
-) -> AppendOut:
+) -> Response:
     """Re-apply what the last undo removed (while nothing new was recorded since)."""
+    if svc.log.shared:  # PostgreSQL: every step asks the database (see ``writer_blocking``)
+        return await run_in_threadpool(redo_blocking, svc, game_id, body, creds, key, accept_language)
     await loaded(svc, game_id)
     require_write(svc, game_id, creds)
     result = await svc.recorder.redo_async(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
+    return written(svc, game_id, result, accept_language)
+
+
+def redo_blocking(
+    svc: Services, game_id: str, body: RedoIn, creds: Credentials, key: str | None, accept_language: str | None
+) -> Response:
+    """``redo`` in a worker thread, for the same reason as ``writer_blocking``."""
+    load_game(svc, game_id)
+    require_write(svc, game_id, creds)
+    result = svc.recorder.redo(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
     return written(svc, game_id, result, accept_language)
 
 

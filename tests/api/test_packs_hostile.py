@@ -15,6 +15,11 @@ MP2 = "/titles/marco-polo-2/packs"
 
 
 @pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
+
+
+@pytest.fixture
 def admin(svc) -> dict[str, str]:
     return {"Authorization": f"Bearer {svc.admin_token_issued}"}
 

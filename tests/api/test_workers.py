@@ -3,23 +3,37 @@ serialise, and a live stream on one worker sees what another appended."""
 
 from __future__ import annotations
 
+import copy
+import re
+import socket
 import subprocess
 import sys
 import threading
 import time
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
 import live_server
-from apiplay import new_game, read_stream
+from apiplay import last_seq, new_game, play, read_stream
+from mp2play import OPTIONS, SETUP
+from rules.marco_polo_2.content import PUBLIC
+
+ADMIN_TOKEN = re.compile(r"admin token of this store \(shown once; it writes the content-pack library\): (\S+)")
 
 
 @pytest.fixture
-def workers(postgres_db):
-    base, proc = live_server.start(postgres_db, args=("--workers", "2"))
+def workers(postgres_db, tmp_path):
+    base, proc = live_server.start(postgres_db, args=("--workers", "2"), output=tmp_path / "serve.log")
     yield base
     live_server.stop(proc)
+
+
+@pytest.fixture
+def admin(workers, tmp_path) -> dict[str, str]:
+    """The admin token ``serve`` printed on the store's first start."""
+    return {"Authorization": f"Bearer {ADMIN_TOKEN.search((tmp_path / 'serve.log').read_text()).group(1)}"}
 
 
 def two_workers(base: str) -> tuple[httpx.Client, httpx.Client]:
@@ -90,6 +104,111 @@ def test_tokens_issued_again_through_one_worker_replace_the_old_ones_on_every_wo
     assert (old.status_code, old.json()["code"]) == (403, "token-wrong")
     new = {"Authorization": f"Bearer {issued.json()['write_token']}"}
     assert b.get(f"/games/{game.id}/legal-moves", headers=new).status_code == 200
+
+
+def test_a_pack_uploaded_through_one_worker_is_served_by_every_worker(workers, admin):
+    a, b = two_workers(workers)
+    b.get("/titles/marco-polo-2/packs")  # b has read the library before the upload
+    data = copy.deepcopy(PUBLIC.data)
+    data["id"] = "ours-workers"
+    up = a.post("/titles/marco-polo-2/packs", json=data, headers=admin)
+    assert up.status_code == 201, up.text
+    ref = {"id": "ours-workers", "hash": up.json()["hash"]}
+    created = b.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {**OPTIONS, "content": ref}})
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["game_id"], created.json()["tokens"]["write_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    moved = b.post(f"/games/{game_id}/moves", headers=auth, json={"notation": SETUP, "expected_seq": created.json()["last_seq"]})
+    assert moved.status_code == 201, moved.text
+    states = [client.get(f"/games/{game_id}/state", headers=auth) for client in (a, b)]
+    assert [s.status_code for s in states] == [200, 200], [s.text for s in states]
+    assert states[0].json() == states[1].json()
+    listed = [client.get("/titles/marco-polo-2/packs").json() for client in (a, b)]
+    assert listed[0] == listed[1]
+    assert next(p for p in listed[0]["packs"] if p["id"] == "ours-workers")["games"] == 1
+    working = a.post("/titles/marco-polo-2/packs", params={"working": "true"}, json=data, headers=admin)
+    assert working.json()["working"], working.text  # the same content again: made working
+    plain = b.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": OPTIONS}).json()
+    # pinned to the next version b grew from the working pack a made (what the first game described)
+    pinned = b.get(f"/games/{plain['game_id']}").json()["options"]["content"]
+    assert pinned["id"] == "ours-workers-v2"
+    assert [c.get("/titles/marco-polo-2/packs").json()["working"] for c in (a, b)] == [pinned, pinned]
+    assert a.get(f"/games/{plain['game_id']}/state", headers={"Authorization": f"Bearer {plain['tokens']['write_token']}"}).status_code == 200
+
+
+class SlowLink:
+    """A TCP relay to PostgreSQL that, once ``slow`` is set, holds every client packet for
+    ``delay`` seconds: a database far away, each round trip slow."""
+
+    def __init__(self, upstream: tuple[str, int], delay: float) -> None:
+        self.upstream, self.delay, self.slow = upstream, delay, False
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.upstream)
+            threading.Thread(target=self._pump, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, False), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, held: bool) -> None:
+        try:
+            while chunk := source.recv(65536):
+                if held and self.slow:
+                    time.sleep(self.delay)
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                end.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.mark.parametrize("edit", ["undo", "redo", "amend"])
+def test_a_history_edit_waiting_on_a_slow_database_leaves_the_worker_answering(postgres_db, edit):
+    parts = urlsplit(postgres_db)
+    link = SlowLink((parts.hostname, parts.port), delay=0.5)
+    base, proc = live_server.start(postgres_db.replace(f":{parts.port}/", f":{link.port}/", 1))
+    try:
+        client = httpx.Client(base_url=base, timeout=30)
+        game = new_game(client)
+        play(client, game, 2, first=True)
+        seq = last_seq(client, game.id)
+        if edit == "redo":
+            assert client.post(f"/games/{game.id}/undo", headers=game.auth, json={"expected_seq": seq}).status_code == 201
+            seq += 1
+        body = {"expected_seq": seq}
+        if edit == "amend":
+            moves = client.get(f"/games/{game.id}/legal-moves", params={"at": seq - 1}, headers=game.auth).json()["moves"]
+            body |= {"seq": seq, "notation": moves[-1]["notation"]}
+        answers: list[httpx.Response] = []
+        probe = httpx.Client(base_url=base, timeout=30)
+        assert probe.get("/titles/details").status_code == 200  # a request that asks the database nothing
+        link.slow = True
+        writer = threading.Thread(target=lambda: answers.append(client.post(f"/games/{game.id}/{edit}", headers=game.auth, json=body)))
+        writer.start()
+        waits = []
+        while writer.is_alive():
+            started = time.monotonic()
+            assert probe.get("/titles/details").status_code == 200
+            waits.append(time.monotonic() - started)
+            time.sleep(0.05)
+        probe.close()
+        link.slow = False
+        assert answers[0].status_code == 201, answers[0].text
+        assert len(waits) > 5  # the edit took several slow round trips
+        assert max(waits) < 0.45, waits  # none of those round trips on the event loop
+    finally:
+        live_server.stop(proc)
+        link.close()
 
 
 def test_several_workers_on_a_duckdb_file_are_refused_in_one_line(tmp_path):
