@@ -98,7 +98,7 @@ export function outbox(id, { token, landed, refused, changed }) {
 
   // what waits, as lines of the timeline
   const timelineItems = () => pending().map((m) => h('li', { class: 'pending', 'data-pending': m.body.idempotency_key },
-    h('span', { class: 'badge pending-badge' }, 'not sent yet'), ' ', m.label || 'a move'));
+    h('span', { class: 'badge pending-badge' }, t('generic.not-sent')), ' ', m.label || t('generic.a-move')));
 
   return {
     status, hold, flush, pending, timelineItems,

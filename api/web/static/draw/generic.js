@@ -3,13 +3,13 @@ import { h, clear, humanize } from '../dom.js';
 import { t } from '../i18n.js';
 
 const isScalar = (v) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-const fmt = (v) => (v === null ? '—' : v === true ? 'yes' : v === false ? 'no' : typeof v === 'number' && !Number.isInteger(v) ? String(Math.round(v * 100) / 100) : String(v));
+const fmt = (v) => (v === null ? '—' : v === true ? t('generic.yes') : v === false ? t('generic.no') : typeof v === 'number' && !Number.isInteger(v) ? String(Math.round(v * 100) / 100) : String(v));
 const label = (k) => humanize(String(k));
 
 export function render(value, depth = 0) {
   if (isScalar(value)) return h('span', { class: 'val' }, fmt(value));
   if (Array.isArray(value)) {
-    if (!value.length) return h('span', { class: 'muted' }, 'none');
+    if (!value.length) return h('span', { class: 'muted' }, t('generic.none'));
     if (value.every(isScalar)) return h('span', { class: 'val list' }, value.map(fmt).join(', '));
     if (value.every((x) => Array.isArray(x) && x.every(isScalar))) {
       return h('ul', { class: 'plain' }, value.map((x) => h('li', {}, x.map(fmt).join(' · '))));
@@ -26,7 +26,7 @@ export function render(value, depth = 0) {
     return h('ol', { class: 'plain' }, value.map((x) => h('li', {}, render(x, depth + 1))));
   }
   const entries = Object.entries(value);
-  if (!entries.length) return h('span', { class: 'muted' }, 'none');
+  if (!entries.length) return h('span', { class: 'muted' }, t('generic.none'));
   return h('dl', { class: depth ? 'kv nested' : 'kv' }, entries.flatMap(([k, v]) => [h('dt', {}, label(k)), h('dd', { 'data-key': k }, render(v, depth + 1))]));
 }
 
@@ -36,12 +36,12 @@ export function draw(container, view, ctx) {
   const skip = new Set(['title', 'status']);
   const shown = Object.fromEntries(Object.entries(view || {}).filter(([k]) => !skip.has(k)));
   container.append(h('div', { class: 'generic-view' },
-    h('p', { class: 'muted small' }, 'A readable rendering of the public view (no drawing for this title yet).'),
+    h('p', { class: 'muted small' }, t('generic.intro')),
     render(shown)));
 }
 
 export function score(view) {
   const s = view && (view.score || view.scores);
   if (!s) return null;
-  return h('div', { class: 'breakdown' }, h('h3', {}, 'Breakdown'), render(s, 1));
+  return h('div', { class: 'breakdown' }, h('h3', {}, t('generic.breakdown')), render(s, 1));
 }
