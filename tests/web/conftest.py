@@ -16,9 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-import live_server
 
-from pagehelp import ARTIFACTS, DESKTOP, PHONE, PHONE_TALL, WIDE
+from pagehelp import ARTIFACTS, DESKTOP, PHONE, PHONE_TALL, WIDE, own_server
 
 CHROMIUM = os.environ.get("TABLETAPE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
@@ -62,10 +61,8 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """A real server (``python -m api serve``) on 127.0.0.1 over a fresh DuckDB file: its base URL."""
-    base, proc = live_server.start(tmp_path_factory.mktemp("web") / "web.duckdb")
-    yield base
-    live_server.stop(proc)
+    """A real server on a fresh DuckDB file, shared by the browser tests: its base URL."""
+    yield from own_server(tmp_path_factory, "web")
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import httpx
+import live_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
@@ -323,3 +324,16 @@ def low_contrast(page, selector: str, ratio: float = 4.5) -> list[dict]:
     }""",
         [selector, ratio],
     )
+
+
+def own_server(tmp_path_factory, name: str, seeded: bool = False):
+    """A real server (``python -m api serve``) on 127.0.0.1 over a DuckDB file of its own (holding
+    the statistics' seeded games when ``seeded``): yields its base URL, stops it after."""
+    path = tmp_path_factory.mktemp(name) / f"{name}.duckdb"
+    if seeded:
+        from statsseed import seed_store
+
+        seed_store(path)
+    base, proc = live_server.start(path)
+    yield base
+    live_server.stop(proc)

@@ -13,7 +13,6 @@ import re
 import shutil
 
 import httpx
-import live_server
 import pytest
 from pagehelp import (
     ARTIFACTS,
@@ -22,6 +21,7 @@ from pagehelp import (
     last_seq,
     marco_polo_board,
     marco_polo_drawn,
+    own_server,
     small_targets,
     start_game,
     state,
@@ -41,9 +41,7 @@ MAIN = ("money-bag-taken", "khans-favor-taken", "contracts-taken")
 def server(tmp_path_factory):
     """A store of this module's own: the test starts from the public pack as shipped, which games
     of other modules on the shared server would have grown."""
-    base, proc = live_server.start(tmp_path_factory.mktemp("mp2-table") / "table.duckdb")
-    yield base
-    live_server.stop(proc)
+    yield from own_server(tmp_path_factory, "mp2-table")
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,7 @@ import re
 
 import pytest
 
-import live_server
-from pagehelp import PHONE_TALL, shot, start_game, step, wait_ready
-from statsseed import seed_store
+from pagehelp import PHONE_TALL, own_server, shot, start_game, step, wait_ready
 
 HEADING = {"en": "Games", "es": "Partidas", "ja": "ゲーム"}
 NEW_GAME = {"en": "New game", "es": "Nueva partida", "ja": "新しいゲーム"}
@@ -169,11 +167,7 @@ def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, ser
 
 @pytest.fixture(scope="module")
 def stats_server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("lang-stats") / "stats.duckdb"
-    seed_store(path)
-    base, proc = live_server.start(path)
-    yield base
-    live_server.stop(proc)
+    yield from own_server(tmp_path_factory, "lang-stats", seeded=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "ja"])

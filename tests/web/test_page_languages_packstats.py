@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-import live_server
-from pagehelp import shot
+from pagehelp import own_server, shot
 from rules.marco_polo_2.content import SYNTHETIC
-from statsseed import seed_store
 
 #: words of the editor as each language says them: the contracts' section, a contract's form, the save bar
 EDITOR = {
@@ -85,11 +83,7 @@ def test_the_pack_editor_in_the_chosen_language(tall_phone, server, lang):
 
 @pytest.fixture(scope="module")
 def stats_server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("lang-stats-pages") / "stats.duckdb"
-    seed_store(path)
-    base, proc = live_server.start(path)
-    yield base
-    live_server.stop(proc)
+    yield from own_server(tmp_path_factory, "lang-stats-pages", seeded=True)
 
 
 def open_stats(page, url: str) -> None:

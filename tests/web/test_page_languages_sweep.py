@@ -12,9 +12,7 @@ import re
 import httpx
 import pytest
 
-import live_server
-from pagehelp import shot, step, wait_ready
-from statsseed import seed_store
+from pagehelp import own_server, shot, step, wait_ready
 from test_page_languages import no_missing_strings
 
 #: English words once seen on these screens in Spanish or Japanese
@@ -54,11 +52,7 @@ def leaks(page, names: tuple[str, ...]) -> list[str]:
 @pytest.fixture(scope="module")
 def sweep_server(tmp_path_factory):
     """A server whose store holds finished games of every title (the statistics' seed)."""
-    path = tmp_path_factory.mktemp("lang-sweep") / "sweep.duckdb"
-    seed_store(path)
-    base, proc = live_server.start(path)
-    yield base
-    live_server.stop(proc)
+    yield from own_server(tmp_path_factory, "lang-sweep", seeded=True)
 
 
 def finished_games(base: str) -> dict[str, tuple[str, tuple[str, ...]]]:

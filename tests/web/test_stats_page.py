@@ -11,21 +11,16 @@ from urllib.parse import parse_qs, urlparse
 
 import httpx
 import pytest
-from statsseed import GAMES, seed_store
+from statsseed import GAMES
 
-import live_server
-from pagehelp import axe_violations, shot
+from pagehelp import axe_violations, own_server, shot
 
 VIEWPORTS = ["tall_phone", "wide"]
 
 
 @pytest.fixture(scope="module")
 def stats_server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("stats-web") / "stats.duckdb"
-    seed_store(path)
-    base, proc = live_server.start(path)
-    yield base
-    live_server.stop(proc)
+    yield from own_server(tmp_path_factory, "stats-web", seeded=True)
 
 
 @pytest.fixture(scope="module")
