@@ -9,7 +9,7 @@ from typing import AsyncIterator
 
 from fastapi import FastAPI
 
-from api import errors, openapi
+from api import errors, i18n, openapi
 from api.auth import Svc
 from api.edge import BodyLimits
 from api.fast_lane import MovesLane
@@ -30,10 +30,8 @@ raw log open once the game has ended."""
 
 
 def admin_token_notice(token: str) -> str:
-    return (
-        f"admin token of this store (shown once; it writes the content-pack library): {token}\n"
-        "  `tabletape admin-token` makes a new one (the old one then stops working)"
-    )
+    """What ``serve`` prints on a store's first start, in the CLI's language."""
+    return i18n.cli("msgs/admin-token", token=token)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

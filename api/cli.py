@@ -91,7 +91,7 @@ def serve(
         from events.stores import is_postgres
 
         if not is_postgres(db):
-            fail(f"serve: --workers {workers} needs a PostgreSQL database (--db postgresql://...): one process holds a DuckDB file")
+            fail(cli("msgs/workers-need-postgres", workers=workers))
         first_start(settings)  # once, before the workers: the schema and the admin token
     run(create_app(settings), host, port, access_log=access_log, settings=settings, workers=workers)
 
@@ -143,7 +143,7 @@ def new(
     for pair in option:
         key, eq, value = pair.partition("=")
         if not eq or not key:
-            fail(f"--option takes key=value, not {pair!r}")
+            fail(cli("msgs/option-not-pair", pair=pair))
         options[key] = option_value(value)
     out = console()
     running = service(db)
@@ -303,17 +303,17 @@ def replay(
             now = running.with_token(token).get(
                 f"/games/{quote(game_id, safe='')}/state", [("at", at), ("seat", seat), ("full", full or None)]
             )
-        label = f"{game_id} after seq {now['at']} ({now['perspective']} view)"
+        label = cli("msgs/view-label", game_id=game_id, seq=now["at"], eyes=cli(f"msgs/eyes/{now['perspective']}"))
         out.print(view_tree(label, now["view"]))
         out.print(f"[bold]{escape(now['status_line'])}[/]")
         return
     with layers(db) as lay, reported():
         last = lay.projector.history(game_id).last_seq
         if at is not None and not 0 <= at <= last:
-            fail(f"--at {at} is outside the log (0..{last})")
+            fail(cli("msgs/at-outside", at=at, last=last))
         game = lay.projector.state_at(game_id, at)
         eyes = Perspective(seat=seat, full=full)
-        label = f"{game_id} after seq {last if at is None else at} ({eyes.name} view)"
+        label = cli("msgs/view-label", game_id=game_id, seq=last if at is None else at, eyes=cli(f"msgs/eyes/{eyes.name}"))
         out.print(view_tree(label, eyes.see(game)))
         out.print(f"[bold]{escape(i18n.sentence(status_words(game), i18n.cli_lang))}[/]")
 
@@ -356,7 +356,7 @@ def export_games(
             fail("parquet export: name one folder (tabletape export --format parquet DIR)")
         return export_parquet(db, folder)
     if format != "jsonl":
-        fail(f"--format is jsonl, parquet or bgstats, not {format!r}")
+        fail(cli("msgs/format-unknown", format=format))
 
     left_out: list[str] = []
     with layers(db) as lay, reported():

@@ -124,6 +124,8 @@ def reported() -> Iterator[None]:
         fail(said(exc))
     except remote.Refused as exc:
         fail(cli("error", code=exc.code, message=exc.message))
+    except remote.NotTabletape as exc:
+        fail(cli("msgs/not-tabletape", url=exc.url))
     except remote.Unreachable as exc:
         fail(cli("service-unreachable", url=exc.url, reason=exc.reason))
 

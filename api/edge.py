@@ -10,11 +10,13 @@ connection, so the rest of an oversized upload is never read.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api import i18n
 from events.messages import render
 
 KiB = 1024
@@ -87,16 +89,24 @@ def route_of(method: str, path: str) -> str:
     return "other"
 
 
-def too_large(route: str, limit: int) -> bytes:
-    return (
-        b'{"code":"body-too-large","message":"the body of a %s request may hold at most %d bytes","limit":%d}'
-        % (route.encode(), limit, limit)
-    )
+def too_large(route: str, limit: int, accept_language: str | None = None) -> bytes:
+    """The 413's body ``{code, message, limit}``, the message in the language ``Accept-Language`` asks for."""
+    lang = i18n.negotiate(accept_language)
+    message = i18n.text("edge", "msgs/body-too-large", lang, route=route, limit=limit)
+    return json.dumps({"code": "body-too-large", "message": message, "limit": limit}, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-async def refuse_too_large(send: Send, route: str, limit: int) -> None:
+def accept_language(scope: Scope) -> str | None:
+    """The request's ``Accept-Language`` header, from an ASGI scope."""
+    for key, value in scope.get("headers", ()):
+        if key == b"accept-language":
+            return value.decode("latin-1")
+    return None
+
+
+async def refuse_too_large(send: Send, route: str, limit: int, language: str | None = None) -> None:
     """The 413, closing the connection so the rest of the body is never read."""
-    body = too_large(route, limit)
+    body = too_large(route, limit, language)
     await send(
         {
             "type": "http.response.start",
@@ -137,7 +147,7 @@ class BodyLimits:
         limit = self.limits[route]
         if chunked is None:
             if length.isdigit() and int(length) > limit:  # the server refuses one that is not a number
-                await refuse_too_large(send, route, limit)
+                await refuse_too_large(send, route, limit, accept_language(scope))
                 return
             await self.app(scope, receive, send)
             return
@@ -145,7 +155,7 @@ class BodyLimits:
         if body is None:
             return  # the client left
         if body is False:
-            await refuse_too_large(send, route, limit)
+            await refuse_too_large(send, route, limit, accept_language(scope))
             return
         await self.app(scope, _replay(body, receive), send)
 

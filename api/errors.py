@@ -68,6 +68,8 @@ class MalformedRequest(TabletapeError):
 PARAM_TEXT_LIMIT = 200
 
 _HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 406: "not-acceptable", 415: "unsupported-media-type"}
+#: Starlette's own words for those statuses, which the catalogue's ``edge`` ``msgs/{code}`` replaces
+_STARLETTE_DETAIL = {405: "Method Not Allowed", 406: "Not Acceptable", 415: "Unsupported Media Type"}
 
 
 def _jsonable(value: Any) -> Any:
@@ -181,9 +183,11 @@ def install(app: FastAPI) -> None:
             return JSONResponse(status_code=422, content={"code": "malformed-body", "message": message, "errors": []})
         code = _HTTP_CODES.get(exc.status_code, f"http-{exc.status_code}")
         message = exc.detail if isinstance(exc.detail, str) else code
+        lang = i18n.negotiate(request.headers.get("accept-language"))
         if exc.status_code == 404 and message == "Not Found":
-            lang = i18n.negotiate(request.headers.get("accept-language"))
             message = i18n.text("edge", "not-found/no-route", lang, method=request.method, path=request.url.path)
+        elif exc.status_code in _HTTP_CODES and message == _STARLETTE_DETAIL.get(exc.status_code):
+            message = i18n.text("edge", f"msgs/{code}", lang, method=request.method, path=request.url.path)
         return JSONResponse(
             status_code=exc.status_code, content={"code": code, "message": message}, headers=exc.headers
         )

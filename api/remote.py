@@ -84,6 +84,14 @@ class Unreachable(Exception):
         self.url, self.reason = url, reason
 
 
+class NotTabletape(Unreachable):
+    """Something answered at the URL, but not as a tabletape service does (an HTML page, not JSON)."""
+
+    def __init__(self, url: str, status: int) -> None:
+        super().__init__(url, f"HTTP {status}, not tabletape's JSON")
+        self.status = status
+
+
 class Refused(Exception):
     """The service answered an error: ``{code, message}``."""
 
@@ -124,16 +132,22 @@ class Service:
             with urllib.request.urlopen(req, timeout=timeout) as answer:
                 return answer.read(), answer.headers.get("content-type", "")
         except urllib.error.HTTPError as exc:
-            raise _refused(exc) from None
+            raise _refused(exc, self.url) from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise Unreachable(self.url, str(reason)) from None
 
     def get(self, path: str, params: Any = None) -> Any:
-        return json.loads(self.request("GET", path, params)[0])
+        return self._json(self.request("GET", path, params)[0])
 
     def post(self, path: str, body: Any, params: Any = None) -> Any:
-        return json.loads(self.request("POST", path, params, body)[0])
+        return self._json(self.request("POST", path, params, body)[0])
+
+    def _json(self, raw: bytes) -> Any:
+        try:
+            return json.loads(raw)
+        except ValueError:  # e.g. a web server's HTML page at that URL
+            raise NotTabletape(self.url, 200) from None
 
 
 def _query(value: Any) -> str:
@@ -144,13 +158,14 @@ def _query(value: Any) -> str:
     return str(value)
 
 
-def _refused(exc: urllib.error.HTTPError) -> Refused:
+def _refused(exc: urllib.error.HTTPError, url: str) -> Exception:
+    """A tabletape error answer as ``Refused``; any other (an HTML 404 page) as ``NotTabletape``."""
     raw = exc.read()
     try:
         data = json.loads(raw)
         return Refused(exc.code, str(data["code"]), str(data["message"]))
     except (ValueError, KeyError, TypeError):
-        return Refused(exc.code, f"http-{exc.code}", raw.decode(errors="replace")[:200] or str(exc.reason))
+        return NotTabletape(url, exc.code)
 
 
 def answers(url: str) -> bool:

@@ -18,6 +18,7 @@ close", as nginx does).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -28,7 +29,7 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from api import remote
+from api import edge, i18n, remote
 from api.settings import Settings
 
 _IDLE, _HEAD, _BODY = 0, 1, 2
@@ -77,7 +78,7 @@ class GuardedProtocol(HttpToolsProtocol):
         if phase == _HEAD:
             self._head_bytes += len(data)
             if self._head_bytes > self.head_limit:
-                self._refuse(431, b"the request head is larger than %d bytes" % self.head_limit)
+                self._refuse(431, "msgs/request-head-too-large", limit=self.head_limit)
             elif self._timer is None:
                 self._arm(_HEAD)
         elif self._timer_phase != _BODY:
@@ -115,7 +116,7 @@ class GuardedProtocol(HttpToolsProtocol):
         if self.transport.is_closing() or self._phase == _IDLE:
             return
         what, limit = ("head", self.head_timeout) if self._phase == _HEAD else ("body", self.body_timeout)
-        self._refuse(408, b"the request %s did not arrive within %g s" % (what.encode(), limit))
+        self._refuse(408, "msgs/request-timeout", what=what, limit=limit)
 
     def linger(self) -> None:
         """Close the connection: writing now, reading after ``linger_s`` (or when the client closes)."""
@@ -131,13 +132,24 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         self._timer = self.loop.call_later(self.linger_s, self.transport.close)
 
-    def _refuse(self, status: int, message: bytes) -> None:
-        """Answer (unless an answer is being written) and close the connection."""
+    def _language(self) -> str | None:
+        """The ``Accept-Language`` of the request whose body is late (a late head has none yet)."""
+        if self._phase != _BODY or self.cycle is None:
+            return None
+        return edge.accept_language(self.cycle.scope)
+
+    def _refuse(self, status: int, key: str, **params: Any) -> None:
+        """Answer (unless an answer is being written) and close the connection; the message is the
+        ``edge`` catalogue's ``key``, in the request's language once its head has arrived."""
         self._disarm()
         cycle = self.cycle  # in the head phase, the previous request's (a pipelined answer may be under way)
         if cycle is None or (cycle.response_complete if self._phase == _HEAD else not cycle.response_started):
-            code = b"request-timeout" if status == 408 else b"request-head-too-large"
-            body = b'{"code":"%s","message":"%s"}' % (code, message)
+            lang = i18n.negotiate(self._language())
+            if "what" in params:
+                params["what"] = i18n.text("edge", f"{key}/{params['what']}", lang)
+            code = "request-timeout" if status == 408 else "request-head-too-large"
+            message = i18n.text("edge", key, lang, **params)
+            body = json.dumps({"code": code, "message": message}, ensure_ascii=False, separators=(",", ":")).encode()
             reason = b"Request Timeout" if status == 408 else b"Request Header Fields Too Large"
             self.transport.write(
                 b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"

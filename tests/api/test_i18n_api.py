@@ -140,3 +140,32 @@ def test_a_refusal_with_a_nested_phrase_answers_its_params_in_the_language_asked
     assert bodies["en"]["message"].startswith("cannot read 'd=Q9': 'Q9' is not a card id; expected one of: R7 or Rx")
     assert bodies["es"]["message"].startswith("no se puede leer 'd=Q9': 'Q9' no es una carta; se espera uno de: R7 o Rx")
     assert "is not a card id" not in bodies["ja"]["message"] and "expected" not in bodies["ja"]["message"]
+
+
+def test_a_method_a_route_does_not_take_is_refused_in_the_language_asked(client):
+    """Before: Starlette's own "Method Not Allowed", in every language."""
+    answered = {lang: client.delete("/titles", headers={"Accept-Language": h}) for lang, h in LANGUAGES.items()}
+    assert {r.status_code for r in answered.values()} == {405}
+    assert {r.json()["code"] for r in answered.values()} == {"method-not-allowed"}
+    messages = {lang: r.json()["message"] for lang, r in answered.items()}
+    assert messages["en"] == "DELETE is not allowed on /titles"
+    assert messages["es"] == "DELETE no está permitido en /titles"
+    assert messages["ja"] == "/titles では DELETE は使えません"
+
+
+def test_a_body_too_large_is_refused_in_the_language_asked(client):
+    """Before: the 413's message was the same English sentence whatever the request asked for."""
+    game = new_game(client)
+    big = b'{"notation": "' + b"x" * 100_000 + b'", "expected_seq": 2}'
+    answered = {
+        lang: client.post(f"/games/{game.id}/moves", content=big,
+                          headers={**game.auth, "Accept-Language": h, "Content-Type": "application/json"})
+        for lang, h in LANGUAGES.items()
+    }
+    assert {r.status_code for r in answered.values()} == {413}
+    bodies = {lang: r.json() for lang, r in answered.items()}
+    assert {b["code"] for b in bodies.values()} == {"body-too-large"}
+    limit = bodies["en"]["limit"]
+    assert bodies["en"]["message"] == f"the body of a moves request may hold at most {limit} bytes"
+    assert bodies["es"]["message"] == f"el cuerpo de una petición moves puede tener como mucho {limit} bytes"
+    assert bodies["ja"]["message"] == f"moves リクエストの本文は最大 {limit} バイトです"

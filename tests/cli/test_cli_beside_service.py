@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import http.server
 import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -248,3 +250,42 @@ def test_a_store_held_without_a_discovery_file_is_store_busy_in_one_line(tmp_pat
             assert busy.exit_code == 1 and busy.output.startswith("store-busy") and busy.output.count("\n") == 1, busy.output
     finally:
         live_server.stop(proc)
+
+
+class _WebPage(http.server.BaseHTTPRequestHandler):
+    """Any web server that is not tabletape: an HTML page for every path, 404 under /missing."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        status = 404 if self.path.startswith("/missing") else 200
+        page = b"<!doctype html>\n<html>\n<head><title>Not here</title></head>\n<body>\n<h1>Hello</h1>\n</body>\n</html>\n"
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def web_page():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _WebPage)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("under", ["", "/missing"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_url_that_answers_a_web_page_is_one_line_saying_it_is_not_tabletape(web_page, tmp_path, under, lang):
+    """Before: a 200 HTML page ended in a 56-line traceback (its body is not JSON), a 404 one
+    printed the page's HTML."""
+    url = web_page + under
+    result = run("--lang", lang, "--url", url, "games", "--db", str(tmp_path / "t.duckdb"))
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert "<" not in result.output and url in result.output
+    said = {"en": "did not answer as a tabletape service", "ja": "tabletape のサービスとして応答しませんでした"}
+    assert said[lang] in result.output

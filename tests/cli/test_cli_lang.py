@@ -66,3 +66,22 @@ def test_the_status_line_of_replay_is_in_the_chosen_language(db):
     assert "waiting for the shuffle or the deal; Ana starts" in said["en"]
     assert "se espera que se revuelvan o se repartan las cartas; empieza Ana" in said["es"]
     assert "シャッフルか配札を待っています。Anaから始めます" in said["ja"]
+
+
+def test_the_cli_s_own_complaints_are_in_the_language_of_lang(db):
+    """Before: these were English f-strings whatever --lang said."""
+    option = run("--lang", "ja", "new", "lost-cities", "Ana", "Bea", "--option", "foo", "--db", db)
+    assert option.exit_code == 1 and "--option は key=value の形です（'foo' ではありません）" in option.output
+    export = run("--lang", "ja", "export", "--format", "xml", "--db", db)
+    assert export.exit_code == 1 and "--format は jsonl、parquet、bgstats のいずれかです（'xml' ではありません）" in export.output
+    english = run("--lang", "en", "export", "--format", "xml", "--db", db)
+    assert "--format is jsonl, parquet or bgstats, not 'xml'" in english.output
+
+
+def test_a_replayed_view_is_labelled_in_the_language_of_lang(db):
+    made = run("new", "lost-cities", "Ana", "Bea", "--option", "rounds=1", "--db", db)
+    game_id = made.output.split()[1]
+    outside = run("--lang", "ja", "replay", game_id, "--at", "99", "--db", db)
+    assert outside.exit_code == 1 and "--at 99 は記録の範囲外です（0..1）" in outside.output, outside.output
+    shown = run("--lang", "ja", "replay", game_id, "--db", db)
+    assert shown.exit_code == 0 and f"{game_id} seq 1 の後（公開の表示）" in shown.output, shown.output
