@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from apiplay import Game, finish, last_seq, log_rows, new_game, play
 
 from events.lifecycle import Forked
+
+
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
 
 
 def post(client, game: Game, path: str, body: dict, token: str | None = None):

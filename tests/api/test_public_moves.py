@@ -8,6 +8,12 @@ import re
 import golden_games
 import pytest
 
+
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
+
+
 SECRET = re.compile(r"\bG\d\d\b")  # objective cards (Marco Polo) and goal cards (Marco Polo II)
 
 

@@ -10,6 +10,11 @@ from replay.frames import apply_diff
 
 
 @pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
+
+
+@pytest.fixture
 def ended_game(client, svc):
     game = new_game(client)
     play(client, game, 6)

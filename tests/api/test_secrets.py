@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from apiplay import finish, last_seq, new_game, play, read_stream
+
+
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
 
 CARD = re.compile(r"(?<![A-Za-z0-9_=-])[YBWGRP](?:10|[2-9]|x)(?![A-Za-z0-9_])")
 
