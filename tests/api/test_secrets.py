@@ -13,6 +13,7 @@ from apiplay import finish, last_seq, new_game, play, read_stream
 def app_settings(any_store_settings):
     return any_store_settings  # these tests run on DuckDB and on PostgreSQL
 
+
 CARD = re.compile(r"(?<![A-Za-z0-9_=-])[YBWGRP](?:10|[2-9]|x)(?![A-Za-z0-9_])")
 
 
