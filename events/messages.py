@@ -140,7 +140,7 @@ def say(
         return words.sep.join(say(i, templates, term) for i in words.items)
     if not isinstance(words, Phrase):
         return str(words)
-    template = _lookup(templates, words.key) or words.template
+    template = template_in(templates, words.key) or words.template
     params = {
         k: say(v, templates, term) if isinstance(v, (Phrase, Joined)) else (term(k, v) if term else v)
         for k, v in words.params.items()
@@ -152,9 +152,11 @@ def say(
     return text[:1].upper() + text[1:] if words.capital else text
 
 
-def _lookup(templates: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None, key: str) -> str | None:
+def template_in(templates: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None, key: str) -> str | None:
+    """The template keyed ``key`` in a catalogue section (flat, or nested by the key's dotted
+    parts), or in the first of several that has it; None where none has."""
     if isinstance(templates, Sequence):
-        return next((t for t in (_lookup(one, key) for one in templates) if t is not None), None)
+        return next((t for t in (template_in(one, key) for one in templates) if t is not None), None)
     if templates is not None and isinstance(templates.get(key), str):
         return templates[key]
     node: Any = templates

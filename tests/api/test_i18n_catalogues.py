@@ -15,7 +15,7 @@ import pytest
 
 from api import i18n
 from events.errors import TabletapeError
-from events.messages import _lookup, Joined, Phrase, fields, render
+from events.messages import Joined, Phrase, fields, render, template_in
 from projections.fold import GameState, start
 from events.lifecycle import GameCreated
 from replay.recorder import draw_chance
@@ -290,7 +290,7 @@ def test_every_phrase_the_source_builds_is_in_the_english_catalogue_with_its_tem
                 if all(isinstance(a, ast.Constant) for a in node.args[:2]):
                     key, template = (a.value for a in node.args[:2])
                     built.append((f"{path.relative_to(ROOT)}:{node.lineno}", key, template))
-    known = lambda key: english["phrases"].get(key) or _lookup(english["sentences"], key)  # noqa: E731
+    known = lambda key: english["phrases"].get(key) or template_in(english["sentences"], key)  # noqa: E731
     wrong = [(where, key) for where, key, template in built if known(key) != template]
     assert len(built) > 100 and wrong == []
 
@@ -308,7 +308,7 @@ def test_every_phrase_of_the_sweep_is_in_the_english_catalogue_with_its_template
     # a phrase built with a computed key (describe_pending's) is checked here, not by the source scan
     # a list of names ("Ana and Cy") is keyed in ``sentences``, where move sentences list them too
     english = i18n.catalogue("en")
-    known = lambda key: english["phrases"].get(key) or _lookup(english["sentences"], key)  # noqa: E731
+    known = lambda key: english["phrases"].get(key) or template_in(english["sentences"], key)  # noqa: E731
     found = {(p.key, p.template) for exc in corpus for v in exc.params.values() for p in nested(v)}
     assert {k for k, _ in found} >= {"pending/marco-polo-2/keep", "why/reroll", "reason/where", "place/hand"}
     assert [(k, t) for k, t in found if known(k) != t] == []
