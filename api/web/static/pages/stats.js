@@ -380,8 +380,7 @@ async function playerPage(out, index, name, filters) {
   }
   if (p.expeditions.length) {
     out.append(section('expeditions', say('stats.expeditions-lc'),
-      bars(say('stats.avg-expedition'), p.expeditions.map((e) => ({ label: colourName(e.colour), value: e.avg_score, colour: COLOURS[e.colour],
-        display: NUM1.format(e.avg_score), aria: say('stats.avg-over-expeditions', { what: colourName(e.colour), avg: NUM1.format(e.avg_score), n: INT.format(e.expeditions) }) }))),
+      colourBars(p.expeditions),
       table('expeditions', say('stats.expeditions-by-colour'), p.expeditions, [
         { key: 'colour', label: say('stats.colour'), fmt: 'text', show: (r) => colourName(r.colour) },
         { key: 'expeditions', label: say('stats.opened'), fmt: 'int' },
@@ -549,8 +548,7 @@ function lostCities(out, t) {
       { key: 'bonuses', label: say('stats.bonuses-earned'), value: t.bonus.bonuses, fmt: 'int' },
     ])));
   out.append(section('colours', say('stats.per-colour'),
-    bars(say('stats.avg-expedition'), t.colours.map((r) => ({ label: colourName(r.colour), value: r.avg_score, colour: COLOURS[r.colour],
-      display: NUM1.format(r.avg_score), aria: say('stats.avg-over-expeditions', { what: colourName(r.colour), avg: NUM1.format(r.avg_score), n: INT.format(r.expeditions) }) }))),
+    colourBars(t.colours),
     table('colours', say('stats.expeditions-by-colour'), t.colours, [
       { key: 'colour', label: say('stats.colour'), fmt: 'text', show: (r) => colourName(r.colour) },
       { key: 'expeditions', label: say('stats.opened'), fmt: 'int' },
@@ -569,4 +567,10 @@ function lostCities(out, t) {
       { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       { key: 'starter_avg_score', label: say('stats.starter-score'), fmt: 'num1' },
     ], (r) => String(r.round))));
+}
+
+// a bar per Lost Cities colour: its expeditions' average score
+function colourBars(rows) {
+  return bars(say('stats.avg-expedition'), rows.map((r) => ({ label: colourName(r.colour), value: r.avg_score, colour: COLOURS[r.colour],
+    display: NUM1.format(r.avg_score), aria: say('stats.avg-over-expeditions', { what: colourName(r.colour), avg: NUM1.format(r.avg_score), n: INT.format(r.expeditions) }) })));
 }
