@@ -170,6 +170,11 @@ def _game_reads(client, store: Store, game: Game, title: str) -> None:
     stream = read_stream(client, gid, last, since=0)
     store.read(gid, "get /games/{game_id}/stream", json.dumps(stream))
     store.asked.add(("get", "/games/{game_id}/stream"))
+    for lang in ("es", "ja"):  # the sentences in another language are worded from the same view
+        said = read_stream(client, gid, last, since=0, lang=lang)
+        store.read(gid, f"get /games/{{game_id}}/stream?lang={lang}", json.dumps(said, ensure_ascii=False))
+        frames = client.get(f"/games/{gid}/frames", headers={"Accept-Language": lang})
+        store.read(gid, f"get /games/{{game_id}}/frames in {lang}", frames.text)
     content = client.get(f"/games/{gid}/content").json()
     store.read(gid, "get /games/{game_id}/content", json.dumps(beyond_pack(content, PACKS[title])))
     store.asked.add(("get", "/games/{game_id}/content"))
