@@ -4,7 +4,7 @@ generic rendering of its view."""
 
 from __future__ import annotations
 
-from pagehelp import shot
+from pagehelp import axe_violations, shot, small_targets
 
 
 
@@ -55,3 +55,16 @@ def test_generic_drawing_reads_any_view(page, server, http):
     }"""
     )
     assert "Ana, Bea" in text and "Coins" in text and "Round" in text
+
+
+def test_new_game_form_on_a_phone(phone, server):
+    """Every control of the start form, the digital-chance box too, is a finger's size at 375 px."""
+    phone.goto(f"{server}/?page=new")
+    phone.wait_for_selector("form.new-game [data-option]")
+    for title in ("lost-cities", "marco-polo", "marco-polo-2"):
+        phone.select_option("#n-title", title)
+        assert small_targets(phone, "main") == [], title
+    phone.check("#n-digital")
+    assert phone.locator("#n-seed").is_enabled()
+    assert axe_violations(phone) == []
+    shot(phone, "pages-01-new-game-phone")
