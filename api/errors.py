@@ -196,4 +196,7 @@ def install(app: FastAPI) -> None:
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         # a bug, not bad input: logged with its traceback, answered without internals
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return JSONResponse(status_code=500, content={"code": "internal-error", "message": "internal error"})
+        lang = i18n.negotiate(request.headers.get("accept-language"))
+        message = i18n.text("edge", "internal-error", lang)
+        return JSONResponse(status_code=500, content={"code": "internal-error", "message": message},
+                            headers={"Content-Language": lang, "Vary": "Accept-Language"})

@@ -209,3 +209,27 @@ def test_every_kind_of_event_has_its_words_in_every_language():
         assert sorted(t for t in tags if not phrases.get(f"event-type/{t}")) == [], lang
     english = i18n.catalogue("en")["phrases"]
     assert {english[f"event-type/{t}"] for t in tags} == {t.split(".")[-1].replace("-", " ") for t in tags}
+
+
+def test_an_unexpected_failure_says_so_in_the_readers_language(app_settings):
+    """A bug answers 500 without internals, its one sentence in the reader's language."""
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+
+    app = create_app(app_settings)
+
+    @app.get("/a-bug")
+    def a_bug() -> None:
+        raise RuntimeError("secret internals")
+
+    said = {}
+    with TestClient(app, raise_server_exceptions=False) as client:
+        for lang, header in HEADERS.items():
+            response = client.get("/a-bug", headers={"Accept-Language": header})
+            assert response.status_code == 500
+            assert response.json()["code"] == "internal-error"
+            assert "secret" not in response.text
+            assert response.headers["content-language"] == lang
+            said[lang] = response.json()["message"]
+    assert said == {"en": "internal error", "es": "error interno", "ja": "内部エラー"}
