@@ -1,13 +1,17 @@
-"""Coroutines in the tests run on a loop of their own, also in a process where the browser tests ran
-first (what a pytest-xdist worker does): ``tests/own_loop.py``."""
+"""What the suite relies on to run on several cores (pytest-xdist, ``make test``): coroutines on a
+loop of their own in a process where the browser tests ran first (``tests/own_loop.py``), and
+servers' ports that no other worker is handed (``tests/ports.py``)."""
 
 from __future__ import annotations
 
 import ast
 import asyncio
+import socket
+import sys
 from pathlib import Path
 
 import own_loop
+import ports
 import pytest
 
 TESTS = Path(__file__).resolve().parent
@@ -46,3 +50,13 @@ def test_no_test_calls_asyncio_run_itself():
             if isinstance(node, ast.Attribute) and node.attr == "run" and getattr(node.value, "id", None) == "asyncio":
                 found.append(f"{path.relative_to(TESTS)}:{node.lineno}")
     assert not found, found
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="elsewhere the port is let go at once")
+def test_a_reserved_port_is_refused_to_other_sockets_and_taken_by_the_server_started_on_it():
+    with ports.reserved() as port:
+        with socket.socket() as other, pytest.raises(OSError, match="in use"):
+            other.bind(("127.0.0.1", port))
+        with socket.create_server(("127.0.0.1", port)) as server:  # SO_REUSEADDR, as uvicorn and PostgreSQL
+            with socket.create_connection(("127.0.0.1", port), timeout=5):
+                server.accept()[0].close()
