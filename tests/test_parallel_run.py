@@ -8,6 +8,7 @@ import ast
 import asyncio
 import socket
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import own_loop
@@ -22,9 +23,22 @@ async def answer() -> str:
     return "played"
 
 
-def test_a_coroutine_runs_after_playwrights_sync_api_marked_its_loop_running_here():
+@contextmanager
+def playwright_in_this_thread():
+    """Playwright's sync API running in this thread, as a browser test leaves it: started here (the
+    driver only, no browser), unless a browser test of this process did already (a second refuses)."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright():  # the driver only: no browser is launched
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        with sync_api.sync_playwright():
+            yield
+    else:
+        yield
+
+
+def test_a_coroutine_runs_after_playwrights_sync_api_marked_its_loop_running_here():
+    with playwright_in_this_thread():
         refused = answer()
         with pytest.raises(RuntimeError, match="running event loop"):
             asyncio.run(refused)
