@@ -20,8 +20,10 @@ install: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/tabletape serve --host $(HOST) --port $(PORT) --db $(DB)
 
+# The suite on the machine's cores, at most 4 workers: each starts its own Chromium, PostgreSQL and
+# servers. A worker takes a whole file (loadfile): its module fixtures are made once, its tests run in order.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
+import ports
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,25 +26,25 @@ def start(
 ) -> tuple[str, subprocess.Popen]:
     """Start the server over the DuckDB file ``db`` (``args``: more ``serve`` options; ``output``:
     a file for what it prints, else a pipe); its base URL once ``/health`` answers."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE if output is None else output.open("wb"),
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            httpx.get(f"{base}/health", timeout=1)
-            return base, proc
-        except httpx.TransportError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(proc.stdout.read().decode() if output is None else output.read_text()) from None
-            time.sleep(0.05)
+    with ports.reserved() as port:  # until it listens: no other worker's server gets the port
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), *args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE if output is None else output.open("wb"),
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                httpx.get(f"{base}/health", timeout=1)
+                return base, proc
+            except httpx.TransportError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    raise AssertionError(proc.stdout.read().decode() if output is None else output.read_text()) from None
+                time.sleep(0.05)
 
 
 def stop(proc: subprocess.Popen) -> None:

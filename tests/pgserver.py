@@ -11,12 +11,13 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
 from contextlib import contextmanager
 from typing import Iterator
+
+import ports
 
 ENV = "TABLETAPE_TEST_POSTGRES"
 
@@ -24,12 +25,6 @@ ENV = "TABLETAPE_TEST_POSTGRES"
 def binaries() -> str | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return os.path.dirname(found[-1]) if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @contextmanager
@@ -50,15 +45,16 @@ def server() -> Iterator[str]:
         os.chmod(root, 0o755)
         shutil.chown(root, "nobody")
         as_user = ["runuser", "-u", "nobody", "--"]
-    data, port = os.path.join(root, "data"), _free_port()
+    data = os.path.join(root, "data")
     log = os.path.join(root, "server.log")
 
     def run(*args: str) -> None:
         subprocess.run([*as_user, *args], check=True, capture_output=True, cwd=root)
 
     run(f"{bin_dir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200"
-    run(f"{bin_dir}/pg_ctl", "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start")
+    with ports.reserved() as port:  # until it listens: no other worker's server gets the port
+        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200"
+        run(f"{bin_dir}/pg_ctl", "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start")
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:

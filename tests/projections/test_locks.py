@@ -7,6 +7,8 @@ import random
 import threading
 import time
 
+import own_loop
+
 from projections.locks import KeyedLocks
 
 PLAYERS = ("Ana", "Bea")
@@ -52,5 +54,5 @@ def test_recording_from_an_event_loop_leaves_no_lock_behind(recorder):
     async def main() -> None:
         await asyncio.gather(*(play(seed) for seed in range(20)))
 
-    asyncio.run(main())
+    own_loop.run(main())
     assert len(recorder._game_lock) == 0

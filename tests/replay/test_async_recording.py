@@ -6,6 +6,7 @@ import asyncio
 import random
 import threading
 
+import own_loop
 import pytest
 
 from events.errors import ConcurrencyConflict, IllegalMove
@@ -51,7 +52,7 @@ def test_async_and_threaded_appends_to_many_games_share_commits_and_lose_nothing
     threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
     for t in threads:
         t.start()
-    by_task = asyncio.run(main())
+    by_task = own_loop.run(main())
     for t in threads:
         t.join()
     expected = [1, *range(3, 82, 2)]
@@ -85,7 +86,7 @@ def test_async_moves_on_one_game_without_expected_seq_are_taken_one_after_anothe
         await asyncio.gather(*(undo_redo(n) for n in range(10)))
         await asyncio.to_thread(thread.join)
 
-    asyncio.run(main())
+    own_loop.run(main())
     assert log.last_seq(gid) == 2 + 40
     assert recorder.projector.history(gid).last_seq == 42
     assert log.verify(gid).ok
@@ -107,7 +108,7 @@ def test_an_async_move_is_decided_by_the_rules_and_a_refused_one_writes_nothing(
             await recorder.record_async(gid, legal[0], created.last_seq)
         assert log.read(gid) == before
 
-    asyncio.run(main())
+    own_loop.run(main())
 
 
 def test_async_recording_equals_threaded_recording(log, projector):
@@ -121,7 +122,7 @@ def test_async_recording_equals_threaded_recording(log, projector):
         for move in moves:
             await recorder.record_async(a, move)
 
-    asyncio.run(main())
+    own_loop.run(main())
     for move in moves:
         recorder.record(b, move)
     assert log.read_bodies(a) == log.read_bodies(b)
@@ -147,7 +148,7 @@ def test_a_cancelled_writer_still_lands_its_move_in_order(recorder, log):
             while len(announced) < n + 1:
                 await asyncio.sleep(0.002)
 
-    asyncio.run(main())
+    own_loop.run(main())
     assert len(announced) == 20
     assert recorder.projector.history(gid).last_seq == log.last_seq(gid)
     assert log.verify(gid).ok
