@@ -169,3 +169,10 @@ class SqlBusy(SqlRefused):
 
     code = "sql-busy"
     status = 503
+
+
+class LogClosed(TabletapeError):
+    """An append that came after the event log began to close: nothing was written."""
+
+    code = "log-closed"
+    status = 503

@@ -152,3 +152,32 @@ def test_a_cancelled_writer_still_lands_its_move_in_order(recorder, log):
     assert len(announced) == 20
     assert recorder.projector.history(gid).last_seq == log.last_seq(gid)
     assert log.verify(gid).ok
+
+
+def test_appends_queued_as_the_log_closes_are_committed_and_later_ones_refused(tmp_path):
+    """Closing the log commits every append already queued (none is left waiting for an answer);
+    one that comes after answers ``log-closed`` at once and writes nothing."""
+    from events.duckdb_log import DuckDBEventLog
+    from events.errors import LogClosed
+
+    path = str(tmp_path / "closing.duckdb")
+    log = DuckDBEventLog(path)
+    created = GameCreated(title="lost-cities", players=PLAYERS)
+
+    async def main() -> tuple[list, Exception | None]:
+        pending = [asyncio.ensure_future(log.append_async(f"g-{n}", [created], 0)) for n in range(16)]
+        await asyncio.sleep(0)  # every append is queued before the log closes
+        await asyncio.get_running_loop().run_in_executor(None, log.close)
+        done = await asyncio.wait_for(asyncio.gather(*pending, return_exceptions=True), timeout=30)
+        try:
+            await asyncio.wait_for(log.append_async("late", [created], 0), timeout=10)
+        except LogClosed as exc:
+            return done, exc
+        return done, None
+
+    done, late = own_loop.run(main())
+    assert late is not None and late.code == "log-closed" and late.status == 503
+    assert all(result.last_seq == 1 for result in done), done
+    reopened = DuckDBEventLog(path)
+    assert sorted(reopened.game_ids()) == sorted(f"g-{n}" for n in range(16))
+    reopened.close()
