@@ -196,7 +196,10 @@ def install(app: FastAPI) -> None:
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         # a bug, not bad input: logged with its traceback, answered without internals
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        lang = i18n.negotiate(request.headers.get("accept-language"))
-        message = i18n.text("edge", "internal-error", lang)
+        try:
+            lang = i18n.negotiate(request.headers.get("accept-language"))
+            message = i18n.text("edge", "internal-error", lang)
+        except Exception:  # noqa: BLE001 - the bug may be in the catalogues: still answer in JSON
+            lang, message = i18n.DEFAULT, "internal error"
         return JSONResponse(status_code=500, content={"code": "internal-error", "message": message},
                             headers={"Content-Language": lang, "Vary": "Accept-Language"})

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from statsseed import GAMES
 
-from pagehelp import axe_violations, own_server, shot
+from pagehelp import ARTIFACTS, axe_violations, own_server, shot, small_targets
 
 VIEWPORTS = ["tall_phone", "wide"]
 
@@ -234,6 +234,11 @@ def test_filters_live_in_the_address_and_a_shared_address_shows_the_same(wide, s
         assert view.locator("#s-opt-rounds").input_value() == "3"
     shared.close()
     assert page.locator(".st-filter-box[open]").count() == 1 and axe_violations(page) == []
+    forks, words = page.locator("#s-forks").bounding_box(), page.locator("label[for=s-forks]").bounding_box()
+    assert forks["width"] == forks["height"] == 44  # a finger's box, not a bar across the filters
+    show = page.get_by_role("button", name="Show").bounding_box()
+    assert words["y"] + words["height"] <= show["y"] or show["x"] >= words["x"] + words["width"]  # nothing covers it
+    assert small_targets(page, ".st-filter-box") == []
     without = {t["title"] for t in api.get("/stats/dashboard", params={"date_from": "2026-02-01T00:00:00Z"}).json()["titles"]}
     assert "marco-polo-2" not in without
     open_stats(page, stats_server, "&date_from=2026-02-01")
@@ -367,3 +372,15 @@ def test_the_dashboard_hands_every_finished_game_to_bg_stats(wide, stats_server,
     assert download.value.suggested_filename == "BGStatsExport.json"
     assert len(document["plays"]) == api.get("/stats/dashboard").json()["games"]
     assert {g["bggId"] for g in document["games"]} == {50, 171623, 283948}
+
+
+def test_the_filters_fit_a_phone(tall_phone, stats_server):
+    """At 375 px every filter is a finger's size and the forks box sits beside its words."""
+    page = tall_phone
+    open_stats(page, stats_server)
+    page.click(".st-filter-box summary")
+    forks, words = page.locator("#s-forks").bounding_box(), page.locator("label[for=s-forks]").bounding_box()
+    assert forks["width"] == forks["height"] == 44
+    assert words["width"] > 200  # the words on a line or two, not squeezed into a column
+    assert small_targets(page, ".st-filter-box") == []
+    page.locator(".st-filter-box").screenshot(path=str(ARTIFACTS / "stats-filters-375.png"))
