@@ -195,12 +195,13 @@ def bench_eventsourcing(log: DuckDBEventLog, ids: list[str], ours_ms: tuple[floa
     row("  tabletape reconstruction speed-up over eventsourcing (first load)", f"{ratio:.1f}x", ">= 10x", ratio >= 10)
     row("  same, chain already checked (eventsourcing checks none)", f"{theirs / warm:.1f}x", "(info)")
     floor = duckdb_floor(log, ids)
-    row("  DuckDB's floor: count one game's events + read its head (2 queries)", f"{floor:.2f} ms", "(info)")
+    row("  DuckDB's floor: one query counting a game's events, with its head", f"{floor:.2f} ms", "(info)")
     row("  best speed-up over eventsourcing if all else cost nothing", f"{theirs / floor:.1f}x", "(info)")
 
 
 def duckdb_floor(log: DuckDBEventLog, ids: list[str]) -> float:
-    """The least a first load can ask DuckDB: how many events one game has, and its head row.
+    """The least a first load can ask DuckDB, in one query: how many events one game has, and its
+    head row (a first load must read every event's columns too, so this is generous).
 
     No decoding, no check, no fold: what is left is DuckDB's own cost per query (parse, plan,
     scan) on this store, the part of a first load that no change of ours removes.
@@ -209,8 +210,11 @@ def duckdb_floor(log: DuckDBEventLog, ids: list[str]) -> float:
     samples = []
     for gid in random.Random(7).sample(ids, min(200, len(ids))):
         t0 = time.perf_counter()
-        reader.execute("SELECT count(*) FROM events WHERE game_id = ?", [gid]).fetchall()
-        reader.execute("SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?", [gid]).fetchall()
+        reader.execute(
+            "SELECT (SELECT count(*) FROM events WHERE game_id = $1), last_seq, legacy_seq, mac "
+            "FROM chain_heads WHERE game_id = $1",
+            [gid],
+        ).fetchall()
         samples.append(time.perf_counter() - t0)
     return median_ms(samples)
 
