@@ -532,7 +532,10 @@ class PostgresEventLog:
         raise chain_broken(report)
 
     def _check_rows(self, game_id: str) -> tuple[list[tuple], tuple | None]:
-        with self._pool.connection() as conn, conn.transaction():  # one snapshot for rows and head
+        with self._pool.connection() as conn, conn.transaction():
+            # one snapshot for rows and head: under READ COMMITTED each statement takes its own, so
+            # an append committed between the two made a sound game look cut short (and marked broken)
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             rows = conn.execute(
                 f"SELECT {CHECK_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq", [game_id]
             ).fetchall()

@@ -51,3 +51,33 @@ def test_two_workers_mirrors_each_hold_every_event_once_across_a_power_of_ten_of
     finally:
         first.close()
         second.close()
+
+
+def test_a_game_read_while_another_worker_appends_to_it_is_never_taken_for_a_broken_one(postgres_db):
+    """A worker's first load reads a game's rows and its head as of one moment: an append that
+    another worker commits in between must not make a sound game look cut short (before, it was
+    then refused as ``chain-broken`` on that worker for good)."""
+    writer, reader = open_log(postgres_db), open_log(postgres_db)
+    try:
+        game = new_game_id()
+        writer.append(game, [CREATED], expected_seq=0)
+        done = threading.Event()
+
+        def append_on() -> None:
+            seq = 1
+            while not done.is_set() and seq < 400:
+                writer.append(game, [Undone(to_seq=1) if seq % 2 else Redone()], expected_seq=seq)
+                seq += 1
+
+        thread = threading.Thread(target=append_on)
+        thread.start()
+        try:
+            verdicts = [reader.verify(game) for _ in range(150)]
+        finally:
+            done.set()
+            thread.join()
+        assert [v for v in verdicts if not v.ok] == []
+        assert len(reader.read_checked(game)) == writer.last_seq(game)
+    finally:
+        writer.close()
+        reader.close()
