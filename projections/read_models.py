@@ -214,8 +214,9 @@ class ReadModels:
                 raise
             return len(ids)
 
-    def rebuild(self, batch_games: int = 2_000) -> int:
-        """Recreate every read model from the log alone; returns the number of games."""
+    def rebuild(self, batch_games: int = 2_000, rows_per_batch: int = 100_000) -> int:
+        """Recreate every read model from the log alone; returns the number of games
+        (``rows_per_batch``: the log's rows read at a time)."""
         self.log.sync()
         with self._lock:
             self._ensure_stats()
@@ -228,7 +229,7 @@ class ReadModels:
                 batch = _Batch()
                 reader = self.con.cursor()  # the log as committed, beside our open transaction
                 try:
-                    for raw in _games_in_log(reader, mark[1]):
+                    for raw in _games_in_log(reader, mark[1], rows_per_batch=rows_per_batch):
                         batch.add(fold_game(*raw))
                         count += 1
                         if len(batch) >= batch_games:
@@ -404,7 +405,8 @@ RawGame = tuple[str, list[int], list[int], list[Any]]
 
 
 def _games_in_log(
-    con, top_rowid: int | None = None, only: str | None = None, games_per_read: int = 2_000
+    con, top_rowid: int | None = None, only: str | None = None, games_per_read: int = 2_000,
+    rows_per_batch: int = 100_000,
 ) -> Iterable[RawGame]:
     """Every game's raw events (up to a row id; only the games in table ``only``), one game at a
     time, read a range of game ids at a time: sorting a range is cheap where sorting the whole log
@@ -416,17 +418,17 @@ def _games_in_log(
     ids = [r[0] for r in con.execute(f"SELECT DISTINCT game_id FROM events WHERE {clause} ORDER BY 1").fetchall()]
     for first in range(0, len(ids), games_per_read):
         low, high = ids[first], ids[min(first + games_per_read, len(ids)) - 1]
-        yield from _read_range(con, clause, low, high)
+        yield from _read_range(con, clause, low, high, rows_per_batch)
 
 
-def _read_range(con, clause: str, low: str, high: str) -> Iterable[RawGame]:
+def _read_range(con, clause: str, low: str, high: str, rows_per_batch: int) -> Iterable[RawGame]:
     # times as integers, made datetimes only where a row needs one: converting every event's
     # timestamp to a datetime was a sixth of a full rebuild (measured)
     reader = con.sql(
         f"SELECT game_id, seq, epoch_us(recorded_at), body FROM events WHERE {clause} "
         "AND game_id BETWEEN $low AND $high ORDER BY game_id, seq",
         params={"low": low, "high": high},
-    ).to_arrow_reader(100_000)
+    ).to_arrow_reader(rows_per_batch)
     decode_many = codec.decode_many
     current: str | None = None
     seqs: list[int] = []

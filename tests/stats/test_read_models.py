@@ -129,6 +129,9 @@ def test_a_full_rebuild_yields_identical_tables(layers):
     incremental = tables(log.con, STATS_TABLES)
     assert read_models.rebuild() == LC_GAMES + MP_GAMES + 2
     assert tables(log.con, STATS_TABLES) == incremental
+    # read a few rows at a time, so that most games run on from one batch into the next
+    assert read_models.rebuild(rows_per_batch=7) == LC_GAMES + MP_GAMES + 2
+    assert tables(log.con, STATS_TABLES) == incremental
 
 
 def test_the_registry_finds_one_model_per_title():
