@@ -85,6 +85,8 @@ _ROW = f"({','.join('?' * len(_COLUMNS))})"
 #: a commit of one game with at most this many events is one statement (events and head); past
 #: about eight, BEGIN, the appender, the head's UPDATE and COMMIT cost less (measured)
 _ONE_STATEMENT_ROWS = 6
+#: a game's head record, as ``anchors`` checks it
+_HEAD_ROW = "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?"
 #: a game's rows as ``anchors.check_chain`` reads them, each followed by the game's head record
 _CHECK_ROWS_AND_HEAD = (
     f"SELECT {anchors.CHECK_COLUMNS}, last_seq, legacy_seq, head_mac FROM events LEFT JOIN "
@@ -1006,9 +1008,7 @@ class DuckDBEventLog:
         if joined:
             head = joined[0][width:] if joined[0][width] is not None else None
         else:  # no rows: the head alone tells a game cut back to nothing from no game
-            head = next(iter(reader.execute(
-                "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?", [game_id]
-            ).fetchall()), None)
+            head = next(iter(reader.execute(_HEAD_ROW, [game_id]).fetchall()), None)
         if not rows and head is None:
             raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
         return rows, head
@@ -1047,9 +1047,7 @@ class DuckDBEventLog:
 
     def _anchored_head(self, game_id: str, seq: int, last_hash: bytes, keys: dict[str, tuple[int, int]]) -> _Head:
         """The head as stored, checked against its keyed record (a cheap check: no event is read)."""
-        row = next(iter(self.reader().execute(
-            "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?", [game_id]
-        ).fetchall()), None)
+        row = next(iter(self.reader().execute(_HEAD_ROW, [game_id]).fetchall()), None)
         if row is None:
             return _Head(seq, last_hash, keys, 0, anchored=False)
         last_seq, legacy, mac = row

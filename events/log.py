@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Iterable, Protocol, Sequence
 
 import msgspec
@@ -98,6 +98,11 @@ def micros(moment: datetime) -> int:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
     delta = moment - _EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def from_micros(at: int) -> datetime:
+    """The naive UTC time ``micros`` made ``at`` from (what the store's TIMESTAMP reads back as)."""
+    return _EPOCH + timedelta(microseconds=at)
 
 
 _EPOCH = datetime(1970, 1, 1)

@@ -27,7 +27,7 @@ from events import codec
 from events.duckdb_log import DuckDBEventLog
 from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
-from events.log import naive_utc
+from events.log import from_micros, naive_utc
 from projections.fold import GameState, fold, start
 from projections.stats import Finished, model as stats_model, models as stats_models
 
@@ -632,13 +632,9 @@ def fold_game(game_id: str, seqs: list[int], ats: list[int], raw: list[Any]) -> 
     return out
 
 
-_EPOCH = datetime(1970, 1, 1)
-
-
 def _recorded(seqs: list[int], ats: list[int], seq: int) -> datetime:
     """When the event at ``seq`` was recorded, as the log's naive UTC datetime."""
-    at = ats[seq - 1] if len(seqs) >= seq and seqs[seq - 1] == seq else ats[seqs.index(seq)]
-    return _EPOCH + timedelta(microseconds=at)
+    return from_micros(ats[seq - 1] if len(seqs) >= seq and seqs[seq - 1] == seq else ats[seqs.index(seq)])
 
 
 def _score_only_rows(
