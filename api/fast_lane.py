@@ -108,6 +108,7 @@ class MovesLane:
             return
         services = scope["app"].state.services
         shared = services.log.shared  # PostgreSQL: each step below asks the database
+        lang = _header(scope, b"accept-language")
         try:
             if shared:
                 await run_in_threadpool(writer_blocking, services, game_id, _header(scope, b"authorization"))
@@ -116,15 +117,15 @@ class MovesLane:
             raw = await _body(receive)
             if raw is None:
                 return
-            key, lang = _header(scope, b"idempotency-key"), _header(scope, b"accept-language")
+            key = _header(scope, b"idempotency-key")
             if shared:
                 response = await run_in_threadpool(append_move_blocking, services, game_id, raw, key, lang)
             else:
                 response = await append_move(services, game_id, raw, key, lang)
         except TabletapeError as exc:
-            response = refused(exc, _header(scope, b"accept-language"))
+            response = refused(exc, lang)
         except RequestValidationError as exc:
-            response = malformed(exc, _header(scope, b"accept-language"))
+            response = malformed(exc, lang)
         await response(scope, receive, send)
 
     async def _gated(self, scope: Scope, receive: Receive, send: Send, write: tuple[str, str] | None) -> None:

@@ -34,13 +34,6 @@ class KeyedLocks:
         """How many keys have a lock now (those asked for and not released)."""
         return len(self._locks)
 
-    def discard(self, key: str) -> None:
-        """Drop a key's lock if nobody holds or awaits it (it would go by itself on release)."""
-        with self._guard:
-            lock = self._locks.get(key)
-            if lock is not None and lock.users == 0:
-                del self._locks[key]
-
     def _released(self, lock: "_KeyedLock") -> None:
         with self._guard:
             lock.users -= 1

@@ -417,7 +417,7 @@ class PackLibrary:
         pack = title.load_pack(data)
         with self._lock:
             self.catch_up()  # another process's pack of the same id or content counts
-            there = self.by_hash(title_id, pack.hash)
+            there = self._held(title_id, pack.hash)
             if there is not None:
                 if working:
                     self.make_working(there)
@@ -461,7 +461,7 @@ class PackLibrary:
                     code="pack-unchanged", field="add",
                 )
             pack = title.load_pack(data)
-            there = self.by_hash(title_id, pack.hash)
+            there = self._held(title_id, pack.hash)
             if there is not None:  # only when it is the very same data, id included
                 return there
             name = name or (parent.name if parent.source != "builtin" else None)

@@ -226,8 +226,7 @@ class Projector:
             self._live[game_id] = live
             self._live.move_to_end(game_id)
             if len(self._live) > self._cache_size:
-                evicted, _ = self._live.popitem(last=False)
-                self._game_lock.discard(evicted)
+                self._live.popitem(last=False)
 
     def _fold_to(
         self, game_id: str, history: History, node: Node | None, seq: int, capture: bool = False

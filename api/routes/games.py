@@ -27,7 +27,7 @@ from api.models import (
     Tokens,
 )
 from api.routes import errors
-from api.routes.record import IdempotencyHeader, idempotency_key
+from api.routes.record import IdempotencyHeader, idempotency_key, said_status
 from api.services import Services
 from events.creation_keys import CREATION, fork_scope
 from events.errors import ConcurrencyConflict
@@ -35,7 +35,7 @@ from events.lifecycle import GameCreated
 from events.log import AppendResult, new_game_id
 from events.tokens import IssuedTokens, derived_tokens
 from projections import catalog
-from projections.fold import GameState, start, status_words
+from projections.fold import GameState, start
 from rules import titles
 from events.messages import phrase
 
@@ -238,7 +238,7 @@ def get_game(
         steps=game.length,
         to_move=seat,
         to_move_player=game.players[seat] if seat is not None and 0 <= seat < len(game.players) else None,
-        status_line=i18n.sentence(status_words(game), i18n.negotiate(accept_language)),
+        status_line=said_status(game, i18n.negotiate(accept_language)),
         can_redo=history.can_redo(),
         digital=game.created.seed is not None,
         seed=game.created.seed if over else None,

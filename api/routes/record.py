@@ -215,8 +215,8 @@ def undo_to(svc: Services, game_id: str, body: UndoIn) -> int:
     """The raw seq an undo goes back to: ``to_seq``, else before the last ``moves`` moves."""
     if body.to_seq is not None:
         return body.to_seq
-    game = svc.projector.state(game_id)
-    return take_back_moves(svc.projector.history(game_id).entries(), game.created.seed is not None, body.moves or 1)
+    live = svc.projector.live(game_id)
+    return take_back_moves(live.history.entries(), live.head_state.created.seed is not None, body.moves or 1)
 
 
 def undo_blocking(
@@ -298,7 +298,7 @@ def legal_moves(
         game_id=game_id,
         at=at,
         to_move=then.title.to_move(then.state),
-        status_line=i18n.sentence(status_words(then), i18n.negotiate(accept_language)),
+        status_line=said_status(then, i18n.negotiate(accept_language)),
         moves=[_legal(then, m) for m in moves],
         ended=then.ended is not None,
         last=describe(then, node.entries()[-1].body) if node is not None else None,

@@ -18,11 +18,10 @@ from api.jsonl import event_line
 from api.models import EventsOut, FramesOut, Seq, StateOut
 from api.routes import errors
 from api.routes.games import outcome_of
-from api.routes.record import check_seq, loaded
+from api.routes.record import check_seq, loaded, said_status
 from api.services import Services
 from api.streaming import frame_out, sse_notice, stream
 from events.errors import TabletapeError
-from projections.fold import status_words
 from replay import frames as replay_frames
 from events.messages import phrase
 
@@ -92,7 +91,7 @@ def read_state(
         steps=game.length,
         perspective=eyes.name,  # type: ignore[arg-type]
         seat=eyes.seat,
-        status_line=i18n.sentence(status_words(game), i18n.negotiate(accept_language)),
+        status_line=said_status(game, i18n.negotiate(accept_language)),
         to_move=game.title.to_move(game.state),
         ended=game.ended is not None,
         outcome=outcome_of(game),

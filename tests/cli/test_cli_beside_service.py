@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 import live_server
+import ports
 import rules  # noqa: F401  (registers every title's events)
 from api import remote
 from api.cli import app
@@ -208,8 +209,8 @@ def test_url_names_the_service_and_a_wrong_one_is_one_line(served, tmp_path):
     no_route = run("--url", served["base"], "verify", "--db", elsewhere)
     assert no_route.exit_code == 1 and no_route.output.count("\n") == 1 and "cannot go through" in no_route.output
     assert not Path(elsewhere).exists()
-    port = live_server.free_port()
-    wrong = run("--url", f"http://127.0.0.1:{port}", "stats", "leaderboard", "--db", elsewhere)
+    with ports.reserved() as port:  # held, never listening: nobody answers there
+        wrong = run("--url", f"http://127.0.0.1:{port}", "stats", "leaderboard", "--db", elsewhere)
     assert wrong.exit_code == 1 and "did not answer" in wrong.output and wrong.output.count("\n") == 1
 
 
@@ -224,10 +225,11 @@ def test_a_stale_discovery_file_is_ignored(tmp_path):
     assert remote.discovery_path(str(db)).exists()
     assert run("stats", "leaderboard", "--db", db).output == on_file
     # a live pid (this one) whose URL does not answer is stale too
-    remote.discovery_path(str(db)).write_text(json.dumps(
-        {"url": f"http://127.0.0.1:{live_server.free_port()}", "pid": os.getpid(), "db": str(db.resolve())}
-    ))
-    assert run("stats", "leaderboard", "--db", db).output == on_file
+    with ports.reserved() as port:
+        remote.discovery_path(str(db)).write_text(json.dumps(
+            {"url": f"http://127.0.0.1:{port}", "pid": os.getpid(), "db": str(db.resolve())}
+        ))
+        assert run("stats", "leaderboard", "--db", db).output == on_file
 
 
 def test_the_discovery_file_goes_when_the_service_stops(tmp_path):
@@ -245,9 +247,10 @@ def test_a_store_held_without_a_discovery_file_is_store_busy_in_one_line(tmp_pat
     base, proc = live_server.start(db, output=tmp_path / "server.txt")
     try:
         remote.discovery_path(str(db)).unlink()
-        for args in (("serve", "--port", str(live_server.free_port())), ("stats", "leaderboard"), ("games",)):
-            busy = run(*args, "--db", db)
-            assert busy.exit_code == 1 and busy.output.startswith("store-busy") and busy.output.count("\n") == 1, busy.output
+        with ports.reserved() as port:
+            for args in (("serve", "--port", str(port)), ("stats", "leaderboard"), ("games",)):
+                busy = run(*args, "--db", db)
+                assert busy.exit_code == 1 and busy.output.startswith("store-busy") and busy.output.count("\n") == 1, busy.output
     finally:
         live_server.stop(proc)
 
