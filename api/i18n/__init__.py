@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from events.errors import TabletapeError
-from events.messages import Joined, Phrase, listed, phrase, render, say
+from events.messages import Joined, Phrase, listed, phrase, render, say, template_in
 
 LANGS: tuple[str, ...] = ("en", "es", "ja")
 DEFAULT = "en"
@@ -147,10 +147,7 @@ def _is_amounts(value: Any, terms: Mapping[str, Any]) -> bool:
 
 
 def _is_sentence(key: str, lang: str) -> bool:
-    node: Any = catalogue(lang).get("sentences", {})
-    for part in key.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    return isinstance(node, str)
+    return template_in(catalogue(lang).get("sentences", {}), key) is not None
 
 
 def is_templated(value: Any) -> bool:

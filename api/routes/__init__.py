@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from fastapi import Header
 
 from api.models import ErrorOut
+
+#: ``Accept-Language`` of a route that names titles
+NamesLanguage = Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")]
 
 _WHY = {
     401: "no token where one is needed",

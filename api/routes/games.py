@@ -26,7 +26,7 @@ from api.models import (
     TitleOut,
     Tokens,
 )
-from api.routes import errors
+from api.routes import NamesLanguage, errors
 from api.routes.record import IdempotencyHeader, idempotency_key, said_status
 from api.services import Services
 from events.creation_keys import CREATION, fork_scope
@@ -90,7 +90,7 @@ def summary(row: catalog.GameRow) -> GameSummary:
 
 @router.get("/titles", response_model=list[TitleOut], responses=errors(422))
 def list_titles(
-    accept_language: Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")] = None,
+    accept_language: NamesLanguage = None,
 ) -> list[TitleOut]:
     """The titles this service can record, each named as its edition in the language
     ``Accept-Language`` asks for does (the ``id`` is the same in every language)."""

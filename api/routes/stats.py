@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Query
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import Response
 
 from api import i18n
+from api.routes import NamesLanguage
 from api.auth import Svc
 from api.errors import MalformedRequest
 from api.models import ErrorOut, Moment
@@ -109,9 +110,6 @@ def _with_title(keep: Filters, title: str) -> Filters:
 
 def pages(svc: Services) -> Pages:
     return Pages(svc.projector.read_models)
-
-
-NamesLanguage = Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")]
 
 
 def named(page: Any, lang: str) -> Any:

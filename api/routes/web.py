@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
-from fastapi import APIRouter, FastAPI, Header
+from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from api import i18n
 from api.auth import Credentials, Svc, require_ended_or_write
 from api.models import Seq, Strict
-from api.routes import errors
+from api.routes import NamesLanguage, errors
 from api.routes.record import StatusLanguage, check_seq, said_status
 from events import codec
 from events.errors import IllegalMove, TabletapeError
@@ -113,9 +113,6 @@ def _table_content(title: Any, state: Any = None) -> dict[str, Any] | None:
 @router.get("/", include_in_schema=False)
 def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-
-NamesLanguage = Annotated[str | None, Header(description="the language of the titles' names (en, es, ja)")]
 
 
 @router.get("/titles/details", response_model=list[TitleDetailOut], responses=errors(422))
