@@ -96,12 +96,18 @@ def too_large(route: str, limit: int, accept_language: str | None = None) -> byt
     return json.dumps({"code": "body-too-large", "message": message, "limit": limit}, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def accept_language(scope: Scope) -> str | None:
-    """The request's ``Accept-Language`` header, from an ASGI scope."""
+def header(scope: Scope, name: bytes) -> str | None:
+    """A request header from an ASGI scope (``name`` in lower case, as ASGI servers give it; the
+    first one counts, as in Starlette)."""
     for key, value in scope.get("headers", ()):
-        if key == b"accept-language":
+        if key == name:
             return value.decode("latin-1")
     return None
+
+
+def accept_language(scope: Scope) -> str | None:
+    """The request's ``Accept-Language`` header, from an ASGI scope."""
+    return header(scope, b"accept-language")
 
 
 async def refuse_too_large(send: Send, route: str, limit: int, language: str | None = None) -> None:

@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.auth import require_ended_or_write, require_write
 from api.by_hand import bearer_token
+from api.edge import header
 from api.errors import malformed, refused
 from api.routes.record import append_move, append_move_blocking, load_game, loaded, writer, writer_blocking
 from api.services import Services
@@ -45,13 +46,6 @@ def game_write(path: str) -> tuple[str, str] | None:
         return None
     game_id, _, action = path[len(_PREFIX) :].partition("/")
     return (game_id, action) if game_id and action in _WRITES else None
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope["headers"]:
-        if key == name:  # ASGI servers give lower-case names; the first one counts, as in Starlette
-            return value.decode("latin-1")
-    return None
 
 
 async def _body(receive: Receive) -> bytes | None:
@@ -108,16 +102,16 @@ class MovesLane:
             return
         services = scope["app"].state.services
         shared = services.log.shared  # PostgreSQL: each step below asks the database
-        lang = _header(scope, b"accept-language")
+        lang = header(scope, b"accept-language")
         try:
             if shared:
-                await run_in_threadpool(writer_blocking, services, game_id, _header(scope, b"authorization"))
+                await run_in_threadpool(writer_blocking, services, game_id, header(scope, b"authorization"))
             else:
-                await writer(services, game_id, _header(scope, b"authorization"))
+                await writer(services, game_id, header(scope, b"authorization"))
             raw = await _body(receive)
             if raw is None:
                 return
-            key = _header(scope, b"idempotency-key")
+            key = header(scope, b"idempotency-key")
             if shared:
                 response = await run_in_threadpool(append_move_blocking, services, game_id, raw, key, lang)
             else:
@@ -131,8 +125,8 @@ class MovesLane:
     async def _gated(self, scope: Scope, receive: Receive, send: Send, write: tuple[str, str] | None) -> None:
         if write is not None:
             try:
-                await _may_write(scope["app"].state.services, *write, _header(scope, b"authorization"))
+                await _may_write(scope["app"].state.services, *write, header(scope, b"authorization"))
             except TabletapeError as exc:
-                await refused(exc, _header(scope, b"accept-language"))(scope, receive, send)
+                await refused(exc, header(scope, b"accept-language"))(scope, receive, send)
                 return
         await self.app(scope, receive, send)
