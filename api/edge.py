@@ -17,7 +17,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import i18n
-from events.messages import render
+from events.messages import Templated
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -41,13 +41,13 @@ _SIZE = re.compile(r"^\s*(\d+)\s*(|b|kib|kb|k|mib|mb|m)\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "b": 1, "k": KiB, "kb": KiB, "kib": KiB, "m": MiB, "mb": MiB, "mib": MiB}
 
 
-class SettingError(ValueError):
+class SettingError(Templated):
     """A setting that cannot be read: its ``edge`` catalogue key, English template and parameters
     (``api.i18n.text`` writes it in another language)."""
 
     def __init__(self, key: str, template: str, **params: Any) -> None:
-        self.key, self.template, self.params = key, template, params
-        super().__init__(render(template, params))
+        self.key = key
+        super().__init__(template, params)
 
 
 def size(text: str) -> int:

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from events.codec import MAX_NUMBER
-from events.messages import render
+from events.messages import Templated, render
 from events.names import control_character
 
 MAX_SEQ = 2**31 - 1  # the log stores seqs as 32-bit integers
@@ -22,13 +22,12 @@ MAX_SEED = 2**63 - 1  # msgpack integers
 MAX_DEPTH, MAX_ITEMS, MAX_TEXT = 16, 1000, 4000
 
 
-class _Refused(ValueError):
+class _Refused(Templated):
     """A validator's complaint as a template and its params (``events.messages``), so that the
     malformed-body answer can write it in the reader's language (``api/errors.py``)."""
 
     def __init__(self, template: str, **params: Any) -> None:
-        self.template, self.params = template, params
-        super().__init__(render(template, params))
+        super().__init__(template, params)
 
 
 def _no_surrogates(value: Any) -> Any:

@@ -19,8 +19,6 @@ from __future__ import annotations
 import string
 from typing import Any, Callable, Mapping, Sequence
 
-import msgspec
-
 
 class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
@@ -99,6 +97,15 @@ def phrase(key: str, template: str, /, **params: Any) -> Phrase:
 def render(template: str, params: Mapping[str, Any]) -> str:
     """The template with its fields filled from ``params``."""
     return _FORMATTER.vformat(template, (), params)
+
+
+class Templated(ValueError):
+    """A complaint kept as its English template and parameters, so that a refusal wrapping it can
+    write it in the reader's language (``api.i18n``)."""
+
+    def __init__(self, template: str, params: Mapping[str, Any]) -> None:
+        self.template, self.params = template, dict(params)
+        super().__init__(render(template, self.params))
 
 
 def fields(template: str) -> set[str]:

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from events.errors import TabletapeError
-from events.messages import Joined, Phrase, listed, phrase, render, say, template_in
+from events.messages import Joined, Phrase, Templated, listed, phrase, render, say, template_in
 
 LANGS: tuple[str, ...] = ("en", "es", "ja")
 DEFAULT = "en"
@@ -153,7 +153,7 @@ def _is_sentence(key: str, lang: str) -> bool:
 def is_templated(value: Any) -> bool:
     """An exception other than ours that carries a template and its parameters (a pack's
     ``PackError``): a refusal wrapping it translates it too."""
-    return isinstance(value, Exception) and isinstance(getattr(value, "template", None), str) and isinstance(getattr(value, "params", None), dict)
+    return isinstance(value, Templated)
 
 
 def nested_message(exc: Exception, lang: str) -> str:

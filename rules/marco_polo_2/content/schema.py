@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.messages import render
+from events.messages import Templated
 
 RESOURCES: tuple[str, ...] = ("coins", "camels", "pepper", "silk", "gold", "jade", "vp")
 GOODS: tuple[str, ...] = ("pepper", "silk", "gold")
@@ -25,14 +25,12 @@ KINDS: tuple[str, ...] = (
 )
 
 
-class PackError(ValueError):
+class PackError(Templated):
     """A bad field: ``path`` names it, the message says what is wrong. The message is a template and
     its parameters (``events.messages``), so that the API can write it in the reader's language."""
 
     def __init__(self, path: str, message: str, **params: Any) -> None:
-        self.template = "{path}: " + message
-        self.params = {"path": path, **params}
-        super().__init__(render(self.template, self.params))
+        super().__init__("{path}: " + message, {"path": path, **params})
         self.path = path
 
 
