@@ -129,9 +129,12 @@ def tap_drawn(page, ids: list[str] | None = None) -> list[str]:
     items = form.locator(".mpf-pick:not([hidden]), [data-item]")
     if ids is None:
         ids = [items.nth(i).get_attribute("data-id") or items.nth(i).get_attribute("data-item") for i in range(need)]
+    # a picture form asking for one card sends itself on the tap: decided before tapping, because
+    # once sent the form may already be gone
+    sends_itself = need == 1 and form.locator(".mpf-pick").count() > 0
     for item in ids:
         form.locator(f".mpf-pick[data-id='{item}'], [data-item='{item}']").first.click()
-    if len(ids) > 1 or not form.locator(".mpf-pick").count():
+    if not sends_itself:
         form.locator("button[type=submit]").click()
     return ids
 
