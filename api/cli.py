@@ -162,15 +162,16 @@ def new(
         from events.lifecycle import GameCreated
 
         game_id = new_game_id()
-        options, growth = lay.packs.prepare(title, options)  # pinned to a pack of this store
-        start(GameCreated(title=title, players=tuple(players), options=options, seed=seed))
-        issued = lay.tokens.issue(game_id, len(players))
-        try:
-            lay.packs.commit(growth)
-            lay.recorder.create(title, players, options, seed=seed, actor=actor, game_id=game_id)
-        except BaseException:
-            lay.tokens.revoke(game_id)
-            raise
+        with lay.packs.creating(title):  # on a shared store, no other process grows the pack meanwhile
+            options, growth = lay.packs.prepare(title, options)  # pinned to a pack of this store
+            start(GameCreated(title=title, players=tuple(players), options=options, seed=seed))
+            issued = lay.tokens.issue(game_id, len(players))
+            try:
+                lay.packs.commit(growth)
+                lay.recorder.create(title, players, options, seed=seed, actor=actor, game_id=game_id)
+            except BaseException:
+                lay.tokens.revoke(game_id)
+                raise
         print_created(out, game_id, options, issued.write, list(zip(players, issued.seats)))
 
 

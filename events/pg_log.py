@@ -19,6 +19,7 @@ and ``notify`` tell every process of a change another layer made there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import os
@@ -28,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import duckdb
 import psycopg
@@ -398,6 +399,18 @@ class PostgresEventLog:
         """Tell every process listening on ``channel`` (a change another layer committed)."""
         with self._pool.connection() as conn:
             conn.execute("SELECT pg_notify(%s, %s)", [channel, payload])
+
+    @contextlib.contextmanager
+    def exclusive(self, name: str) -> Iterator[None]:
+        """Held by one process of the store at a time (an advisory lock named ``name``): around a
+        change that reads what the others wrote and then writes what follows from it."""
+        with self._pool.connection() as conn:
+            # the two-key form: a space of its own, apart from the schema's one-key lock
+            conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", [_SCHEMA_LOCK, name])
+            try:
+                yield
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", [_SCHEMA_LOCK, name])
 
     def _start_listening(self) -> None:
         if self._listener is None:

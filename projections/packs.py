@@ -33,7 +33,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, ContextManager, Iterator, Protocol
 
 import duckdb
 import msgspec
@@ -133,11 +133,14 @@ CHANNEL = "tabletape_packs"
 
 
 class Changes(Protocol):
-    """What a store several processes share offers the library: a notification to all of them."""
+    """What a store several processes share offers the library: a notification to all of them,
+    and a lock one of them holds at a time."""
 
     def listen(self, channel: str, listener: Callable[[str], None]) -> Callable[[], None]: ...
 
     def notify(self, channel: str, payload: str) -> None: ...
+
+    def exclusive(self, name: str) -> ContextManager[None]: ...
 
 
 class PackLibrary:
@@ -161,6 +164,8 @@ class PackLibrary:
         self._con = store.cursor()
         self._reads = reads.cursor()
         self._lock = threading.RLock()
+        #: whether this thread holds the store's lock (``_changing``): a nested change takes it once
+        self._changing_here = threading.local()
         self._reads_lock = threading.Lock()
         self._state_of = state_of
         self._changes = changes
@@ -213,6 +218,24 @@ class PackLibrary:
         except Exception:  # a failed catch-up leaves the copy as it was: the next miss asks again
             _logger.exception("reading the shared pack library failed")
             return False
+
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Held around a change: the library's lock and, on a shared store, the one every process
+        takes (the next version number counts the versions another process is adding). That one
+        comes first, so this process's readers never wait while another process changes."""
+        if self._changes is None or getattr(self._changing_here, "held", False):
+            with self._lock:
+                yield
+            return
+        with self._changes.exclusive(CHANNEL):
+            self._changing_here.held = True
+            try:
+                with self._lock:
+                    self.catch_up()  # what the process that held it last added
+                    yield
+            finally:
+                self._changing_here.held = False
 
     def _announce(self, title_id: str) -> None:
         if self._changes is not None:
@@ -390,7 +413,7 @@ class PackLibrary:
         )
 
     def make_working(self, entry: Entry) -> None:
-        with self._lock:
+        with self._changing():
             self._set_working(entry)
             self._working[entry.title] = entry.hash
         self._announce(entry.title)
@@ -398,7 +421,7 @@ class PackLibrary:
     def creating(self, title_id: str) -> Any:
         """Held around a creation of a game of a title whose packs grow: what it grows and pins
         is not moved on meanwhile (other titles' creations are not held up)."""
-        return self._lock if hasattr(get_title(title_id), "grow_pack") else contextlib.nullcontext()
+        return self._changing() if hasattr(get_title(title_id), "grow_pack") else contextlib.nullcontext()
 
     def _new_entry(
         self, title_id: str, data: dict, name: str | None, lineage: str, version: int, parent: Entry | None,
@@ -415,8 +438,7 @@ class PackLibrary:
         naming it."""
         title = self._title_for_writes(title_id)
         pack = title.load_pack(data)
-        with self._lock:
-            self.catch_up()  # another process's pack of the same id or content counts
+        with self._changing():
             there = self._held(title_id, pack.hash)
             if there is not None:
                 if working:
@@ -447,8 +469,7 @@ class PackLibrary:
     ) -> Entry:
         """A new version of ``parent`` (its lineage, the next version) with components changed."""
         title = self._title_for_writes(title_id)
-        with self._lock:
-            self.catch_up()  # the next version number counts other processes' versions
+        with self._changing():
             # the group's own lineage grows from the title's default pack; another built-in pack's
             # versions are a lineage of their own (not interleaved with the group's)
             own = parent.source == "builtin" and parent.hash == title.content["hash"]
@@ -473,8 +494,7 @@ class PackLibrary:
     def delete(self, title_id: str, entry: Entry) -> None:
         """Forget a pack no game pins, that is not built in and not the working pack."""
         self._title_for_writes(title_id)
-        with self._lock:
-            self.catch_up()
+        with self._changing():
             if entry.source == "builtin":
                 raise PackRefused("{entry_id} is built in", params=dict(entry_id=entry.id), code="pack-in-use")
             pinned = self.games_pinned(title_id).get(entry.hash, 0)
@@ -595,7 +615,7 @@ class PackLibrary:
         grow nothing again."""
         if growth is None:
             return
-        with self._lock:
+        with self._changing():
             if growth.entry is not None:
                 self._insert(growth.entry, working=True)
             digest = growth.entry.hash if growth.entry is not None else ""
@@ -614,7 +634,7 @@ class PackLibrary:
         return self.pin(title_id, dict(options), growth), growth
 
     def grow(self, title_id: str, only: str | None = None) -> Entry | None:
-        with self._lock:
+        with self._changing():
             growth = self.plan_growth(title_id, only)
             self.commit(growth)
             return growth.entry if growth is not None else None
@@ -675,7 +695,7 @@ class PackLibrary:
         """Store staged packs (an id taken here by other content is kept: packs are told apart by
         hash); returns those that were new."""
         added = []
-        with self._lock:
+        with self._changing():
             for entry in entries:
                 if self.by_hash(entry.title, entry.hash) is None:
                     self._insert(entry, working=False)
@@ -684,7 +704,7 @@ class PackLibrary:
 
     def forget(self, entries: list[Entry]) -> None:
         """Take back packs ``keep`` added for an import that was then refused."""
-        with self._lock:
+        with self._changing():
             for entry in entries:
                 self._con.execute("DELETE FROM packs WHERE title = ? AND hash = ?", [entry.title, entry.hash])
                 self._packs.get(entry.title, {}).pop(entry.hash, None)

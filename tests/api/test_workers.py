@@ -17,7 +17,7 @@ import pytest
 
 import live_server
 from apiplay import last_seq, new_game, play, read_stream
-from mp2play import OPTIONS, SETUP
+from mp2play import OPTIONS, SETUP, d
 from rules.marco_polo_2.content import PUBLIC
 
 ADMIN_TOKEN = re.compile(r"admin token of this store \(shown once; it writes the content-pack library\): (\S+)")
@@ -134,6 +134,33 @@ def test_a_pack_uploaded_through_one_worker_is_served_by_every_worker(workers, a
     assert pinned["id"] == "ours-workers-v2"
     assert [c.get("/titles/marco-polo-2/packs").json()["working"] for c in (a, b)] == [pinned, pinned]
     assert a.get(f"/games/{plain['game_id']}/state", headers={"Authorization": f"Bearer {plain['tokens']['write_token']}"}).status_code == 200
+
+
+def test_versions_derived_at_the_same_instant_through_two_workers_each_get_an_id_of_their_own(workers, admin):
+    """Two admins adding to the public pack at once, through two workers: the versions are
+    numbered one after the other, and no id names two contents."""
+    a, b = two_workers(workers)
+    made: list[httpx.Response] = []
+    cities = iter(["KAS", "XIA", "TUR", "LHA", "HAM", "KHO", "YAR", "SAM", "BUK", "MER"])
+    for _ in range(5):
+        barrier = threading.Barrier(2)
+
+        def derive(client: httpx.Client, city: str) -> None:
+            barrier.wait()
+            body = {"add": [d("node", city, kind="city", shield="bow")], "working": False}
+            made.append(client.post(f"/titles/marco-polo-2/packs/{PUBLIC.id}/versions", json=body, headers=admin))
+
+        threads = [threading.Thread(target=derive, args=(client, next(cities))) for client in (a, b)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert [r.status_code for r in made] == [201] * 10, [r.text for r in made]
+    assert sorted(r.json()["version"] for r in made) == list(range(1, 11))
+    for client in (a, b):
+        listed = [p for p in client.get("/titles/marco-polo-2/packs").json()["packs"] if p["lineage"] == "ours"]
+        assert sorted(p["id"] for p in listed) == sorted(f"ours-v{n}" for n in range(1, 11))
+        assert client.get("/titles/marco-polo-2/packs/ours-v10").status_code == 200  # one pack, not two
 
 
 class SlowLink:
