@@ -161,6 +161,7 @@ def test_a_seat_link_opens_that_players_hand_and_new_tokens_shut_old_links_out(p
     assert axe_violations(first) == []
     dialog_shot(first, "handover-reissued")
     first.click("#handover-close")
+    wait_ready(first)  # the recorder has asked for its moves again, with the new token
     before = game(http, game_id)["last_seq"]
     pick(first)  # this device records on, with the new token
     wait_ready(first, after=before)
@@ -285,6 +286,7 @@ def test_no_token_is_in_a_logged_request_line_or_a_query_string(phones, tmp_path
         first.click("#reissue-confirm")
         first.wait_for_selector("#reissued")
         first.click("#handover-close")
+        wait_ready(first)  # the recorder asks for its moves again with the new token: online still
         tokens |= {stored(first, game_id)["write"], *stored(first, game_id)["seats"]}
         first.context.set_offline(True)
         before = int(first.locator("#recorder").get_attribute("data-last-seq"))

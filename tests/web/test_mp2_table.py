@@ -219,16 +219,24 @@ def travel_on_a_new_route(c: Counter, seat: int, dice: str) -> None:
 ASKED = {"seal": "seal", "book": "book", "special": None}
 
 
-def answer_asked(c: Counter) -> None:
-    """The form a move opened for a component the pack lacks (the server refused it undescribed)."""
-    dialog = c.page.locator("dialog.mp2-ask[open]")
-    try:
-        dialog.wait_for(timeout=1500)
-    except Exception:  # noqa: BLE001 - no form asked: the move went in
-        return
-    kind = dialog.get_attribute("data-ask-kind")
-    check_screen(c.page, "dialog.mp2-ask[open]")
-    fill_form(c, FORMS[ASKED[kind]])
+def answer_asked(c: Counter, before: int) -> None:
+    """The forms a move opened for components the pack lacks (the server refused it undescribed),
+    until the move is recorded. While a form is open the move waits unsent, so the two cannot
+    both be seen: waiting for either needs no guess at how long the server takes."""
+    while True:
+        c.page.wait_for_function(
+            """n => document.querySelector('dialog.mp2-ask[open]') || document.querySelector('#rec-error .error')
+              || (r => r && r.dataset.ready === 'true' && Number(r.dataset.lastSeq) > n)(document.querySelector('#recorder'))""",
+            arg=before,
+        )
+        error = c.page.locator("#rec-error .error")
+        assert not error.count(), error.inner_text()
+        dialog = c.page.locator("dialog.mp2-ask[open]")
+        if not dialog.count():
+            return
+        kind = dialog.get_attribute("data-ask-kind")
+        check_screen(c.page, "dialog.mp2-ask[open]")
+        fill_form(c, FORMS[ASKED[kind]])
 
 
 def check_screen(page, scope: str) -> None:
@@ -328,7 +336,7 @@ def play_first_round(c: Counter, http, game_id: str, first_game: bool) -> dict:
                 kind = "end of turn"
             if not acted:
                 mains += 1
-            answer_asked(c)
+            answer_asked(c, before)
             if P + "character-picked" in offered:
                 kind = "character"
             elif P + "goal-kept" in offered:

@@ -129,12 +129,13 @@ def test_a_correction_asks_for_the_component_it_needs(tall_phone, server, http):
     if amend.locator(".kinds.sub").count():
         c.tap(amend.locator(".kinds.sub .kind[data-subgroup='2']").first)
     move = amend.locator(".options-area .move[data-notation*='book 2 '][data-notation*='option=1']").first
+    before = last_seq(page)
     c.tap(move)
     page.locator("dialog.mp2-ask[open][data-ask-kind=book][data-ask-id='2']").wait_for()
     shot(page, "correction-asks")
     fill_form(c, {"fixed.0.coins": 3, "fixed.1.pepper": 1})
     page.wait_for_selector("#amend-dialog[open]", state="detached")
-    wait_ready(page)
+    wait_ready(page, after=before)  # the dialog closes before the page has the correction
     frames = http.get(f"/games/{game_id}/frames").json()["frames"]
     assert [f["type"] for f in frames].count(P + "travelled") == 0
     assert any(f["type"] == P + "book-used" for f in frames)

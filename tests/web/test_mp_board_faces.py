@@ -35,7 +35,8 @@ def test_a_city_s_card_is_on_the_board_and_opens_large(tall_phone, server, http)
     assert axe_violations(page) == []
     page.keyboard.press("Escape")
     page.wait_for_selector("#mp-face-dialog[open]", state="detached")
-    assert page.evaluate(f"() => document.activeElement.dataset.loc") == city  # focus back on the city
+    # focus back on the city (given back once the dialog has closed)
+    page.wait_for_function("c => document.activeElement && document.activeElement.dataset.loc === c", arg=city)
 
     # by a tap: the dialog opens, Close closes it
     page.locator(f"#drawing [data-loc={city}] .mp-city-shape").click()

@@ -255,9 +255,11 @@ def test_a_finger_puts_down_moves_and_joins_places(tall_phone, server):
     assert abs(nodes[0]["x"] - 250) < 20 and abs(nodes[0]["y"] - 250) < 20, nodes[0]
     phone.locator("[data-tool=move]").tap()
     touch_drag(phone, centre(phone.locator("[data-node=P2] .me-hit")), at(0.7, 0.4))
+    phone.wait_for_function("() => Math.abs(window.map.nodes[1].y - 400) < 20")  # moved once the finger is up
     p2 = phone.evaluate("() => window.map.nodes[1]")
     assert abs(p2["y"] - 400) < 20 and abs(p2["x"] - 700) < 20, p2
     phone.locator("[data-tool=route]").tap()
     touch_drag(phone, centre(phone.locator("[data-node=P1] .me-hit")), centre(phone.locator("[data-node=P2] .me-hit")))
+    phone.wait_for_function("() => window.map.routes.length > 0")
     assert phone.evaluate("() => window.map.routes.map(r => r.ends)") == [["P1", "P2"]]
     assert phone.evaluate("() => window.scrollY") == 0  # the finger moved the places, not the page

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from pagehelp import PHONE_TALL, own_server, shot, start_game, step, wait_ready
+from pagehelp import PHONE_TALL, last_seq, own_server, shot, start_game, step, wait_ready
 
 HEADING = {"en": "Games", "es": "Partidas", "ja": "ゲーム"}
 NEW_GAME = {"en": "New game", "es": "Nueva partida", "ja": "新しいゲーム"}
@@ -134,9 +134,9 @@ def test_a_lost_cities_turn_and_a_refusal_in_the_chosen_language(tall_phone, ser
     page.select_option("#reveal-seat", "1")
     for card in ("R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"):
         page.click(f"[data-fact=reveal] [data-card='{card}']")
+    before = last_seq(page)
     page.click("[data-fact=reveal] button[type=submit]")
-    page.wait_for_selector("#history li[data-type='lost-cities.hand-revealed']", state="attached")
-    wait_ready(page)
+    wait_ready(page, after=before)
     for _ in range(2):  # Ana plays and draws: the turn
         step(page)
     if lang != "en":
@@ -230,8 +230,12 @@ def test_a_marco_polo_turn_in_the_chosen_language(tall_phone, server, lang):
         kinds = page.locator("#picker .kind").all_inner_texts()
         assert any(MP_FIVE_COINS[lang] in k for k in kinds), kinds
     step(page, prefer=("marco-polo.five-coins-taken",))  # Ana's action
-    said = page.locator("#history li[data-type='marco-polo.five-coins-taken'] .said").inner_text()
+    # in one look: the timeline's names are filled in again a moment later
+    said, label = page.evaluate(
+        """() => [document.querySelector("#history li[data-type='marco-polo.five-coins-taken'] .said").innerText,
+                  document.querySelector('#step-label').innerText]"""
+    )
     assert re.fullmatch(MP_FIVE_COINS_SAID[lang], said), said
-    assert page.locator("#step-label").inner_text().endswith(said)
+    assert label.endswith(said)
     shot(page, f"lang-{lang}-marco-polo-turn")
     no_missing_strings(page)

@@ -112,7 +112,7 @@ def test_the_main_screens_of_each_title_hold_no_english(tall_phone, sweep_server
     game_id, names = finished_games(sweep_server)[title]
     page.goto(f"{sweep_server}/?game={game_id}")
     page.wait_for_selector("main:not([aria-busy]) #drawing[data-seq]", state="attached")
-    page.wait_for_timeout(300)  # the score sheet and the timeline fill in after the drawing
+    page.wait_for_selector("#forks > *", state="attached")  # the last part to fill in after the drawing
     assert leaks(page, names) == [], leaks(page, names)
     shot(page, f"lang-sweep-{lang}-{title}-finished")
     no_missing_strings(page)

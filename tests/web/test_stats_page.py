@@ -119,6 +119,12 @@ def open_stats(page, base: str, query: str = "") -> None:
     page.goto(f"{base}/?page=stats{query}")
     page.wait_for_selector(".stats-page[data-ready=true]")
     page.wait_for_function("() => !document.querySelector('main').getAttribute('aria-busy')")
+    # the page's own style sheet is in, and every chart is drawn at the width its box has now
+    page.wait_for_function(
+        """() => { const l = document.querySelector('link[data-stats-css]');
+          return l && l.sheet && [...document.querySelectorAll('.sv-box')].every((b) => { const s = b.querySelector('svg');
+            return s && +s.getAttribute('width') === Math.max(240, Math.floor(b.clientWidth || 320)); }); }"""
+    )
 
 
 def check_tables(shown: dict, expected: dict[str, tuple[list[dict], callable]]) -> int:
