@@ -25,12 +25,14 @@ from api.app import create_app
 from api.bgstats import game_uuid
 from api.cli import app as cli
 from api.errors import NotYetVisible
+from api.i18n import phrase_text
 from api.jsonl import export_lines
 from api.settings import Settings
 from events import codec
 from projections.stats import parquet
 from projections.stats.sql import views
 from rules import get_title
+from rules.lost_cities.sentences import card_words
 from rules.marco_polo_2.content import SYNTHETIC
 
 TITLES = ("lost-cities", "marco-polo", "marco-polo-2")
@@ -64,6 +66,29 @@ runner = CliRunner()
 def tokens(text: str) -> set[str]:
     """Card, objective and goal ids are whole words: ``R7``, ``G10``, ``G03`` (not ``CB2``, ``B2a``)."""
     return set(TOKEN.findall(text))
+
+
+def hidden_words(title_id: str, hidden: set[str]) -> dict[str, str]:
+    """Each hidden card as the sentences name it in every language (``red 7``, ``carta roja 7``,
+    ``赤の7``), folded, to its id: a leak in words is a leak. (The Marco Polo titles' sentences
+    name objective and goal cards by id.)"""
+    if title_id != "lost-cities":
+        return {}
+    return {phrase_text(card_words(card), lang).casefold(): card for card in hidden for lang in ("en", "es", "ja")}
+
+
+def readable(text: str) -> str:
+    """A JSON answer with its escapes undone (Japanese as written), folded; other text folded."""
+    try:
+        return json.dumps(json.loads(text), ensure_ascii=False).casefold()
+    except ValueError:
+        return text.casefold()
+
+
+def seen_in(text: str, hidden: set[str], words: dict[str, str]) -> set[str]:
+    """The hidden items a read shows: by id, or in words (``red 1`` is not ``red 10``)."""
+    folded = readable(text)
+    return (tokens(text) & hidden) | {card for word, card in words.items() if re.search(re.escape(word) + r"(?!\d)", folded)}
 
 
 def hidden_items(svc, game_id: str) -> set[str]:
@@ -308,8 +333,9 @@ def test_nothing_hidden_of_a_game_in_progress_is_read_anywhere(store, title):
         game = store.games[title, kind]
         hidden = store.hidden[game.id]
         assert len(hidden) >= AT_LEAST[title], (kind, hidden)
+        words = hidden_words(title, hidden)
         for where, text in store.reads[game.id] + store.reads[None]:
-            seen = tokens(text) & hidden
+            seen = seen_in(text, hidden, words)
             assert not seen, f"{title} {kind} game: {where} shows {sorted(seen)}"
 
 
@@ -322,6 +348,11 @@ def test_a_seat_token_shows_that_seats_hidden_items_so_the_scan_would_find_them(
         for (title, kind), game in store.games.items():
             state = client.get(f"/games/{game.id}/state", params={"seat": 0}, headers=game.seat_auth(0)).text
             assert tokens(state) & store.hidden[game.id], (title, kind)
+            if title == "lost-cities" and kind == "digital":  # and the words: its own draws, said in Spanish
+                words = hidden_words(title, store.hidden[game.id])
+                said = client.get(f"/games/{game.id}/frames", params={"seat": 0},
+                                  headers={**game.seat_auth(0), "Accept-Language": "es"}).text
+                assert seen_in(said, store.hidden[game.id] - tokens(said), words), said
 
 
 def test_an_ended_game_shows_everything_and_undone_back_into_play_hides_again(client, svc, tmp_path):
