@@ -6,6 +6,7 @@ state. And at a table the page never offers to invent a shuffle."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -69,6 +70,12 @@ def kinds_on_offer(page) -> list[str]:
     return [k.get_attribute("data-group") for k in page.locator("#picker .kinds:not(.sub) .kind").all()]
 
 
+#: a place as the pack codes it (``ALE``, ``O1``): never what the picker says
+PLACE_CODE = re.compile(r"\b(?:[A-Z]{3}|O\d+)\b")
+#: the travel moves the picker offered, as it said them
+TRAVELS: list[str] = []
+
+
 def choose_move(page, turn: int, acted: bool) -> str:
     """A move through the picker: its kind (unless it is the only one, already open), then a
     narrowing chip if the page offers them, then the first move shown. The main actions go round
@@ -81,6 +88,10 @@ def choose_move(page, turn: int, acted: bool) -> str:
         tap(page, f"#picker .kind[data-group='{group}']")
     if page.locator("#picker .kinds.sub").count():
         tap(page, "#picker .kinds.sub .kind")
+    if group == "marco-polo.travelled":  # where the figure goes, by the names on the board
+        said = page.locator("#picker .options-area .move").all_inner_texts()
+        assert said and not [s for s in said if PLACE_CODE.search(s)], said
+        TRAVELS.extend(said)
     page.screenshot(path=str(SHOTS / f"{last_seq(page):03d}-{group.replace('marco-polo.', '')}-choosing.png"))
     tap(page, "#picker .options-area .move")
     return group
@@ -98,6 +109,7 @@ def test_a_three_player_first_round_by_taps_on_a_phone(tall_phone, server, http)
     game_id = start_game(page, server, "marco-polo", ["Ana", "Bea", "Cem"], {"characters": "first-game"})
     taps = Taps(page)
     OFF_SCREEN.clear()
+    TRAVELS.clear()
     per_move: list[tuple[str, int]] = []
     turn, acted = 0, False
     offers = []
@@ -140,6 +152,7 @@ def test_a_three_player_first_round_by_taps_on_a_phone(tall_phone, server, http)
     summary = {k: {"moves": len(v), "fewest": min(v), "most": max(v)} for k, v in by_kind.items()}
     (SHOTS / "taps.json").write_text(json.dumps({"taps": summary, "kinds offered": offers}, indent=1))
     assert OFF_SCREEN == []  # every tap on something already on screen: no scrolling to reach it
+    assert TRAVELS and all(" → " in said for said in TRAVELS)  # travel was offered, and said in names
     # one tap a die on the pad, whatever the characters make of the count (first game: 11)
     assert by_kind["round roll"] == [rolled] and rolled <= 18
     mains = {k: v for k, v in by_kind.items() if k in MAIN}

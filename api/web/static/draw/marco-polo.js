@@ -180,7 +180,10 @@ export function moveLabel(m, view, content) {
       const back = (v.discard || []).map(face).filter(Boolean).map((f) => { f.classList.add('mpf-returned'); return f; });
       return [`${dieWord(v.die)} → ${t('sweep.mp.columns', { n: v.columns.join(', '), many: v.columns.length > 1 })}${extra(v.choices)}`, ...taken, back.length ? ` ${t('sweep.mp.return')} ` : '', ...back];
     }
-    case 'travelled': return `${dice(v.dice)} → ${v.path.join('–')}${v.path2 && v.path2.length ? ' | ' + v.path2.join('–') : ''}${extra(v.choices)}`;
+    case 'travelled': { // the places by the names on the board, not the pack's codes
+      const route = (path) => path.map((id) => nameOf(content, id)).join(' – ');
+      return `${dice(v.dice)} → ${route(v.path)}${v.path2 && v.path2.length ? ' | ' + route(v.path2) : ''}${extra(v.choices)}`;
+    }
     case 'city-card-used': return [`${t('sweep.mp.card-with', { space: v.space, die: dieName(v.die) })}${v.times > 1 ? ` ×${v.times}` : ''}${extra(v.choices)}`, view && view.city_cards ? face(view.city_cards[v.space]) : null];
     case 'contract-completed': return [face(v.contract) || v.contract, extra(v.choices)];
     case 'money-bag-taken': return dieWord(v.die);

@@ -435,7 +435,7 @@ export async function show(main, q, { navigate }) {
   // a move as the picker names it, with who makes it: the timeline's line while it waits to be sent
   function moveText(notation, move) {
     let label = null;
-    try { label = g.mod.moveLabel ? g.mod.moveLabel({ notation, move }, g.frames[g.pos].view) : null; } catch { label = null; }
+    try { label = g.mod.moveLabel ? g.mod.moveLabel({ notation, move }, g.frames[g.pos].view, g.content) : null; } catch { label = null; }
     if (label instanceof Node) label = label.getAttribute && label.getAttribute('aria-label') || label.textContent;
     const named = (typeof label === 'string' && label.trim()) || stripSeat(notation);
     // the event's kind in words is English (its tag); another language shows the picker's label alone
