@@ -140,6 +140,8 @@ def test_a_lost_cities_turn_on_a_phone_at_a_table(tall_phone, server, http):
     page.reload()
     assert_lost_cities_sheet(page, http, game_id)
     shot(page, "table-02-phone-score-sheet")
+    # a wide sheet scrolls in its own box: the page itself never scrolls sideways
+    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     assert axe_violations(page) == []
 
 
@@ -199,6 +201,7 @@ def test_a_whole_lost_cities_round_at_a_table_by_taps(tall_phone, server, http):
     print(f"turns {len(per_turn)}, taps {sum(per_turn)} (max {max(per_turn)} a turn), draws from a discard pile {pile_draws}")
     assert_lost_cities_sheet(page, http, game_id)  # shown by the page itself, no reload
     page.screenshot(path=str(shots / "end-score-sheet.png"), full_page=True)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     assert axe_violations(page) == []
 
 
