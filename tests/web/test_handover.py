@@ -202,12 +202,15 @@ def test_a_move_tapped_offline_waits_and_lands_once_when_the_connection_is_back(
     queued = json.loads(page.evaluate("id => localStorage.getItem('tabletape.outbox.' + id)", game_id))
     assert len(queued) == 1 and queued[0]["body"]["idempotency_key"].startswith("web-")
     assert game(http, game_id)["last_seq"] == before
+    live = page.locator("#live")
+    assert "live" not in live.inner_text() and "off" in live.get_attribute("class")  # not "live" without a network
     shot(page, "offline-pending")
     assert axe_violations(page) == []
 
     page.context.set_offline(False)
     wait_ready(page, after=before)
     page.wait_for_selector("#outbox", state="hidden")
+    page.wait_for_selector("#live:not(.off)")  # live again
     assert page.locator("#history li.pending").count() == 0
     page.wait_for_timeout(2500)  # past the first retry's pause: nothing is sent again
     assert game(http, game_id)["last_seq"] == before + 1

@@ -602,6 +602,15 @@ export async function show(main, q, { navigate }) {
     };
     g.stream = es;
   }
+  // the device knows it lost its network before the stream does (a phone out of range): the badge
+  // says so at once, and "live" again only once the stream is open
+  function onNetwork() {
+    const open = navigator.onLine && g.stream && g.stream.readyState === EventSource.OPEN;
+    live.textContent = t(open ? 'game.live' : 'game.reconnecting');
+    live.classList.toggle('off', !open);
+  }
+  window.addEventListener('offline', onNetwork);
+  window.addEventListener('online', onNetwork);
   // a new event on the stream: reload once this page's own write (if any) has settled
   function syncSoon() {
     clearTimeout(g.reloadTimer);
@@ -633,6 +642,8 @@ export async function show(main, q, { navigate }) {
     leave() {
       g.left = true;
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('offline', onNetwork);
+      window.removeEventListener('online', onNetwork);
       if (g.stream) g.stream.close();
       outbox.stop();
       clearTimeout(g.reloadTimer);
