@@ -139,6 +139,8 @@ def status_words(state: MarcoPoloState) -> Phrase:
     if state.phase == OVER:
         return game_over(state, outcome(state))
     if state.pending:
+        if state.round == 0:  # the decisions of the setup (characters, goals) come before round 1
+            return phrase("mp.status.pending-before", "before round 1: {pending}", pending=describe_pending(state))
         return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
     if state.phase == CONTRACTS:
         return _p("status.contracts", "round {round}: waiting for the six contracts of the round", round=state.round)

@@ -44,7 +44,8 @@ def status_line(state: Any, outcome: Callable[[Any], Any], describe_pending: Cal
         return game_over_line(state, outcome(state))
     where = f"round {state.round}"
     if state.pending:
-        return f"{where}: {describe_pending(state)}"
+        # the decisions of the setup (characters, goals) come before round 1
+        return f"{where if state.round else 'before round 1'}: {describe_pending(state)}"
     text = waiting.get(state.phase)
     return text.format(round=state.round, next_round=state.round + 1) if text is not None else turn_line(state, where)
 

@@ -76,6 +76,17 @@ def test_the_status_line_of_frames_and_legal_moves_in_three_languages(client):
         assert legal["status_line"] == status[lang]
 
 
+def test_a_decision_of_the_setup_is_said_before_round_1_not_in_a_round_0(client):
+    """Drafted characters are picked after the layout, before the first round begins."""
+    made = client.post("/games", json={"title": "marco-polo", "players": ["Ana", "Bea"], "seed": 3,
+                                       "options": {"characters": "draft"}}).json()
+    said = {lang: client.get(f"/games/{made['game_id']}", headers={"Accept-Language": header}).json()["status_line"]
+            for lang, header in HEADERS.items()}
+    assert said["en"].startswith("before round 1: "), said
+    assert said["es"].startswith("antes de la ronda 1: ") and said["ja"].startswith("ラウンド1の前: "), said
+    assert not any("0" in line for line in said.values()), said
+
+
 def test_a_drawn_card_is_named_only_to_its_seat_in_every_language(client):
     game, _ = a_turn(client)
     drawn = client.get(f"/games/{game.id}/frames", params={"seat": 0}, headers=game.seat_auth(0)).json()["frames"][-1]
