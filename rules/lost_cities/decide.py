@@ -91,7 +91,8 @@ def _check_card_id(state: LostCitiesState, card: object, what: str) -> str:
 def _check_not_over(state: LostCitiesState) -> None:
     if state.phase == OVER:
         codes.illegal(
-            codes.GAME_OVER, "the game is over after the {rounds} agreed round(s): {rule}", rounds=state.rounds, rule=Q_ROUNDS
+            codes.GAME_OVER, "the game is over after the {rounds} agreed {one:?round|rounds}: {rule}", rounds=state.rounds,
+            one=state.rounds == 1, rule=Q_ROUNDS
         )
 
 

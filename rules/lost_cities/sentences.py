@@ -149,12 +149,14 @@ def status_words(state: LostCitiesState) -> Phrase:
     per_side = 2 if state.partnership else 1
     if len(result.winners) > per_side:
         return phrase(
-            "lost-cities.status.tie", "game over after {rounds} round(s): a tie ({scores})", rounds=state.rounds, scores=scores
+            "lost-cities.status.tie", "game over after {rounds} {one:?round|rounds}: a tie ({scores})", rounds=state.rounds,
+            one=state.rounds == 1, scores=scores
         )
     return phrase(
         "lost-cities.status.over",
-        "game over after {rounds} round(s): {names} {many:?win|wins} ({scores})",
+        "game over after {rounds} {one:?round|rounds}: {names} {many:?win|wins} ({scores})",
         rounds=state.rounds,
+        one=state.rounds == 1,
         names=listed([state.players[s] for s in result.winners], last="and"),
         many=per_side > 1,
         scores=scores,

@@ -42,10 +42,11 @@ def status(state: LostCitiesState) -> str:
     names = " and ".join(state.players[s] for s in result.winners)
     scores = ", ".join(f"{state.players[s]} {result.scores[s]}" for s in range(len(state.players)))
     per_side = 2 if state.partnership else 1
+    rounds = f"{state.rounds} round{'' if state.rounds == 1 else 's'}"
     if len(result.winners) > per_side:
-        return f"game over after {state.rounds} round(s): a tie ({scores})"
+        return f"game over after {rounds}: a tie ({scores})"
     verb = "win" if per_side > 1 else "wins"
-    return f"game over after {state.rounds} round(s): {names} {verb} ({scores})"
+    return f"game over after {rounds}: {names} {verb} ({scores})"
 
 
 def _expeditions(state: LostCitiesState, expeditions) -> list[dict[str, Any]]:

@@ -7,13 +7,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from apiplay import new_game, read_stream
+from apiplay import finish, new_game, read_stream
 
 from api import i18n
+from events.errors import TabletapeError
 from events.lifecycle import GameCreated
 from events.messages import Phrase, phrase, say
 from projections.fold import GameState, start
 from replay.recorder import draw_chance
+from rules.lost_cities.decide import _check_not_over as check_not_over
 from rules.marco_polo_2.content import SYNTHETIC
 
 HEADERS = {"en": "en-GB", "es": "es-ES,es;q=0.9", "ja": "ja-JP"}
@@ -85,6 +87,21 @@ def test_a_decision_of_the_setup_is_said_before_round_1_not_in_a_round_0(client)
     assert said["en"].startswith("before round 1: "), said
     assert said["es"].startswith("antes de la ronda 1: ") and said["ja"].startswith("ラウンド1の前: "), said
     assert not any("0" in line for line in said.values()), said
+
+
+def test_a_game_of_one_round_is_over_after_1_round_not_1_rounds(client, svc):
+    game = new_game(client, rounds=1)
+    finish(svc, game.id)
+    said = {lang: client.get(f"/games/{game.id}", headers={"Accept-Language": header}).json()["status_line"]
+            for lang, header in HEADERS.items()}
+    assert said["en"].startswith("game over after 1 round: ") and said["es"].startswith("fin de la partida tras 1 ronda: "), said
+    ended = svc.projector.state(game.id)
+    with pytest.raises(TabletapeError) as over:  # the rules' own refusal of a move after the end
+        check_not_over(ended.state)
+    assert "after the 1 agreed round:" in over.value.message and "tras la 1 ronda acordada" in i18n.message(over.value, "es")
+    three = new_game(client, rounds=3)
+    finish(svc, three.id)
+    assert client.get(f"/games/{three.id}").json()["status_line"].startswith("game over after 3 rounds: ")
 
 
 def test_a_drawn_card_is_named_only_to_its_seat_in_every_language(client):
