@@ -55,6 +55,14 @@ def shot_of(page, selector: str, name: str) -> None:
     page.evaluate("() => document.getElementById('flat-shot').remove()")
 
 
+#: the faces that stick out of their buttons, or past the panel (a face must fit, whatever its words)
+FACES_OUT = """scope => { const box = document.querySelector(scope).getBoundingClientRect();
+  return [...document.querySelectorAll(scope + ' .mpf-pick')].filter((b) => b.offsetParent).flatMap((b) => {
+    const r = b.getBoundingClientRect();
+    const out = [...b.querySelectorAll('*')].some((e) => { const f = e.getBoundingClientRect(); return f.width > 0 && f.right > r.right + 1; });
+    return out || r.right > box.right + 1 ? [b.dataset.id] : []; }); }"""
+
+
 def visible(page, selector: str) -> str:
     return page.locator(selector).inner_text()
 
@@ -117,6 +125,7 @@ def test_a_marco_polo_2_layout_and_first_move_in_the_chosen_language(tall_phone,
         {"es": ": hecho", "ja": ": 済み"}[lang])
     in_language(visible(page, "#facts"), words["setup"], MP2_ENGLISH["setup"])
     shot_of(page, "#facts", f"lang-{lang}-mp2-setup")
+    assert page.evaluate(FACES_OUT, "#facts") == []
     no_missing_strings(page)
     form.locator("button[type=submit]").click()
     wait_ready(page, after=1)
@@ -133,6 +142,7 @@ def test_a_marco_polo_2_layout_and_first_move_in_the_chosen_language(tall_phone,
     page.locator("#facts [data-fact=round]").wait_for()
     in_language(visible(page, "#facts"), words["round"], MP2_ENGLISH["round"])
     shot_of(page, "#facts", f"lang-{lang}-mp2-round-tiles")
+    assert page.evaluate(FACES_OUT, "#facts") == []
     no_missing_strings(page)
 
 
