@@ -297,6 +297,8 @@ def test_moves_and_errors_read_as_sentences_and_followers_see_public_moves(wide,
     assert draws and all(d.endswith("drew from the draw pile") for d in draws)
     status = follower.locator("#status-line").inner_text()
     assert "seat 0" not in status and "seat 1" not in status
+    # on a phone each step is said in words alone: no notation (R2, d, deal) beside it
+    assert follower.locator("#history li .notation").count() and not follower.locator("#history li .notation").first.is_visible()
     assert axe_violations(follower) == []
     context.close()
 
