@@ -199,7 +199,7 @@ def test_the_dashboard_shows_the_api_answer(screen, stats_server, api):
     labels = [m.get_attribute("aria-label") for m in screen.locator("[data-section=leaderboard] .sv-mark").all()]
     assert labels == [
         f"{r['player']}: {formatted(r['win_rate'], 'pct')} wins of {r['games']} games" + (" (few games)" if r["games"] < 10 else "")
-        for r in d["leaderboard"][:12]
+        for r in sorted(d["leaderboard"][:12], key=lambda r: (-r["win_rate"], -r["games"]))  # best rate first
     ]
     sections = [s.get_attribute("data-section") for s in screen.locator("[data-section^=title-]").all()]
     assert sections == [f"title-{t['title']}" for t in d["titles"]] == [f"title-{t}" for t in GAMES]

@@ -283,7 +283,8 @@ async function dashboard(out, index, filters) {
     return;
   }
   out.append(section('leaderboard', say('stats.leaderboard'),
-    rateBars(say('stats.win-rate-by-player'), d.leaderboard.slice(0, 12), (r) => r.player),
+    // the picture of win rates reads down from the best rate (the table keeps the ranking by wins)
+    rateBars(say('stats.win-rate-by-player'), d.leaderboard.slice(0, 12).sort((a, b) => b.win_rate - a.win_rate || b.games - a.games), (r) => r.player),
     singleTitle ? null : h('p', { class: 'small muted' }, say('stats.scores-within')),
     boardTable('leaderboard', d.leaderboard, filters, { scores: singleTitle })));
   out.append(section('months', say('stats.per-month'),
