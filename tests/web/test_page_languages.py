@@ -191,6 +191,9 @@ def test_the_statistics_page_in_each_language_with_its_numbers(tall_phone, stats
     assert expected in rate and "%" in rate, rate
     if lang == "es":
         assert "," in rate and "\u00a0%" in rate, rate
+    if lang == "ja":  # the calendar's months by their numbers, whole (not 1, 1, 1 for October to December)
+        ticks = [t.text_content() for t in page.locator(".sv-heat .sv-tick").all()][:12]  # the months, then the years
+        assert ticks in ([str(n) for n in range(1, 13)], [f"{n}月" for n in range(1, 13)]), ticks
     shot(page, f"lang-{lang}-statistics")
     no_missing_strings(page)
 

@@ -205,7 +205,10 @@ export function heatmap(label, months, { caption, monthName, describe }) {
     const height = 20 + all.length * (cell + gap);
     const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-heat' });
     for (let m = 0; m < 12; m += 1) {
-      svg.append(text(left + m * cell + cell / 2, 14, monthName(m).slice(0, cell < 30 ? 1 : 3), { 'text-anchor': 'middle', class: 'sv-tick', 'aria-hidden': 'true' }));
+      // a language that numbers its months (1月 … 12月) keeps the number whole, however narrow the cell
+      const name = monthName(m);
+      const tick = /^\d/.test(name) ? (cell < 30 ? String(m + 1) : name) : name.slice(0, cell < 30 ? 1 : 3);
+      svg.append(text(left + m * cell + cell / 2, 14, tick, { 'text-anchor': 'middle', class: 'sv-tick', 'aria-hidden': 'true' }));
     }
     all.forEach((year, row) => {
       const y = 20 + row * (cell + gap);
