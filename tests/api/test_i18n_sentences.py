@@ -62,7 +62,7 @@ def test_the_same_frames_say_each_step_in_three_languages(client):
     assert texts["en"][-2:] == [f"Ana played the {name['en']} {value}", "Ana drew from the draw pile"]
     assert texts["es"][-2:] == [f"Ana jugó la carta {name['es']} {value}", "Ana tomó una carta del mazo"]
     assert texts["ja"][-2:] == [f"Anaが{name['ja']}の{value}を出した", "Anaが山札から引いた"]
-    assert texts["es"][0] == "Empezó Lost Cities: Ana, Bea" and texts["ja"][0] == "Lost Cities開始: Ana, Bea"
+    assert texts["es"][0] == "Empezó Lost Cities: Ana, Bea" and texts["ja"][0] == "ロストシティ開始: Ana, Bea"  # the name its messages use
 
 
 def test_the_status_line_of_frames_and_legal_moves_in_three_languages(client):

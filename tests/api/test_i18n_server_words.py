@@ -133,7 +133,7 @@ def test_a_phase_and_a_cost_are_words_of_the_readers_language(client):
 NAMES = {
     "en": {"lost-cities": "Lost Cities", "marco-polo": "The Voyages of Marco Polo", "marco-polo-2": "Marco Polo II: In the Service of the Khan"},
     "es": {"lost-cities": "Lost Cities", "marco-polo": "Los viajes de Marco Polo", "marco-polo-2": "Marco Polo II: Al servicio del Kan"},
-    "ja": {"lost-cities": "Lost Cities", "marco-polo": "マルコ・ポーロの旅路", "marco-polo-2": "マルコ・ポーロ II"},
+    "ja": {"lost-cities": "ロストシティ", "marco-polo": "マルコ・ポーロの旅路", "marco-polo-2": "マルコ・ポーロ II"},
 }
 
 
