@@ -84,6 +84,8 @@ def fill_form(c: Counter, values: dict) -> None:
     kind, cid = dialog.get_attribute("data-ask-kind"), dialog.get_attribute("data-ask-id")
     dialog = c.page.locator(f"dialog.mp2-ask[open][data-ask-kind='{kind}'][data-ask-id='{cid}']")
     c.forms.append(f"{kind}:{cid}")
+    heading = dialog.locator(".pf-heading").inner_text()
+    assert not cid or cid not in heading, heading  # named by what is printed on it, not by the pack's code
     if not (SHOTS / f"form-{kind}.png").exists():
         c.page.screenshot(path=str(SHOTS / f"form-{kind}.png"))
     for path, value in values.items():

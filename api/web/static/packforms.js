@@ -380,7 +380,7 @@ function routeId(ends) { const [a, b] = ends || []; return a && b ? (a <= b ? `$
  * shields offered, and codes already used in the pack. ``suggestId(spec)`` fills the code in from
  * what is entered (until someone types one); ``extra`` is an element shown above the buttons.
  */
-export function componentForm(container, { kind, id = null, forms, initial = null, onSubmit, onCancel, context = {}, submitLabel = t('pf.save'), suggestId = null, extra = null }) {
+export function componentForm(container, { kind, id = null, forms, initial = null, onSubmit, onCancel, context = {}, submitLabel = t('pf.save'), suggestId = null, extra = null, codes = true }) {
   localiseForms(forms);
   const schema = forms && forms.kinds && forms.kinds[kind];
   clear(container);
@@ -418,7 +418,8 @@ export function componentForm(container, { kind, id = null, forms, initial = nul
   }
   const fields = objectInput(schema.fields, value, redraw, context);
   const form = h('form', { class: 'pf-form', 'data-kind': kind, novalidate: true },
-    h('h3', { class: 'pf-heading' }, id ? `${schema.label}: ${idWords(schema, id)}` : t('pf.new', { what: schema.label.toLowerCase() })),
+    // at the table (codes false) a component is named by what is printed on it: a guild's name, not a pack's code
+    h('h3', { class: 'pf-heading' }, id ? (codes || idWords(schema, id) !== id ? `${schema.label}: ${idWords(schema, id)}` : schema.label) : t('pf.new', { what: schema.label.toLowerCase() })),
     h('p', { class: 'pf-help' }, schema.help),
     preview, suggestId ? null : idRow, fields, suggestId ? idRow : null, message, extra,
     h('div', { class: 'pf-actions' },

@@ -175,7 +175,7 @@ export async function askComponent({ kind, id, initial = {}, why = '', content =
     if (formsModule && formsModule.componentForm) {
       try {
         formsModule.componentForm(body, {
-          kind, id, forms: formsData, initial, context: formContext(kind, content, nodes), suggestId, submitLabel: t('mp2.save-it'),
+          kind, id, forms: formsData, initial, context: formContext(kind, content, nodes), suggestId, submitLabel: t('mp2.save-it'), codes: false,
           onSubmit: (spec, theId) => done({ id: theId || id, spec }), onCancel: () => done(null),
         });
         shown = !!body.querySelector('form');
