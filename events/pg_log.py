@@ -405,12 +405,14 @@ class PostgresEventLog:
         """Held by one process of the store at a time (an advisory lock named ``name``): around a
         change that reads what the others wrote and then writes what follows from it."""
         with self._pool.connection() as conn:
-            # the two-key form: a space of its own, apart from the schema's one-key lock
-            conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", [_SCHEMA_LOCK, name])
+            # the two-key form: a space of its own, apart from the schema's one-key lock; named in
+            # the store's schema, as two stores may share one database
+            key = [_SCHEMA_LOCK, name]
+            conn.execute("SELECT pg_advisory_lock(%s, hashtext(current_schema() || ':' || %s))", key)
             try:
                 yield
             finally:
-                conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", [_SCHEMA_LOCK, name])
+                conn.execute("SELECT pg_advisory_unlock(%s, hashtext(current_schema() || ':' || %s))", key)
 
     def _start_listening(self) -> None:
         if self._listener is None:

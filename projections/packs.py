@@ -166,6 +166,7 @@ class PackLibrary:
         self._lock = threading.RLock()
         #: whether this thread holds the store's lock (``_changing``): a nested change takes it once
         self._changing_here = threading.local()
+        self._changing_lock = threading.Lock()
         self._reads_lock = threading.Lock()
         self._state_of = state_of
         self._changes = changes
@@ -203,21 +204,24 @@ class PackLibrary:
         if self._changes is None:
             return False
         try:
-            with self._lock:
-                self._stale = False
-                held = {(t, h) for t, entries in self._packs.items() for h in entries}
-                there = {tuple(r) for r in self._con.execute("SELECT title, hash FROM packs").fetchall()}
-                for title_id, digest in held - there:  # deleted elsewhere
-                    self._packs[title_id].pop(digest, None)
-                if there - held:
-                    self._load(skip=held)
-                working = dict(self._con.execute("SELECT title, hash FROM pack_working").fetchall())
-                changed = held != there or working != self._working
-                self._working = working
-                return changed
+            return self._take_in()
         except Exception:  # a failed catch-up leaves the copy as it was: the next miss asks again
             _logger.exception("reading the shared pack library failed")
             return False
+
+    def _take_in(self) -> bool:
+        with self._lock:
+            self._stale = False
+            held = {(t, h) for t, entries in self._packs.items() for h in entries}
+            there = {tuple(r) for r in self._con.execute("SELECT title, hash FROM packs").fetchall()}
+            for title_id, digest in held - there:  # deleted elsewhere
+                self._packs[title_id].pop(digest, None)
+            if there - held:
+                self._load(skip=held)
+            working = dict(self._con.execute("SELECT title, hash FROM pack_working").fetchall())
+            changed = held != there or working != self._working
+            self._working = working
+            return changed
 
     @contextlib.contextmanager
     def _changing(self) -> Iterator[None]:
@@ -228,11 +232,13 @@ class PackLibrary:
             with self._lock:
                 yield
             return
-        with self._changes.exclusive(CHANNEL):
+        # one thread of this process at a time waits for the store's lock: each waiter there holds
+        # a connection of the log's pool, which the holder needs for its own writes
+        with self._changing_lock, self._changes.exclusive(CHANNEL):
             self._changing_here.held = True
             try:
                 with self._lock:
-                    self.catch_up()  # what the process that held it last added
+                    self._take_in()  # what the process that held it last added; a failure refuses the change
                     yield
             finally:
                 self._changing_here.held = False

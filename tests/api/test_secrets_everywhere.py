@@ -86,9 +86,10 @@ def readable(text: str) -> str:
 
 
 def seen_in(text: str, hidden: set[str], words: dict[str, str]) -> set[str]:
-    """The hidden items a read shows: by id, or in words (``red 1`` is not ``red 10``)."""
+    """The hidden items a read shows: by id, or in words (``red 1`` is not ``red 10``, nor is
+    ``scored 7`` ``red 7``; a Japanese word runs on from the one before it)."""
     folded = readable(text)
-    return (tokens(text) & hidden) | {card for word, card in words.items() if re.search(re.escape(word) + r"(?!\d)", folded)}
+    return (tokens(text) & hidden) | {card for word, card in words.items() if re.search(r"(?<![a-z])" + re.escape(word) + r"(?!\d)", folded)}
 
 
 def hidden_items(svc, game_id: str) -> set[str]:
@@ -348,11 +349,12 @@ def test_a_seat_token_shows_that_seats_hidden_items_so_the_scan_would_find_them(
         for (title, kind), game in store.games.items():
             state = client.get(f"/games/{game.id}/state", params={"seat": 0}, headers=game.seat_auth(0)).text
             assert tokens(state) & store.hidden[game.id], (title, kind)
-            if title == "lost-cities" and kind == "digital":  # and the words: its own draws, said in Spanish
+            if title == "lost-cities" and kind == "digital":  # and the words: its own draws, said in Spanish and Japanese
                 words = hidden_words(title, store.hidden[game.id])
-                said = client.get(f"/games/{game.id}/frames", params={"seat": 0},
-                                  headers={**game.seat_auth(0), "Accept-Language": "es"}).text
-                assert seen_in(said, store.hidden[game.id] - tokens(said), words), said
+                for lang in ("es", "ja"):
+                    said = client.get(f"/games/{game.id}/frames", params={"seat": 0},
+                                      headers={**game.seat_auth(0), "Accept-Language": lang}).text
+                    assert seen_in(said, store.hidden[game.id] - tokens(said), words), (lang, said)
 
 
 def test_an_ended_game_shows_everything_and_undone_back_into_play_hides_again(client, svc, tmp_path):

@@ -163,6 +163,32 @@ def test_versions_derived_at_the_same_instant_through_two_workers_each_get_an_id
         assert client.get("/titles/marco-polo-2/packs/ours-v10").status_code == 200  # one pack, not two
 
 
+def test_many_games_created_at_once_in_one_worker_take_turns_without_emptying_its_pool(postgres_db):
+    """A tournament starting its tables at once: each creation of a game whose pack may grow holds
+    the store's pack lock; the others wait their turn in the worker, not each on a connection of
+    the pool the creation in turn needs (8 then starved it for 30 s)."""
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from api.settings import Settings
+
+    with TestClient(create_app(Settings(db_path=postgres_db))) as client:
+        barrier = threading.Barrier(12)
+        answers: list[httpx.Response] = []
+
+        def create() -> None:
+            barrier.wait()
+            answers.append(client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": OPTIONS}))
+
+        threads = [threading.Thread(target=create) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [r.status_code for r in answers] == [201] * 12, [r.text for r in answers if r.status_code != 201]
+        assert len(client.get("/games", params={"title": "marco-polo-2"}).json()["games"]) == 12
+
+
 class SlowLink:
     """A TCP relay to PostgreSQL that, once ``slow`` is set, holds every client packet for
     ``delay`` seconds: a database far away, each round trip slow."""

@@ -605,6 +605,8 @@ export async function show(main, q, { navigate }) {
   // the device knows it lost its network before the stream does (a phone out of range): the badge
   // says so at once, and "live" again only once the stream is open
   function onNetwork() {
+    // a stream the browser gave up on while offline is opened again once the network is back
+    if (navigator.onLine && g.stream && g.stream.readyState === EventSource.CLOSED) { g.stream = null; openStream(); }
     const open = navigator.onLine && g.stream && g.stream.readyState === EventSource.OPEN;
     live.textContent = t(open ? 'game.live' : 'game.reconnecting');
     live.classList.toggle('off', !open);
