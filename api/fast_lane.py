@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.auth import require_ended_or_write, require_write
 from api.by_hand import bearer_token
-from api.edge import header
+from api.edge import accept_language, header
 from api.errors import malformed, refused
 from api.routes.record import append_move, append_move_blocking, load_game, loaded, writer, writer_blocking
 from api.services import Services
@@ -102,7 +102,7 @@ class MovesLane:
             return
         services = scope["app"].state.services
         shared = services.log.shared  # PostgreSQL: each step below asks the database
-        lang = header(scope, b"accept-language")
+        lang = accept_language(scope)
         try:
             if shared:
                 await run_in_threadpool(writer_blocking, services, game_id, header(scope, b"authorization"))
@@ -127,6 +127,6 @@ class MovesLane:
             try:
                 await _may_write(scope["app"].state.services, *write, header(scope, b"authorization"))
             except TabletapeError as exc:
-                await refused(exc, header(scope, b"accept-language"))(scope, receive, send)
+                await refused(exc, accept_language(scope))(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -542,9 +542,9 @@ class DuckDBEventLog:
                         for request, _ in accepted:
                             self._forget_head(request.game_id)
                         self._commit_one_by_one([request for request, _ in accepted])
-                        self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
                         return
-                    self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
+                    finally:
+                        self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
                     self._count(len(accepted), sum(len(r.rows) for r, _ in accepted))
                     for request, head in accepted:
                         self._acknowledge(request, head)

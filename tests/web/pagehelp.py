@@ -54,16 +54,16 @@ def last_seq(page) -> int:
     return int(page.locator("#recorder").get_attribute("data-last-seq") or 0)
 
 
+#: a script's expression: the recording panel is drawn for a log past seq ``n``
+RECORDED_PAST = "(r => r && r.dataset.ready === 'true' && Number(r.dataset.lastSeq) > n)(document.querySelector('#recorder'))"
+
+
 def wait_ready(page, after: int | None = None) -> None:
     """Until the recording panel shows what can be entered now (past ``after``, the last seq)."""
     if after is None:
         page.wait_for_selector("#recorder[data-ready=true]", state="attached")
     else:
-        page.wait_for_function(
-            "n => { const r = document.querySelector('#recorder');"
-            " return r && r.dataset.ready === 'true' && Number(r.dataset.lastSeq) > n; }",
-            arg=after,
-        )
+        page.wait_for_function(f"n => {RECORDED_PAST}", arg=after)
 
 
 def pick(page, group: str | None = None, notation: str | None = None, scope: str = "#picker") -> str:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from pagehelp import (
     ARTIFACTS,
+    RECORDED_PAST,
     axe_violations,
     drawn_seq,
     last_seq,
@@ -227,8 +228,7 @@ def answer_asked(c: Counter, before: int) -> None:
     both be seen: waiting for either needs no guess at how long the server takes."""
     while True:
         c.page.wait_for_function(
-            """n => document.querySelector('dialog.mp2-ask[open]') || document.querySelector('#rec-error .error')
-              || (r => r && r.dataset.ready === 'true' && Number(r.dataset.lastSeq) > n)(document.querySelector('#recorder'))""",
+            f"n => document.querySelector('dialog.mp2-ask[open]') || document.querySelector('#rec-error .error') || {RECORDED_PAST}",
             arg=before,
         )
         error = c.page.locator("#rec-error .error")
