@@ -8,11 +8,11 @@ import json
 import golden_logs
 import rules
 from events import codec
-from events.duckdb_log import DuckDBEventLog
+from events.stores import open_log
 
 
-def test_every_golden_log_replays_to_the_state_and_score_it_was_written_with(tmp_path):
-    log = DuckDBEventLog(str(tmp_path / "golden.duckdb"))
+def test_every_golden_log_replays_to_the_state_and_score_it_was_written_with(lasting_db):
+    log = open_log(lasting_db)
     try:
         got, wanted = golden_logs.replay_into(log), golden_logs.expected()
     finally:

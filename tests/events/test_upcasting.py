@@ -12,9 +12,9 @@ import pytest
 import golden_logs
 from events import codec, upcasting
 from events.base import Event
-from events.duckdb_log import DuckDBEventLog
 from events.errors import MalformedEvent
 from events.log import new_game_id
+from events.stores import open_log
 from projections.fold import fold_all
 from projections.projector import Projector
 from replay.simulate import random_game
@@ -60,21 +60,20 @@ def version_2(ship_version_2):
     ship_version_2()
 
 
-def stored_game(path) -> tuple[str, list[Event]]:
-    """A finished Lost Cities game stored by version 1 in a DuckDB file."""
+def stored_game(db: str) -> tuple[str, list[Event]]:
+    """A finished Lost Cities game stored by version 1."""
     events = random_game("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=5)
     game_id = new_game_id()
-    log = DuckDBEventLog(str(path))
+    log = open_log(db)
     log.import_games([(game_id, events)])
     log.close()
     return game_id, events
 
 
-def test_a_log_stored_by_version_1_reads_as_version_2_and_folds_to_the_same_state(tmp_path, ship_version_2):
-    path = tmp_path / "v1.duckdb"
-    game_id, events = stored_game(path)
+def test_a_log_stored_by_version_1_reads_as_version_2_and_folds_to_the_same_state(lasting_db, ship_version_2):
+    game_id, events = stored_game(lasting_db)
     ship_version_2()
-    log = DuckDBEventLog(str(path))
+    log = open_log(lasting_db)
     bodies = log.read_bodies(game_id)
     played = [b for b in bodies if codec.tag_of(type(b)) == TAG]
     assert played and all(type(b) is CardPlayedV2 for b in played)
