@@ -113,12 +113,23 @@ def shape_changes(recorded: dict[str, Any], now: dict[str, Any]) -> list[str]:
         if tag not in now:
             changes.append(f"{tag}: no event type reads it any more, and old logs hold it")
         elif now[tag]["shape"] != then["shape"] and not upcasting.has_upcaster(tag, then["version"]):
-            changes.append(
-                f"{tag}: its shape changed ({_difference(then['shape'], now[tag]['shape'])}) with no upcaster from "
-                f"version {then['version']}: register_upcaster({tag!r}, {then['version']}, fn) and declare "
-                f"v: int = {then['version'] + 1} (see docs/design.md, 'Old logs stay readable')"
-            )
+            changed = f"{tag}: its shape changed ({_difference(then['shape'], now[tag]['shape'])}) with no upcaster from version {then['version']}"
+            if _additive(then["shape"], now[tag]["shape"]):
+                changes.append(
+                    f"{changed}; the new fields have defaults, so old bodies read them as their defaults: if that is what "
+                    f"old games meant, record the shape (PYTHONPATH=. python -m tests.golden_logs shapes)"
+                )
+            else:
+                changes.append(
+                    f"{changed}: register_upcaster({tag!r}, {then['version']}, fn) and declare "
+                    f"v: int = {then['version'] + 1} (see docs/design.md, 'Old logs stay readable')"
+                )
     return changes
+
+
+def _additive(then: dict[str, Any], now: dict[str, Any]) -> bool:
+    old, new = then["fields"], now["fields"]
+    return all(new.get(name) == field for name, field in old.items()) and all("default" in new[name] for name in new.keys() - old.keys())
 
 
 def _difference(then: dict[str, Any], now: dict[str, Any]) -> str:
