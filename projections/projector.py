@@ -59,7 +59,7 @@ class Live:
 
 
 def rules_version(game: GameState) -> str:
-    return f"{game.title.id}@{getattr(game.title, 'version', '1')}"
+    return f"{game.title.id}@{game.title.version}"
 
 
 class Projector:

@@ -182,7 +182,7 @@ class Recorder:
                 "{name} is not a {title_name} move; history edits have their own commands", params=dict(name=type(move).__name__, title_name=title_words(game.title)),
                 code="not-a-move",
             )
-        if game.ended is not None and type(move) not in getattr(game.title, "after_end", ()):
+        if game.ended is not None and type(move) not in game.title.after_end:
             raise IllegalMove("the game is over; undo or fork to go on", code="game-over")
         events = list(game.title.decide(game.state, move))
         after = fold(game, events)

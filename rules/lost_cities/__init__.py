@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from events.base import Event
 from events.messages import Phrase
-from rules.base import Chance, Outcome
+from rules.base import Chance, Outcome, Title
 from rules.lost_cities import codes
 from rules.lost_cities.codes import CODES
 from rules.lost_cities.decide import decide as _decide
@@ -44,7 +44,7 @@ from rules.lost_cities.views import to_move as _to_move
 from rules.lost_cities.views import view as _view
 
 
-class LostCities:
+class LostCities(Title[LostCitiesState]):
     """The Lost Cities title (implements ``rules.base.Title``)."""
 
     id: ClassVar[str] = "lost-cities"
