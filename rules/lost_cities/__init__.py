@@ -17,16 +17,8 @@ from rules.base import Chance, Outcome, Title
 from rules.lost_cities import codes
 from rules.lost_cities.codes import CODES
 from rules.lost_cities.decide import decide as _decide
-from rules.lost_cities.events import (
-    EVENT_TYPES,
-    CardDiscarded,
-    CardDrawn,
-    CardPlayed,
-    CardsDealt,
-    CardsPassed,
-    DeckShuffled,
-    HandRevealed,
-)
+from rules.lost_cities.events import EVENT_TYPES, CardDiscarded, CardDrawn, CardPlayed, CardsDealt, CardsPassed
+from rules.lost_cities.events import DeckShuffled, HandRevealed
 from rules.lost_cities.evolve import evolve as _evolve
 from rules.lost_cities.moves import legal_moves as _legal_moves
 from rules.lost_cities.notation import format_move as _format_move
