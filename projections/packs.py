@@ -41,7 +41,7 @@ import msgspec
 from events.errors import InvalidOptions, PackRefused, TabletapeError, UnknownPack
 from events.log import AppendResult, naive_utc, utc_now
 from events.messages import phrase
-from rules import get_title
+from rules import GrowingPacks, PackedTitle, get_title
 
 _logger = logging.getLogger("tabletape.packs")
 
@@ -121,11 +121,11 @@ class Growth:
 
 
 def _has_packs(title: Any) -> bool:
-    return hasattr(title, "builtin_packs")
+    return isinstance(title, PackedTitle)
 
 
 def _writable(title: Any) -> bool:
-    return hasattr(title, "load_pack")
+    return isinstance(title, GrowingPacks)
 
 
 #: the notification a change to a shared library sends (its payload: the title)
@@ -340,8 +340,7 @@ class PackLibrary:
         title = get_title(title_id)
         content = options.get("content") if isinstance(options, dict) else None
         if not isinstance(content, dict):
-            default = getattr(title, "content", None)
-            return default.get("hash") if isinstance(default, dict) else None
+            return title.content.get("hash") if isinstance(title, PackedTitle) else None
         if content.get("hash"):
             return str(content["hash"])
         named = [e for e in self.entries(title_id) if e.id == content.get("id")]
@@ -361,7 +360,7 @@ class PackLibrary:
 
     def components(self, entry: Entry) -> dict[str, int]:
         title = get_title(entry.title)
-        if hasattr(title, "pack_components"):
+        if isinstance(title, GrowingPacks):
             return title.pack_components(entry.data)
         return {k: len(v) for k, v in entry.data.items() if isinstance(v, list) and all(isinstance(x, dict) for x in v)}
 
@@ -427,7 +426,7 @@ class PackLibrary:
     def creating(self, title_id: str) -> Any:
         """Held around a creation of a game of a title whose packs grow: what it grows and pins
         is not moved on meanwhile (other titles' creations are not held up)."""
-        return self._changing() if hasattr(get_title(title_id), "grow_pack") else contextlib.nullcontext()
+        return self._changing() if _writable(get_title(title_id)) else contextlib.nullcontext()
 
     def _new_entry(
         self, title_id: str, data: dict, name: str | None, lineage: str, version: int, parent: Entry | None,
@@ -580,7 +579,7 @@ class PackLibrary:
     def plan_growth(self, title_id: str, only: str | None = None) -> Growth | None:
         """The version the title's games would grow now (``only``: one game), not yet stored."""
         title = get_title(title_id)
-        if not hasattr(title, "grow_pack"):
+        if not _writable(title):
             return None
         with self._lock:
             base = self.working(title_id)
@@ -652,7 +651,7 @@ class PackLibrary:
         try:
             rows = self._games("SELECT title FROM games WHERE game_id = ?", [game_id])
             row = rows[0] if rows else None
-            if row is not None and hasattr(get_title(row[0]), "grow_pack"):
+            if row is not None and _writable(get_title(row[0])):
                 self.grow(row[0], only=game_id)
         except Exception:  # growth must never fail the move that ended the game
             _logger.exception("growing the pack from game %s failed", game_id)

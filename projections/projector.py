@@ -15,7 +15,7 @@ import duckdb
 import msgspec
 
 from events.base import Event
-from events.duckdb_log import DuckDBEventLog
+from events.log import EventLog
 from events.errors import UnknownGame
 from events.history import History, Node
 from events.lifecycle import GameEnded
@@ -59,7 +59,7 @@ class Live:
 
 
 def rules_version(game: GameState) -> str:
-    return f"{game.title.id}@{getattr(game.title, 'version', '1')}"
+    return f"{game.title.id}@{game.title.version}"
 
 
 class Projector:
@@ -67,7 +67,7 @@ class Projector:
 
     def __init__(
         self,
-        log: DuckDBEventLog,
+        log: EventLog,
         *,
         snapshot_every: int = SNAPSHOT_EVERY,
         cache_size: int = 2_000,

@@ -24,10 +24,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from events import codec
-from events.duckdb_log import DuckDBEventLog
 from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
-from events.log import from_micros, naive_utc
+from events.log import EventLog, from_micros, naive_utc
 from projections.fold import GameState, fold, start
 from projections.stats import Finished, model as stats_model, models as stats_models
 
@@ -142,7 +141,7 @@ class ReadModels:
     """Keeps ``games`` and ``results`` current (``track``), catches the statistics tables up
     (``refresh``), and recreates them all from the log (``rebuild``)."""
 
-    def __init__(self, log: DuckDBEventLog, catch_up: bool = True) -> None:
+    def __init__(self, log: EventLog, catch_up: bool = True) -> None:
         self.log = log
         self.con = log.cursor()  # our own connection: the log's is the event writer's
         self._lock = threading.RLock()

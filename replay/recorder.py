@@ -16,7 +16,6 @@ from typing import Any, Callable, NamedTuple, Sequence, Union
 
 from events import codec
 from events.base import Event
-from events.duckdb_log import DuckDBEventLog
 from events.errors import (
     ConcurrencyConflict,
     HistoryEditRefused,
@@ -27,7 +26,7 @@ from events.errors import (
 )
 from events.history import History
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
-from events.log import AppendResult, new_game_id
+from events.log import AppendResult, EventLog, new_game_id
 from events.names import check_player_names
 from projections.fold import GameState, fold, start
 from projections.locks import AsyncKeyedLocks, KeyedLocks, acquire_from_loop
@@ -63,7 +62,7 @@ def refuse_score_only(game: GameState) -> None:
 class Recorder:
     """The write side: every change to a game goes through here."""
 
-    def __init__(self, log: DuckDBEventLog, projector: Projector | None = None) -> None:
+    def __init__(self, log: EventLog, projector: Projector | None = None) -> None:
         self.log = log
         self.projector = projector or Projector(log)
         # one lock per game: different games record concurrently (their commits can share one)
@@ -182,7 +181,7 @@ class Recorder:
                 "{name} is not a {title_name} move; history edits have their own commands", params=dict(name=type(move).__name__, title_name=title_words(game.title)),
                 code="not-a-move",
             )
-        if game.ended is not None and type(move) not in getattr(game.title, "after_end", ()):
+        if game.ended is not None and type(move) not in game.title.after_end:
             raise IllegalMove("the game is over; undo or fork to go on", code="game-over")
         events = list(game.title.decide(game.state, move))
         after = fold(game, events)

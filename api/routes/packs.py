@@ -19,7 +19,7 @@ from api.routes import errors
 from api.services import Services
 from events.errors import UnknownPack
 from projections.packs import Entry
-from rules import get_title
+from rules import GrowingPacks, get_title
 
 router = APIRouter(tags=["packs"])
 
@@ -256,7 +256,7 @@ def diff_packs(title: str, a: str, b: str, svc: Svc, a_hash: HashQuery = None, b
     """What turns pack ``a`` into pack ``b`` (ids, or hashes in their place)."""
     first, second = svc.packs.get(title, a, a_hash), svc.packs.get(title, b, b_hash)
     found = get_title(title)
-    if not hasattr(found, "diff_packs"):
+    if not isinstance(found, GrowingPacks):
         raise UnknownPack("{title} has one built-in pack and nothing to compare", params=dict(title=title), code="no-packs")
     return DiffOut(**found.diff_packs(first.data, second.data))
 
@@ -275,7 +275,7 @@ def delete_pack(title: str, pack_id: str, svc: Svc, _admin: Admin, hash: HashQue
 def pack_forms(title: str) -> Any:
     """The form schema the page builds a component's form from (404 ``no-packs`` for a title without)."""
     found = get_title(title)
-    forms = found.pack_forms() if hasattr(found, "pack_forms") else None
+    forms = found.pack_forms() if isinstance(found, GrowingPacks) else None
     if forms is None:
         raise UnknownPack("{title} has no component forms", params=dict(title=title), code="no-packs")
     return forms
