@@ -315,15 +315,18 @@ class Supervisor:
             if not self.stopping and when <= now:
                 del self.due[slot]
                 self.started[slot] = now
-                self.pids[self._fork(slot)] = slot
+                # held until the fork has its own handlers (the supervisor's would stop its
+                # siblings) and the supervisor has its pid (else a stop would miss it)
+                signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+                try:
+                    self.pids[self._fork(slot)] = slot
+                finally:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
     def _fork(self, slot: int) -> int:
-        # held until the fork has its own handlers: the supervisor's would stop its siblings
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the worker's own exit
             self._work(slot)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         return pid
 
     def _work(self, slot: int) -> None:  # pragma: no cover - runs in the fork, and ends it
