@@ -243,9 +243,22 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_recorded_once(phones, se
     assert game(http, game_id)["last_seq"] == before + 1
 
 
-def test_a_move_taken_back_on_another_phone_while_its_answer_was_lost_is_shown_as_taken_back(phones, server, http):
+TAKEN_BACK = {
+    "en": ("Taken back.", "taken back on another device"),
+    "es": ("Retirado.", "se retiró en otro dispositivo"),
+    "ja": ("取り消されました。", "別の端末で取り消されました"),
+}
+
+
+@pytest.mark.parametrize("lang", list(TAKEN_BACK))
+def test_a_move_taken_back_on_another_phone_while_its_answer_was_lost_is_shown_as_taken_back(phones, server, http, lang):
     page = phones()
     game_id = a_dealt_game(page, server)
+    if lang != "en":
+        with page.expect_navigation():
+            page.click(f".game-lang [data-lang={lang}]")
+        page.wait_for_selector(f"html[lang={lang}] main:not([aria-busy])")
+        wait_ready(page)
     before = game(http, game_id)["last_seq"]
     steps = len(frames(http, game_id))
     sent = []
@@ -274,14 +287,14 @@ def test_a_move_taken_back_on_another_phone_while_its_answer_was_lost_is_shown_a
     page.context.set_offline(False)
     alert = page.locator("#recorder .error[data-code='move-taken-back']")
     alert.wait_for()
-    assert alert.inner_text().startswith("Taken back.")
-    assert "taken back on another device" in alert.inner_text() and "not in the game" in alert.inner_text()
+    lead, words = TAKEN_BACK[lang]
+    assert alert.inner_text().startswith(lead) and words in alert.inner_text()
     assert page.locator("#outbox").is_hidden() and page.locator("#history li.pending").count() == 0
     assert page.locator("#history li:not(.pending)").count() == steps  # not shown as recorded
     assert page.evaluate("id => localStorage.getItem('tabletape.outbox.' + id)", game_id) is None
     page.wait_for_timeout(2500)  # past the first retry's pause: it is not sent again
     assert game(http, game_id)["last_seq"] == undone
-    shot(page, "offline-taken-back")
+    shot(page, f"offline-taken-back-{lang}")
     assert axe_violations(page) == []
 
 
