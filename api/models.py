@@ -408,10 +408,20 @@ class EventsOut(BaseModel):
     events: list[EventOut]
 
 
+class WorkersOut(BaseModel):
+    """The processes serving the port: as many as ``serve --workers`` asked for, and how many serve now."""
+
+    configured: int
+    live: int
+
+
 class HealthOut(BaseModel):
     status: str
     titles: list[str]
     database: str
+    workers: WorkersOut = Field(
+        description="a worker that died is forked again; ``live`` is below ``configured`` until it serves"
+    )
     log: dict[str, int] = Field(
         default_factory=dict,
         description="appends, commits and events written since the service started (appends / commits: group commit size); on DuckDB, write_cpu_us: CPU spent in its insert, head and commit statements",

@@ -106,6 +106,14 @@ class IdempotencyKeyReused(TabletapeError):
     status = 409
 
 
+class MoveTakenBack(TabletapeError):
+    """A retried move whose first sending was recorded and has since been undone or amended: it is
+    not in the game, and sending it again will not put it there."""
+
+    code = "move-taken-back"
+    status = 409
+
+
 class HistoryEditRefused(TabletapeError):
     """An undo, redo, amendment or fork that the effective history does not allow."""
 

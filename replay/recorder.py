@@ -22,6 +22,7 @@ from events.errors import (
     IdempotencyKeyReused,
     IllegalMove,
     InvalidOptions,
+    MoveTakenBack,
     TabletapeError,
 )
 from events.history import History
@@ -172,6 +173,7 @@ class Recorder:
         codec.check_numbers(move)
         replay = self._replayed(game_id, idempotency_key, move)
         if replay is not None:
+            self._refuse_taken_back(game_id, replay)
             return replay
         live = self.projector.live(game_id)
         game = live.head_state
@@ -413,6 +415,20 @@ class Recorder:
                 last_seq=result.last_seq,
             )
         return result
+
+    def _refuse_taken_back(self, game_id: str, replay: AppendResult) -> None:
+        """A retried move undone or amended since its first sending is refused, not answered as
+        recorded: an offline phone resending it must drop it, and say so."""
+        history = self.projector.live(game_id).history
+        if not history.stands(replay.first_seq):
+            raise MoveTakenBack(
+                "this move was recorded at seq {first_seq} and has since been taken back (undone or corrected): it is not in the game now",
+                params=dict(first_seq=replay.first_seq),
+                game_id=game_id,
+                first_seq=replay.first_seq,
+                last_seq=replay.last_seq,
+                current_seq=history.last_seq,
+            )
 
     def _check_expected(self, game_id: str, history: History, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != history.last_seq:
