@@ -73,6 +73,42 @@ _VERSIONED = re.compile(r"^(.+)-v([1-9]\d{0,8})$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 
 
+#: how deep a pack may nest (the shipped ones: 6) and how large its canonical JSON may be: a
+#: deeper pack passes the JSON encoders' and response models' own depth limits on its reads
+MAX_DEPTH = 32
+MAX_BYTES = 512 * 1024
+
+
+def within_limits(data: Any) -> None:
+    """Refuse a pack nested deeper than ``MAX_DEPTH`` or larger than ``MAX_BYTES`` (422, naming
+    the field: ``pack.<key>`` where it nests too deep, ``pack`` when too large)."""
+    fields = data.items() if isinstance(data, dict) else [(None, data)]
+    for key, value in fields:
+        if _deeper_than(value, MAX_DEPTH - 1):
+            where = "pack" if key is None else f"pack.{key}"
+            raise InvalidOptions(
+                "{where} nests deeper than {max_depth} levels", params=dict(where=where, max_depth=MAX_DEPTH),
+                code="pack-too-deep", field=where,
+            )
+    size = len(canonical(data))
+    if size > MAX_BYTES:
+        raise InvalidOptions(
+            "the pack is {size} bytes as JSON; a pack holds at most {max_bytes}", params=dict(size=size, max_bytes=MAX_BYTES),
+            code="pack-too-large", field="pack",
+        )
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest in ``value`` more than ``limit`` levels (without recursion:
+    the value may be nested past Python's own limit)."""
+    level = [value]
+    for _ in range(limit + 1):
+        level = [x for v in level for x in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())]
+        if not level:
+            return False
+    return True
+
+
 def pack_hash(data: Any) -> str:
     """sha256 of the pack's canonical JSON (its ``id`` included)."""
     return hashlib.sha256(canonical(data)).hexdigest()
@@ -172,6 +208,8 @@ class PackLibrary:
         self._changes = changes
         self._reads_current = reads_current
         self._packs: dict[str, dict[str, Entry]] = {}
+        #: per title, the id of each stored pack beyond the limits (stored before them), by id and by hash
+        self._unserved: dict[str, dict[str, str]] = {}
         self._working: dict[str, str] = {}
         self._complete: dict[str, bool] = {}
         #: another process changed the library while this one's lock was held (taken in on next use)
@@ -255,7 +293,9 @@ class PackLibrary:
         for title_id, digest, pid, data, name, lineage, version, parent_id, parent_hash, source, at, info in rows:
             if (title_id, digest) in skip:
                 continue
-            parsed = json.loads(data)
+            parsed = self._parsed(title_id, pid, digest, data)
+            if parsed is None:
+                continue
             if pack_hash(parsed) != digest:
                 _logger.error("pack %s of %s no longer matches its hash %s: left out", pid, title_id, digest)
                 continue
@@ -268,6 +308,28 @@ class PackLibrary:
                 continue
             self._packs.setdefault(title_id, {})[digest] = entry
         self._working = dict(self._con.execute("SELECT title, hash FROM pack_working").fetchall())
+
+    def _parsed(self, title_id: str, pack_id: str, digest: str, data: str) -> Any:
+        """A stored pack's data, or None for one beyond the limits: kept, refused by name when asked for."""
+        try:
+            if len(data) <= MAX_BYTES:  # canonical JSON is stored: its length is the pack's size
+                parsed = json.loads(data)
+                within_limits(parsed)
+                return parsed
+        except (InvalidOptions, RecursionError):
+            pass
+        _logger.error("pack %s of %s is beyond a pack's limits: kept, not served", pack_id, title_id)
+        self._unserved.setdefault(title_id, {}).update({pack_id: pack_id, digest: pack_id})
+        return None
+
+    def _refuse_unserved(self, title_id: str, asked: str) -> None:
+        pack_id = self._unserved.get(title_id, {}).get(asked)
+        if pack_id is not None:
+            raise PackRefused(
+                "{title_id} pack {pack_id!r} is kept in this store but not served: it is beyond a pack's limits "
+                "({max_depth} levels deep, {max_bytes} bytes)", params=dict(title_id=title_id, pack_id=pack_id, max_depth=MAX_DEPTH, max_bytes=MAX_BYTES),
+                code="pack-not-served", pack=pack_id,
+            )
 
     def _builtins(self, title_id: str) -> dict[str, Entry]:
         title = get_title(title_id)
@@ -313,6 +375,7 @@ class PackLibrary:
                 return by_hash[0]
         named = [e for e in entries if e.id == pack_id and (digest is None or e.hash == digest)]
         if not named:
+            self._refuse_unserved(title_id, digest or pack_id)
             what = phrase("what/pack-hash", "{pack_id!r} with hash {digest}", pack_id=pack_id, digest=digest) if digest else repr(pack_id)
             raise UnknownPack("{title_id} has no content pack {what} in this store", params=dict(title_id=title_id, what=what), code="unknown-pack")
         if len(named) > 1:
@@ -442,6 +505,7 @@ class PackLibrary:
         the same id with other content is refused (``pack-id-taken``); a bad field is refused
         naming it."""
         title = self._title_for_writes(title_id)
+        within_limits(data)
         pack = title.load_pack(data)
         with self._changing():
             there = self._held(title_id, pack.hash)
@@ -486,6 +550,7 @@ class PackLibrary:
                     "the new version would hold just what {parent_id} holds: add, replace or remove a component", params=dict(parent_id=parent.id),
                     code="pack-unchanged", field="add",
                 )
+            within_limits(data)
             pack = title.load_pack(data)
             there = self._held(title_id, pack.hash)
             if there is not None:  # only when it is the very same data, id included
@@ -677,6 +742,7 @@ class PackLibrary:
         """A pack an import carries, validated (and its hash checked when given) and loaded into
         the rules registry so that the import's games can be checked; not stored yet (``keep``)."""
         title = self._title_for_writes(title_id)
+        within_limits(data)
         pack = title.load_pack(data)
         if digest is not None and pack.hash != digest:
             raise InvalidOptions(
