@@ -41,6 +41,7 @@ import msgspec
 from events.errors import InvalidOptions, PackRefused, TabletapeError, UnknownPack
 from events.log import AppendResult, naive_utc, utc_now
 from events.messages import phrase
+from events.names import printable_key
 from rules import GrowingPacks, PackedTitle, get_title
 
 _logger = logging.getLogger("tabletape.packs")
@@ -80,16 +81,23 @@ MAX_BYTES = 512 * 1024
 
 
 def within_limits(data: Any) -> None:
-    """Refuse a pack nested deeper than ``MAX_DEPTH`` or larger than ``MAX_BYTES`` (422, naming
-    the field: ``pack.<key>`` where it nests too deep, ``pack`` when too large)."""
+    """Refuse a pack nested deeper than ``MAX_DEPTH``, holding text no storage can encode (a lone
+    surrogate) or larger than ``MAX_BYTES`` (422, naming the field: ``pack.<key>``, or ``pack``)."""
     fields = data.items() if isinstance(data, dict) else [(None, data)]
     for key, value in fields:
+        where = "pack" if key is None else "pack." + printable_key(str(key))
         if _deeper_than(value, MAX_DEPTH - 1):
-            where = "pack" if key is None else f"pack.{key}"
             raise InvalidOptions(
                 "{where} nests deeper than {max_depth} levels", params=dict(where=where, max_depth=MAX_DEPTH),
                 code="pack-too-deep", field=where,
             )
+        try:
+            canonical({key: value} if key is not None else value)
+        except UnicodeEncodeError:
+            raise InvalidOptions(
+                "{where}: text must be valid Unicode (no lone surrogates)", params=dict(where=where),
+                code="pack-not-unicode", field=where,
+            ) from None
     size = len(canonical(data))
     if size > MAX_BYTES:
         raise InvalidOptions(

@@ -218,3 +218,13 @@ def test_a_deep_pack_stored_before_the_limits_is_refused_by_name_on_every_read(t
                 assert response.json()["code"] == "pack-not-served" and "'deep'" in response.json()["message"]
         game = client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"content": {"id": "deep"}}})
         assert (game.status_code, game.json()["field"]) == (422, "options.content")
+
+
+@pytest.mark.parametrize(("text", "field"), [('"\\ud800": 1', "pack.\\ud800"), ('"layout": {"\\ud800": 1}', "pack.layout"), ('"title": "a\\ud800"', "pack.title")])
+def test_a_lone_surrogate_in_a_pack_is_refused_naming_its_field(client, admin, text, field):
+    before = client.get(MP2).json()
+    body = json.dumps(own("odd"))[:-1] + ", " + text + "}"
+    response = client.post(MP2, content=body, headers={**admin, "Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert (response.json()["code"], response.json()["field"]) == ("pack-not-unicode", field)
+    assert client.get(MP2).json() == before
