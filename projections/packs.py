@@ -30,7 +30,9 @@ import hashlib
 import json
 import logging
 import re
+import math
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, ContextManager, Iterator, Protocol
@@ -38,7 +40,7 @@ from typing import Any, Callable, ContextManager, Iterator, Protocol
 import duckdb
 import msgspec
 
-from events.errors import InvalidOptions, PackRefused, TabletapeError, UnknownPack
+from events.errors import InvalidOptions, PackRefused, PacksBusy, TabletapeError, UnknownPack
 from events.log import AppendResult, naive_utc, utc_now
 from events.messages import phrase
 from events.names import printable_key
@@ -174,6 +176,8 @@ def _writable(title: Any) -> bool:
 
 #: the notification a change to a shared library sends (its payload: the title)
 CHANNEL = "tabletape_packs"
+#: seconds a change waits for the pack lock (this process's, and on a shared store every process's)
+LOCK_WAIT_S = 10.0
 
 
 class Changes(Protocol):
@@ -184,7 +188,7 @@ class Changes(Protocol):
 
     def notify(self, channel: str, payload: str) -> None: ...
 
-    def exclusive(self, name: str) -> ContextManager[None]: ...
+    def exclusive(self, name: str, timeout: float | None = None) -> ContextManager[None]: ...
 
 
 class PackLibrary:
@@ -194,7 +198,8 @@ class PackLibrary:
     ``games`` (the log's ``con``); on DuckDB both are the one file. ``state_of(game_id) ->
     (title state, ended)`` reads a game (the projector's); growth uses it. ``changes``: the
     store's notifications when other processes share it; ``reads_current`` then brings the read
-    models up to the store before ``games`` is read.
+    models up to the store before ``games`` is read. A change waits at most ``lock_wait_s`` for
+    the pack lock (``PacksBusy``, 503, before anything is written).
     """
 
     def __init__(
@@ -204,7 +209,9 @@ class PackLibrary:
         state_of: Callable[[str], tuple[Any, bool]],
         changes: Changes | None = None,
         reads_current: Callable[[], object] = lambda: None,
+        lock_wait_s: float = LOCK_WAIT_S,
     ) -> None:
+        self._lock_wait_s = lock_wait_s
         self._con = store.cursor()
         self._reads = reads.cursor()
         self._lock = threading.RLock()
@@ -273,21 +280,38 @@ class PackLibrary:
     def _changing(self) -> Iterator[None]:
         """Held around a change: the library's lock and, on a shared store, the one every process
         takes (the next version number counts the versions another process is adding). That one
-        comes first, so this process's readers never wait while another process changes."""
-        if self._changes is None or getattr(self._changing_here, "held", False):
-            with self._lock:
+        comes first, so this process's readers never wait while another process changes. Each
+        wait is bounded: after ``lock_wait_s`` in all, ``PacksBusy``."""
+        deadline = time.monotonic() + self._lock_wait_s
+        with contextlib.ExitStack() as held:
+            if self._changes is None or getattr(self._changing_here, "held", False):
+                self._take(held, self._lock, deadline)
                 yield
-            return
-        # one thread of this process at a time waits for the store's lock: each waiter there holds
-        # a connection of the log's pool, which the holder needs for its own writes
-        with self._changing_lock, self._changes.exclusive(CHANNEL):
-            self._changing_here.held = True
+                return
+            # one thread of this process at a time waits for the store's lock: each waiter there holds
+            # a connection of the log's pool, which the holder needs for its own writes
+            self._take(held, self._changing_lock, deadline)
             try:
-                with self._lock:
-                    self._take_in()  # what the process that held it last added; a failure refuses the change
-                    yield
-            finally:
-                self._changing_here.held = False
+                held.enter_context(self._changes.exclusive(CHANNEL, timeout=max(0.0, deadline - time.monotonic())))
+            except TimeoutError:
+                raise self._busy() from None
+            self._changing_here.held = True
+            held.callback(setattr, self._changing_here, "held", False)
+            self._take(held, self._lock, deadline)
+            self._take_in()  # what the process that held it last added; a failure refuses the change
+            yield
+
+    def _take(self, held: contextlib.ExitStack, lock: Any, deadline: float) -> None:
+        if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise self._busy()
+        held.callback(lock.release)
+
+    def _busy(self) -> PacksBusy:
+        wait = math.ceil(self._lock_wait_s)
+        return PacksBusy(
+            "the pack library is busy with another change; nothing was written: try again in {retry_after} s",
+            params=dict(retry_after=wait), retry_after=wait,
+        )
 
     def _announce(self, title_id: str) -> None:
         if self._changes is not None:
