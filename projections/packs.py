@@ -338,21 +338,31 @@ class PackLibrary:
             except TabletapeError as exc:  # a title that no longer accepts it: kept, not served
                 _logger.error("pack %s of %s no longer loads: %s", pid, title_id, exc.message)
                 continue
+            if self._beyond_limits(entry):  # registered all the same: the games pinned to it still fold
+                continue
             self._packs.setdefault(title_id, {})[digest] = entry
         self._working = dict(self._con.execute("SELECT title, hash FROM pack_working").fetchall())
 
     def _parsed(self, title_id: str, pack_id: str, digest: str, data: str) -> Any:
-        """A stored pack's data, or None for one beyond the limits: kept, refused by name when asked for."""
+        """A stored pack's data, or None for one nested past Python's own limit (kept, refused by name)."""
         try:
-            if len(data) <= MAX_BYTES:  # canonical JSON is stored: its length is the pack's size
-                parsed = json.loads(data)
-                within_limits(parsed)
-                return parsed
-        except (InvalidOptions, RecursionError):
-            pass
+            return json.loads(data)
+        except RecursionError:
+            self._unserve(title_id, pack_id, digest)
+            return None
+
+    def _beyond_limits(self, entry: Entry) -> bool:
+        """Whether a stored pack (stored before the limits) is beyond them: then it is not served."""
+        try:
+            within_limits(entry.data)
+        except InvalidOptions:
+            self._unserve(entry.title, entry.id, entry.hash)
+            return True
+        return False
+
+    def _unserve(self, title_id: str, pack_id: str, digest: str) -> None:
         _logger.error("pack %s of %s is beyond a pack's limits: kept, not served", pack_id, title_id)
         self._unserved.setdefault(title_id, {}).update({pack_id: pack_id, digest: pack_id})
-        return None
 
     def _refuse_unserved(self, title_id: str, asked: str) -> None:
         pack_id = self._unserved.get(title_id, {}).get(asked)

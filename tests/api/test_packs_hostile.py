@@ -218,6 +218,10 @@ def test_a_deep_pack_stored_before_the_limits_is_refused_by_name_on_every_read(t
                 assert response.json()["code"] == "pack-not-served" and "'deep'" in response.json()["message"]
         game = client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"content": {"id": "deep"}}})
         assert (game.status_code, game.json()["field"]) == (422, "options.content")
+        # a game pinned to it before the limits (recorded as the store's creations then were) still reads
+        old, _ = client.app.state.services.recorder.create("marco-polo-2", ["Ana", "Bea"], {"content": {"id": "deep", "hash": digest}})
+        for path in (f"/games/{old}", f"/games/{old}/state"):
+            assert client.get(path).status_code == 200, client.get(path).text
 
 
 @pytest.mark.parametrize(("text", "field"), [('"\\ud800": 1', "pack.\\ud800"), ('"layout": {"\\ud800": 1}', "pack.layout"), ('"title": "a\\ud800"', "pack.title")])
