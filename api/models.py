@@ -14,7 +14,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from events.codec import MAX_NUMBER
 from events.messages import Templated, render
-from events.names import control_character
+from events.names import control_character, printable_key
 
 MAX_SEQ = 2**31 - 1  # the log stores seqs as 32-bit integers
 MAX_SEED = 2**63 - 1  # msgpack integers
@@ -85,7 +85,7 @@ def _storable(value: Any, depth: int = 0) -> Any:
                     _storable(key)
                 _storable(item, depth + 1)
             except _Unstorable as exc:
-                exc.path.insert(0, str(key))
+                exc.path.insert(0, printable_key(str(key)))
                 raise
     return value
 

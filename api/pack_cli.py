@@ -48,7 +48,7 @@ def _json_file(path: str) -> Any:
         fail(cli("pack/cannot-read", path=path, why=exc.strerror if isinstance(exc, OSError) and exc.strerror else exc))
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested past Python's own limit
         fail(cli("pack/not-json", path=path, exc=exc))
     raise AssertionError
 

@@ -129,6 +129,14 @@ class PackRefused(TabletapeError):
     status = 409
 
 
+class PacksBusy(TabletapeError):
+    """A pack library change (a Marco Polo II creation among them) that waited its whole bound
+    for the store's pack lock: nothing was written; ``retry_after`` seconds is when to try again."""
+
+    code = "packs-busy"
+    status = 503
+
+
 class UnknownPack(TabletapeError):
     """A pack the store's library does not hold (``no-packs``: a title that has no packs)."""
 

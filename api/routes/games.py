@@ -127,7 +127,7 @@ def replayed(response: Response) -> None:
     "/games",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreatedOut,
-    responses={200: {"model": GameCreatedOut, "description": REPLAYED}, **errors(409, 422)},
+    responses={200: {"model": GameCreatedOut, "description": REPLAYED}, **errors(409, 422, 503)},
 )
 def create_game(
     body: CreateGame, svc: Svc, response: Response, key: IdempotencyHeader = None

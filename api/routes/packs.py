@@ -213,7 +213,7 @@ def get_pack(
     "/titles/{title}/packs",
     status_code=status.HTTP_201_CREATED,
     response_model=PackInfo,
-    responses={200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422)},
+    responses={200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503)},
 )
 def upload_pack(
     title: str,
@@ -236,7 +236,7 @@ def upload_pack(
     "/titles/{title}/packs/{pack_id}/versions",
     status_code=status.HTTP_201_CREATED,
     response_model=PackInfo,
-    responses=errors(401, 403, 404, 409, 422),
+    responses=errors(401, 403, 404, 409, 422, 503),
 )
 def derive_pack(
     title: str, pack_id: str, body: VersionIn, svc: Svc, _admin: Admin, hash: HashQuery = None
@@ -262,7 +262,7 @@ def diff_packs(title: str, a: str, b: str, svc: Svc, a_hash: HashQuery = None, b
 
 
 @router.delete(
-    "/titles/{title}/packs/{pack_id}", status_code=status.HTTP_204_NO_CONTENT, responses=errors(401, 403, 404, 409, 422)
+    "/titles/{title}/packs/{pack_id}", status_code=status.HTTP_204_NO_CONTENT, responses=errors(401, 403, 404, 409, 422, 503)
 )
 def delete_pack(title: str, pack_id: str, svc: Svc, _admin: Admin, hash: HashQuery = None) -> Response:
     """Forget a pack (admin): refused (409 ``pack-in-use``) when a game pins it, it is built in or
