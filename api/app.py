@@ -57,9 +57,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/health", tags=["service"], response_model=HealthOut)
     def health(svc: Svc) -> HealthOut:
-        """Liveness: the service answers and its database is open."""
+        """Liveness: the service answers and its database is open; ``degraded`` while some stored
+        games cannot be read (the others are served), which it lists."""
         svc.log.ping()
-        return HealthOut(status="ok", titles=sorted(titles()), database=shown(settings.db_path), log=svc.log.stats())
+        unreadable = svc.unreadable()
+        return HealthOut(
+            status="degraded" if unreadable else "ok", titles=sorted(titles()), database=shown(settings.db_path),
+            log=svc.log.stats(), unreadable=unreadable,
+        )
 
     app.include_router(games.router)
     app.include_router(record.router)
