@@ -201,3 +201,22 @@ def event_body(event) -> tuple[bytes, str]:
     from events import codec
 
     return codec.encode(event), codec.encode_json(event).decode()
+
+
+def append_to_store(db: str, game_id: str, body: bytes, body_json: str) -> int:
+    """``append_as_recorded`` on a store no process has open: a DuckDB file or a PostgreSQL URL
+    (its secret where the log keeps it). Returns the new seq."""
+    from events import anchors
+
+    if db.startswith("postgresql"):
+        import psycopg
+
+        from events.pg_log import secret_path
+
+        with psycopg.connect(db, autocommit=True) as con:
+            return append_as_recorded(con, game_id, body, body_json, anchors.read_secret(secret_path(db)), mark="%s")
+    con = duckdb.connect(db)
+    try:
+        return append_as_recorded(con, game_id, body, body_json, anchors.read_secret(anchors.secret_path(db)))
+    finally:
+        con.close()

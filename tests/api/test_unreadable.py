@@ -5,8 +5,6 @@ verify``, ``tabletape games`` and beside every statistic; on DuckDB and on Postg
 
 from __future__ import annotations
 
-import duckdb
-import psycopg
 import pytest
 from apiplay import finish, new_game, play
 from fastapi.testclient import TestClient
@@ -17,7 +15,6 @@ import tampering
 from api.app import create_app
 from api.cli import app as cli_app
 from api.settings import Settings
-from events import anchors
 from events.lifecycle import GameEnded
 from rules.lost_cities.events import CardPlayed
 
@@ -44,24 +41,7 @@ def poisoned(db: str, case: str) -> tuple[str, str, int]:
         good, bad = new_game(client), new_game(client)
         finish(client.app.state.services, good.id)
         play(client, bad, 4)
-    body, body_json = CASES[case]()
-    if db.startswith("postgresql"):
-        with psycopg.connect(db, autocommit=True) as con:
-            seq = tampering.append_as_recorded(con, bad.id, body, body_json, secret(db), mark="%s")
-    else:
-        con = duckdb.connect(db)
-        seq = tampering.append_as_recorded(con, bad.id, body, body_json, secret(db))
-        con.close()
-    return good.id, bad.id, seq
-
-
-def secret(db: str) -> bytes:
-    from events.pg_log import secret_path
-
-    path = secret_path(db) if db.startswith("postgresql") else anchors.secret_path(db)
-    found = anchors.read_secret(path)
-    assert found is not None
-    return found
+    return good.id, bad.id, tampering.append_to_store(db, bad.id, *CASES[case]())
 
 
 def assert_unreadable(response, seq: int) -> None:
@@ -104,10 +84,7 @@ def test_a_write_to_that_game_is_refused_and_nothing_is_appended(tmp_path):
     with TestClient(create_app(Settings(db_path=db))) as client:
         game = new_game(client)
         play(client, game, 4)
-    body, body_json = CASES["a move the rules cannot fold"]()
-    con = duckdb.connect(db)
-    seq = tampering.append_as_recorded(con, game.id, body, body_json, secret(db))
-    con.close()
+    seq = tampering.append_to_store(db, game.id, *CASES["a move the rules cannot fold"]())
     with TestClient(create_app(Settings(db_path=db))) as client:
         move = client.post(f"/games/{game.id}/moves", headers=game.auth, json={"notation": "x", "expected_seq": seq})
         assert_unreadable(move, seq)
