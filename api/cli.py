@@ -19,6 +19,7 @@ from rich.table import Table
 
 from api.cli_common import (
     DEFAULT_DB, Db, cli, command_name, console, fail, layers, option_value, reported, service, shown,
+    unreadable_rows,
 )
 from api.pack_cli import register as _register_packs
 from api.stats_cli import register as _register_stats
@@ -211,11 +212,11 @@ def games(
              g["parent_id"], g["forked_at"])
             for g in found["games"]
         ]
-        unreadable = [(g["game_id"], g["seq"], g["reason"]) for g in found.get("unreadable", [])]
+        unreadable = unreadable_rows(found)
         return print_games(listed, found["total"], unreadable)
     with layers(db) as lay:
         rows, total = list_games(lay.log.con, GameFilter(title, player, status), limit, 0)
-        unreadable = [(e.details["game_id"], e.details["seq"], e.details["reason"]) for e in lay.projector.quarantine.games()]
+        unreadable = lay.projector.quarantine.rows()
     print_games(
         [(r.game_id, r.title, r.players, r.status, r.created_at, r.parent_id, r.forked_at) for r in rows], total, unreadable
     )

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api import i18n, remote
-from api.cli_common import Db, cli, console, fail, layers, option_value, reported
+from api.cli_common import Db, cli, console, fail, layers, option_value, reported, unreadable_rows
 
 
 class Question(str, Enum):
@@ -173,7 +173,7 @@ def stats(
     if running is not None:
         with reported():
             answer = ask_service(running, name, keep, opponent, bin_width, limit)
-            unreadable = [(g["game_id"], g["seq"], g["reason"]) for g in running.get("/health", []).get("unreadable", [])]
+            unreadable = unreadable_rows(running.get("/health", []))
         show_answer(name, keep, answer, as_json)
         return say_left_out(unreadable)
     with layers(db) as lay, reported():
@@ -197,7 +197,7 @@ def stats(
             answer = ask.sources(keep)
         else:
             answer = ask.title_question(keep, name)
-        unreadable = [(e.details["game_id"], e.details["seq"], e.details["reason"]) for e in lay.projector.quarantine.games()]
+        unreadable = lay.projector.quarantine.rows()
     show_answer(name, keep, answer, as_json)
     say_left_out(unreadable)
 

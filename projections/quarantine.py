@@ -114,9 +114,13 @@ class Quarantine:
     def ids(self) -> list[str]:
         return sorted(self._games)
 
+    def rows(self) -> list[tuple[str, int, str]]:
+        """(game id, seq, reason) of every game set aside, by id."""
+        return [(g, seq, why) for g, (seq, why) in sorted(self._games.items())]
+
     def games(self) -> list[GameUnreadable]:
         """Every game set aside, by id."""
-        return [game_unreadable(g, seq, why) for g, (seq, why) in sorted(self._games.items())]
+        return [game_unreadable(*row) for row in self.rows()]
 
     def add(self, exc: GameUnreadable) -> None:
         game_id, entry = exc.details["game_id"], (exc.details["seq"], exc.details["reason"])

@@ -124,3 +124,40 @@ def test_two_workers_on_postgresql_start_and_refuse_only_that_game(postgres_db, 
             assert client.get("/health").json()["unreadable"][0]["game_id"] == bad
     finally:
         live_server.stop(proc)
+
+
+def test_games_and_stats_through_a_running_service_name_that_game(tmp_path):
+    db = str(tmp_path / "t.duckdb")
+    good, bad, seq = poisoned(db, "an unknown event type")
+    base, proc = live_server.start(db, output=tmp_path / "serve.log")
+    try:
+        listed = runner.invoke(cli_app, ["games", "--db", db])
+        assert listed.exit_code == 0 and good in listed.output, listed.output
+        assert f"left out {bad}: it cannot be read from seq {seq}" in listed.output
+        stats = runner.invoke(cli_app, ["stats", "leaderboard", "--db", db])
+        assert stats.exit_code == 0 and f"left out of the statistics: {bad} cannot be read (seq {seq}: " in stats.output
+    finally:
+        live_server.stop(proc)
+
+
+def test_a_score_only_game_played_at_the_end_of_9999_is_left_out_and_the_rest_served(db):
+    from events.lifecycle import GameCreated, ScoreOnly
+    from events.log import new_game_id
+    from events.stores import open_log
+
+    with TestClient(create_app(Settings(db_path=db))) as client:
+        good = new_game(client)
+        finish(client.app.state.services, good.id)
+    bad = new_game_id()
+    log = open_log(db)  # as a version without limits on what BG Stats says imported it
+    log.import_games([(bad, [
+        GameCreated(title="lost-cities", players=("Ana", "Bea"), options={"rounds": 1}),
+        ScoreOnly(source="bgstats", ref="late", played_at="9999-12-31T23:00:00+00:00", duration_min=120),
+        GameEnded(scores=(10, 5), ranks=(1, 2), winners=(0,)),
+    ])])
+    log.close()
+    with TestClient(create_app(Settings(db_path=db))) as client:
+        assert client.get(f"/games/{good.id}").status_code == 200
+        assert_unreadable(client.get(f"/games/{bad}"), 3)
+        assert "OverflowError" in client.get("/health").json()["unreadable"][0]["reason"]
+        assert client.get("/stats/dashboard").json()["games"] == 1
