@@ -186,12 +186,13 @@ class ReadModels:
         self.quarantine.add(exc)
 
     def catch_up(self) -> int:
-        """Rewrite the ``games`` and ``results`` rows of the games a crash left behind; returns how many.
+        """Rewrite the ``games`` and ``results`` rows of the games with events past the catalogue's
+        mark (the largest ``events.rowid`` it is known to reflect) and of the games set aside;
+        returns how many.
 
         An append commits before ``track`` writes its rows, so a process killed in between leaves
-        a game out of the catalogue or its result stale. Only events past the catalogue's mark
-        (the largest ``events.rowid`` it is known to reflect) are looked at: a new game without a
-        row, an end the row does not show, and any history edit. Run at start-up, before writes.
+        a game out of the catalogue or its result stale; and a game this code cannot fold is set
+        aside here, at start-up, rather than by its first reader. Run at start-up, before writes.
         """
         self.log.sync()  # a store other processes write: their events first (see events.pg_log)
         with self._lock:
@@ -202,9 +203,7 @@ class ReadModels:
             top = self._log_mark()[1]
             if top <= since and not self.quarantine.ids():
                 return 0
-            # every game with events past the mark: a stored event this code cannot fold must be
-            # found at start-up, not by the first reader; and those set aside, which a newer version
-            # of this code may read again
+            # the games set aside are tried again: a newer version of this code may read them
             ids = sorted(
                 {r[0] for r in self.con.execute(
                     "SELECT DISTINCT game_id FROM events WHERE rowid > $since AND rowid <= $top",
