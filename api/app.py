@@ -65,11 +65,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/health", tags=["service"], response_model=HealthOut)
     def health(svc: Svc, request: Request) -> HealthOut:
-        """Liveness: the service answers, its database is open, and how many of its workers serve."""
+        """Liveness: the service answers, its database is open, and how many of its workers serve;
+        ``degraded`` while some stored games cannot be read (the others are served), which it lists."""
         svc.log.ping()
+        unreadable = svc.unreadable()
         return HealthOut(
-            status="ok", titles=sorted(titles()), database=shown(settings.db_path), workers=workers_of(request.app),
-            log=svc.log.stats(),
+            status="degraded" if unreadable else "ok", titles=sorted(titles()), database=shown(settings.db_path),
+            workers=workers_of(request.app), log=svc.log.stats(), unreadable=unreadable,
         )
 
     app.include_router(games.router)

@@ -241,6 +241,9 @@ class GameListOut(BaseModel):
     total: int
     limit: int
     offset: int
+    unreadable: list[UnreadableOut] = Field(
+        default_factory=list, description="stored games left out of the list: this code cannot read them"
+    )
 
 
 # -- writes ---------------------------------------------------------------------------------------
@@ -415,13 +418,24 @@ class WorkersOut(BaseModel):
     live: int
 
 
+class UnreadableOut(BaseModel):
+    """A stored game this code cannot fold or project: left out of the statistics, refused with
+    ``game-unreadable``."""
+
+    game_id: str
+    seq: int = Field(description="the first event that cannot be read")
+    reason: str
+    message: str
+
+
 class HealthOut(BaseModel):
-    status: str
+    status: str = Field(description="ok; degraded while some stored games cannot be read (listed in unreadable)")
     titles: list[str]
     database: str
     workers: WorkersOut = Field(
         description="a worker that died is forked again; ``live`` is below ``configured`` until it serves"
     )
+    unreadable: list[UnreadableOut] = Field(default_factory=list, description="the games that cannot be read, by id")
     log: dict[str, int] = Field(
         default_factory=dict,
         description="appends, commits and events written since the service started (appends / commits: group commit size); on DuckDB, write_cpu_us: CPU spent in its insert, head and commit statements",

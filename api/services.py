@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from api import i18n
+from api.models import UnreadableOut
 from api.settings import Settings
 from api.streaming import Hub
 from events.creation_keys import CreationKeys
@@ -58,6 +60,14 @@ class Services:
         self.admin_token_issued: str | None = self.admin.ensure()
         self.recorder.subscribe(self.packs.appended)
         self.hub = Hub()
+
+    def unreadable(self, lang: str = i18n.DEFAULT) -> list[UnreadableOut]:
+        """The stored games this code cannot read, with why, in ``lang``."""
+        return [
+            UnreadableOut(game_id=exc.details["game_id"], seq=exc.details["seq"], reason=exc.details["reason"],
+                          message=i18n.message(exc, lang))
+            for exc in self.projector.quarantine.games()
+        ]
 
     def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
         """Call ``listener`` after each append: this process's, and on a shared store (PostgreSQL)

@@ -152,8 +152,8 @@ def check_chain(
     except MalformedEvent:
         decoded = None  # decoded one by one below, to name the seq
 
-    def broken(seq: int, reason: str) -> tuple[VerifyReport, list[Event]]:
-        return VerifyReport(game_id, len(rows), False, seq, reason), bodies
+    def broken(seq: int, reason: str, unreadable: bool = False) -> tuple[VerifyReport, list[Event]]:
+        return VerifyReport(game_id, len(rows), False, seq, reason, unreadable), bodies
 
     for index, (seq, at_us, actor, tag, body, body_json, prev_hash, digest, key, stored) in enumerate(rows):
         if seq != index + 1:
@@ -174,7 +174,7 @@ def check_chain(
                 expected = event_mac(secret, game_id, seq, digest, key)
                 intact = stored is not None and hmac.compare_digest(stored, expected)
                 if intact:
-                    return broken(seq, f"its body is as recorded but this code cannot read it: {exc.message}")
+                    return broken(seq, f"its body is as recorded but this code cannot read it: {exc.message}", True)
                 return broken(seq, f"its body no longer decodes: {exc.message}")
         if tag_of(type(event)) != tag or stored_json(event, body) != json_bytes:
             return broken(seq, "its type or JSON copy does not match its body")

@@ -159,6 +159,27 @@ class ChainBroken(LogCorrupted):
     status = 409
 
 
+class GameUnreadable(TabletapeError):
+    """A game whose stored events are intact but that this code cannot fold or project (an event
+    type it does not know, a move its rules refuse, a value its tables cannot hold); ``seq`` names
+    the first such event. The game is left out of everything and written no further."""
+
+    code = "game-unreadable"
+    status = 409
+
+
+def game_unreadable(game_id: str, seq: int, reason: str) -> GameUnreadable:
+    """The refusal that names the first event of a game this code cannot read, and why."""
+    return GameUnreadable(
+        "game {game_id} cannot be read from seq {seq} ({reason}); it is left out of the statistics and neither "
+        "served nor written until this code can read it",
+        params=dict(game_id=game_id, seq=seq, reason=reason),
+        game_id=game_id,
+        seq=seq,
+        reason=reason,
+    )
+
+
 class ChainSecretMissing(LogCorrupted):
     """The database holds keyed anchors but the secret file that made them is gone."""
 

@@ -49,6 +49,8 @@ class VerifyReport(msgspec.Struct, frozen=True):
     ok: bool
     first_bad_seq: int | None = None
     reason: str | None = None
+    #: the event at ``first_bad_seq`` is as recorded, but this code cannot read it (not tampering)
+    unreadable: bool = False
 
 
 class EventLog(Protocol):
