@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
@@ -20,6 +22,7 @@ from rich.table import Table
 from api.cli_common import (
     DEFAULT_DB, Db, cli, command_name, console, fail, layers, option_value, reported, service, shown,
 )
+from api.demo import register as _register_demo
 from api.pack_cli import register as _register_packs
 from api.stats_cli import register as _register_stats
 
@@ -146,16 +149,28 @@ def new(
             fail(cli("msgs/option-not-pair", pair=pair))
         options[key] = option_value(value)
     out = console()
+    with reported(), created(db, title, list(players), options, seed, actor) as (game_id, pinned, write, seats, _):
+        print_created(out, game_id, pinned, write, seats)
+
+
+@contextmanager
+def created(
+    db: str, title: str, players: list[str], options: dict[str, Any], seed: Optional[int], actor: str
+) -> Iterator[tuple[str, dict[str, Any], str, list[tuple[str, str]], Any]]:
+    """A new game on the file or through the service holding it: its id, pinned options, write
+    token and seat tokens, and the desk (``api.recording``) that records its moves meanwhile."""
+    from api.recording import LocalDesk, RemoteDesk
+
     running = service(db)
     if running is not None:
-        with reported():
-            body = {"title": title, "players": list(players), "options": options, "seed": seed, "actor": actor}
-            made = running.post("/games", body)
-            pinned = running.get(f"/games/{quote(made['game_id'], safe='')}")["options"]
+        made = running.post("/games", {"title": title, "players": players, "options": options, "seed": seed, "actor": actor})
+        pinned = running.get(f"/games/{quote(made['game_id'], safe='')}")["options"]
         tokens = made["tokens"]
         seats = [(t["player"], t["token"]) for t in tokens["seat_tokens"]]
-        return print_created(out, made["game_id"], pinned, tokens["write_token"], seats)
-    with layers(db) as lay, reported():
+        desk = RemoteDesk(running.with_token(tokens["write_token"]), made["game_id"], actor)
+        yield made["game_id"], pinned, tokens["write_token"], seats, desk
+        return
+    with layers(db) as lay:
         from events.log import new_game_id
 
         from projections.fold import start
@@ -172,7 +187,7 @@ def new(
             except BaseException:
                 lay.tokens.revoke(game_id)
                 raise
-        print_created(out, game_id, options, issued.write, list(zip(players, issued.seats)))
+        yield game_id, options, issued.write, list(zip(players, issued.seats)), LocalDesk(lay.recorder, game_id, actor)
 
 
 def print_created(out: Console, game_id: str, options: dict[str, Any], write: str, seats: list[tuple[str, str]]) -> None:
@@ -486,6 +501,7 @@ def verify(
 
 _register_stats(app)
 _register_packs(app)
+_register_demo(app)
 
 
 def main() -> None:
