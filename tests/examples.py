@@ -14,10 +14,11 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SERVICE = "127.0.0.1:8000"
 #: a block's title for commands on the file itself, with no service running
 WITHOUT_SERVICE = "run without the service"
@@ -63,23 +64,31 @@ def blocks() -> list[Block]:
     return found
 
 
-def run(block: Block, base: str, cwd: Path) -> list[tuple[str, str]]:
-    """Run a block's commands in order in ``cwd`` beside the service at ``base``; each command as
-    run and what it printed. A command that fails raises AssertionError naming it."""
+def environment() -> dict[str, str]:
+    return {**os.environ, "TABLETAPE_PYTHON": sys.executable, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+
+
+def in_subprocess(script: str, cwd: Path) -> tuple[int, str, str]:
+    """Run a bash script with pipes for its output: its exit status, stdout and stderr."""
+    done = subprocess.run(["bash", "-c", script], cwd=cwd, env=environment(), capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stdout, done.stderr
+
+
+def run(block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[int, str, str]] = in_subprocess) -> list[tuple[str, str]]:
+    """Run a block's commands in order in ``cwd`` beside the service at ``base`` (each through
+    ``shell``); each command as run and what it printed. A command that fails raises
+    AssertionError naming it."""
     found: dict[str, str] = {}
     done = []
-    env = {**os.environ, "TABLETAPE_PYTHON": sys.executable, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     for command in block.commands:
         shown = command.replace(".venv/bin/tabletape", "tabletape").replace(SERVICE, base.removeprefix("http://"))
         for word, value in found.items():
             shown = re.sub(rf"\b{word}\b", value, shown)
-        result = subprocess.run(
-            ["bash", "-c", PRELUDE + shown], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
-        )
-        output = result.stdout + result.stderr
-        assert result.returncode == 0, f"{block.id}: `{command}` exited {result.returncode}:\n{output}"
+        status, out, err = shell(PRELUDE + shown, cwd)
+        assert status == 0, f"{block.id}: `{command}` exited {status}:\n{out}{err}"
+        assert "Traceback" not in out + err, f"{block.id}: `{command}`:\n{out}{err}"
         for word, pattern in (("GAME", GAME), ("WRITE", WRITE)):
-            if match := pattern.search(result.stdout):
+            if match := pattern.search(out):
                 found[word] = match[1] or match[2]
-        done.append((command, output))
+        done.append((command, out + err))
     return done

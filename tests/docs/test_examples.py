@@ -1,5 +1,5 @@
 """Every command example of the README and the manual runs, as printed, against a fresh store
-beside a real ``tabletape serve`` on 127.0.0.1 (``examples.py`` says how), so none can go stale."""
+beside a real ``tabletape serve`` on 127.0.0.1 (``tests/examples.py`` says how), so none can go stale."""
 
 from __future__ import annotations
 
