@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from api.cli_common import Db, cli, console, reported
+from api.cli_common import Db, cli, console, created, reported
 
 #: per title: the players, the options, and how many finished games
 GAMES: tuple[tuple[str, tuple[str, ...], dict[str, Any], int], ...] = (
@@ -46,7 +46,6 @@ def game_options(title: str, options: dict[str, Any]) -> dict[str, Any]:
 
 def play(db: str, title: str, players: tuple[str, ...], options: dict[str, Any], seed: int, moves: Optional[int]) -> tuple[str, str]:
     """Create one digital game and record its first ``moves`` moves (all: to its end); its id and write token."""
-    from api.cli import created
     from rules import get_title
 
     options = game_options(title, options)
