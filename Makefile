@@ -1,31 +1,52 @@
-# Two entry points: `make serve` and `make test`. The first use creates .venv and installs.
+# Two entry points: `make serve` and `make test`. The first use creates .venv and installs into it
+# only what that target needs, every version pinned by requirements.lock (used as pip constraints).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+PIP := $(BIN)/python -m pip install --quiet -c requirements.lock
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DB ?= data/tabletape.duckdb
 
-.PHONY: serve test bench install clean
+.PHONY: serve test bench docs demo install clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
-	touch $(STAMP)
 
-install: $(STAMP)
+# serving alone: the runtime dependencies, no test or benchmark extras
+$(VENV)/.serve: pyproject.toml requirements.lock | $(BIN)/python
+	$(PIP) -e .
+	@echo "$(VENV): $$(du -sh $(VENV) | cut -f1) installed for make serve"
+	touch $@
 
-serve: $(STAMP)
+$(VENV)/.test: $(VENV)/.serve
+	$(PIP) -e '.[test,docs]'
+	@echo "$(VENV): $$(du -sh $(VENV) | cut -f1) installed for make test"
+	touch $@
+
+$(VENV)/.bench: $(VENV)/.serve
+	$(PIP) -e '.[test,bench]'
+	touch $@
+
+install: $(VENV)/.serve
+
+serve: $(VENV)/.serve
 	$(BIN)/tabletape serve --host $(HOST) --port $(PORT) --db $(DB)
+
+# a few finished games of each title and one in progress, in the store make serve opens
+demo: $(VENV)/.serve
+	$(BIN)/tabletape demo --db $(DB)
 
 # The suite on the machine's cores, at most 4 workers: each starts its own Chromium, PostgreSQL and
 # servers. A worker takes a whole file (loadfile): its module fixtures are made once, its tests run in order.
-test: $(STAMP)
+test: $(VENV)/.test
 	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
-bench: $(STAMP)
+# the manual (docs/) as a static site in site/; --strict: a broken link or a page left out of the nav fails
+docs: $(VENV)/.test
+	$(BIN)/python -m mkdocs build --strict --site-dir site
+
+bench: $(VENV)/.bench
 	$(BIN)/python -m benchmarks
 	$(BIN)/python -m benchmarks.marco_polo
 	$(BIN)/python -m benchmarks.marco_polo_2
@@ -38,4 +59,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.workers
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) site .pytest_cache .hypothesis

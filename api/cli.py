@@ -18,9 +18,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from api.cli_common import (
-    DEFAULT_DB, Db, cli, command_name, console, fail, layers, option_value, reported, service, shown,
+    DEFAULT_DB, Db, cli, command_name, console, created, fail, layers, option_value, reported, service, shown,
     unreadable_rows,
 )
+from api.demo import register as _register_demo
 from api.pack_cli import register as _register_packs
 from api.stats_cli import register as _register_stats
 
@@ -147,33 +148,8 @@ def new(
             fail(cli("msgs/option-not-pair", pair=pair))
         options[key] = option_value(value)
     out = console()
-    running = service(db)
-    if running is not None:
-        with reported():
-            body = {"title": title, "players": list(players), "options": options, "seed": seed, "actor": actor}
-            made = running.post("/games", body)
-            pinned = running.get(f"/games/{quote(made['game_id'], safe='')}")["options"]
-        tokens = made["tokens"]
-        seats = [(t["player"], t["token"]) for t in tokens["seat_tokens"]]
-        return print_created(out, made["game_id"], pinned, tokens["write_token"], seats)
-    with layers(db) as lay, reported():
-        from events.log import new_game_id
-
-        from projections.fold import start
-        from events.lifecycle import GameCreated
-
-        game_id = new_game_id()
-        with lay.packs.creating(title):  # on a shared store, no other process grows the pack meanwhile
-            options, growth = lay.packs.prepare(title, options)  # pinned to a pack of this store
-            start(GameCreated(title=title, players=tuple(players), options=options, seed=seed))
-            issued = lay.tokens.issue(game_id, len(players))
-            try:
-                lay.packs.commit(growth)
-                lay.recorder.create(title, players, options, seed=seed, actor=actor, game_id=game_id)
-            except BaseException:
-                lay.tokens.revoke(game_id)
-                raise
-        print_created(out, game_id, options, issued.write, list(zip(players, issued.seats)))
+    with reported(), created(db, title, list(players), options, seed, actor) as (game_id, pinned, write, seats, _):
+        print_created(out, game_id, pinned, write, seats)
 
 
 def print_created(out: Console, game_id: str, options: dict[str, Any], write: str, seats: list[tuple[str, str]]) -> None:
@@ -512,6 +488,7 @@ def unreadable_in(projector: Any, game_id: str) -> Any:
 
 _register_stats(app)
 _register_packs(app)
+_register_demo(app)
 
 
 def main() -> None:

@@ -10,7 +10,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
+from urllib.parse import quote
 
 import typer
 from rich.console import Console
@@ -158,3 +159,40 @@ def option_value(text: str) -> Any:
 def unreadable_rows(answer: dict[str, Any]) -> list[tuple[str, int, str]]:
     """(game id, seq, reason) of the games a service's answer names as unreadable."""
     return [(g["game_id"], g["seq"], g["reason"]) for g in answer.get("unreadable", [])]
+
+
+@contextmanager
+def created(
+    db: str, title: str, players: list[str], options: dict[str, Any], seed: Optional[int], actor: str
+) -> Iterator[tuple[str, dict[str, Any], str, list[tuple[str, str]], Any]]:
+    """A new game on the file or through the service holding it: its id, pinned options, write
+    token and seat tokens, and the desk (``api.recording``) that records its moves meanwhile."""
+    from api.recording import LocalDesk, RemoteDesk
+
+    running = service(db)
+    if running is not None:
+        made = running.post("/games", {"title": title, "players": players, "options": options, "seed": seed, "actor": actor})
+        pinned = running.get(f"/games/{quote(made['game_id'], safe='')}")["options"]
+        tokens = made["tokens"]
+        seats = [(t["player"], t["token"]) for t in tokens["seat_tokens"]]
+        desk = RemoteDesk(running.with_token(tokens["write_token"]), made["game_id"], actor)
+        yield made["game_id"], pinned, tokens["write_token"], seats, desk
+        return
+    with layers(db) as lay:
+        from events.log import new_game_id
+
+        from projections.fold import start
+        from events.lifecycle import GameCreated
+
+        game_id = new_game_id()
+        with lay.packs.creating(title):  # on a shared store, no other process grows the pack meanwhile
+            options, growth = lay.packs.prepare(title, options)  # pinned to a pack of this store
+            start(GameCreated(title=title, players=tuple(players), options=options, seed=seed))
+            issued = lay.tokens.issue(game_id, len(players))
+            try:
+                lay.packs.commit(growth)
+                lay.recorder.create(title, players, options, seed=seed, actor=actor, game_id=game_id)
+            except BaseException:
+                lay.tokens.revoke(game_id)
+                raise
+        yield game_id, options, issued.write, list(zip(players, issued.seats)), LocalDesk(lay.recorder, game_id, actor)

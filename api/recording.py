@@ -49,7 +49,7 @@ class Desk(Protocol):
     """What the recorder reads and writes: the file itself (``LocalDesk``), or a running service."""
 
     def look(self) -> Look: ...
-    def move(self, text: str, expected_seq: int) -> None: ...
+    def move(self, text: str, expected_seq: int) -> int: ...
     def undo(self, to_seq: int | None, moves: int, expected_seq: int) -> None: ...
     def redo(self, expected_seq: int) -> None: ...
 
@@ -74,8 +74,9 @@ class LocalDesk:
         status = i18n.sentence(status_words(game), i18n.cli_lang)
         return Look(history.last_seq, describe(game, last.body), status, game.ended is not None, moves)
 
-    def move(self, text: str, expected_seq: int) -> None:
-        self.recorder.record_notation(self.game_id, text, expected_seq, actor=self.actor)
+    def move(self, text: str, expected_seq: int) -> int:
+        """Record one move; the log's last seq after it."""
+        return self.recorder.record_notation(self.game_id, text, expected_seq, actor=self.actor).last_seq
 
     def undo(self, to_seq: int | None, moves: int, expected_seq: int) -> None:
         if to_seq is None:
@@ -101,8 +102,9 @@ class RemoteDesk:
         moves = list(dict.fromkeys(m["notation"] for m in now["moves"] if m["notation"]))
         return Look(now["at"], now["last"] or "", now["status_line"], now["ended"], moves)
 
-    def move(self, text: str, expected_seq: int) -> None:
-        self.service.post(self.path + "/moves", {"notation": text, "expected_seq": expected_seq, "actor": self.actor})
+    def move(self, text: str, expected_seq: int) -> int:
+        body = {"notation": text, "expected_seq": expected_seq, "actor": self.actor}
+        return self.service.post(self.path + "/moves", body)["last_seq"]
 
     def undo(self, to_seq: int | None, moves: int, expected_seq: int) -> None:
         wanted = {"to_seq": to_seq} if to_seq is not None else {"moves": moves}

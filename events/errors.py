@@ -208,6 +208,13 @@ class SqlBusy(SqlRefused):
     status = 503
 
 
+class ChartsNotInstalled(TabletapeError):
+    """A server chart asked of an install without matplotlib (the ``charts`` extra)."""
+
+    code = "charts-not-installed"
+    status = 503
+
+
 class LogClosed(TabletapeError):
     """An append that came after the event log began to close: nothing was written."""
 

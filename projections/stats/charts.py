@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+from events.errors import ChartsNotInstalled
+
 Format = Literal["svg", "png"]
 MEDIA_TYPES = {"svg": "image/svg+xml", "png": "image/png"}
 COLOUR = "#3b6ea5"
@@ -18,9 +20,16 @@ ACCENT = "#c4572e"
 
 @lru_cache(maxsize=1)
 def _figure_class() -> type["Figure"]:
-    """matplotlib, imported on the first chart: importing it took ~0.6 s of the server's start."""
-    import matplotlib
-    from matplotlib.figure import Figure
+    """matplotlib, imported on the first chart: importing it took ~0.6 s of the server's start,
+    and `make serve` leaves it out (the ``charts`` extra: ~170 MB with numpy and Pillow)."""
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ChartsNotInstalled(
+            "the server charts need matplotlib: install it with pip install -c requirements.lock -e '.[charts]'",
+            params={},
+        ) from None
 
     # fixed SVG element ids; set once, since rcParams are shared by every thread
     matplotlib.rcParams["svg.hashsalt"] = "tabletape"
