@@ -36,7 +36,7 @@ import psycopg
 import pyarrow as pa
 from psycopg_pool import ConnectionPool
 
-from events import anchors, codec
+from events import anchors, codec, limits
 from events.base import Event
 from events.duckdb_log import (
     _ARROW_SCHEMA,
@@ -185,6 +185,7 @@ class PostgresEventLog:
         """Append after ``expected_seq`` in one transaction; returns once it has committed."""
         if not events:
             raise MalformedEvent("an append needs at least one event")
+        limits.check_game(game_id, events, expected_seq + 1)
         bodies = [codec.encode(event) for event in events]
         refusal = self._broken.get(game_id)
         if refusal is not None:
@@ -304,14 +305,15 @@ class PostgresEventLog:
         return chain_broken(report)
 
     def import_games(
-        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 50_000
+        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 50_000,
+        at: datetime | None = None,
     ) -> int:
         """Bulk-append whole new games: all or nothing, with COPY, in one transaction."""
         games = list(games)
         game_ids = [game_id for game_id, _ in games]
         if len(set(game_ids)) != len(game_ids):
             raise GameExists("an import names the same game twice")
-        at = self._clock()
+        at = at or self._clock()
         inserted = 0
         with self._pool.connection() as conn, conn.transaction():
             clash = conn.execute("SELECT game_id FROM chain_heads WHERE game_id = ANY(%s) LIMIT 1", [game_ids]).fetchone()
@@ -533,6 +535,23 @@ class PostgresEventLog:
         """Check a game's hash chain and its keyed anchors; name the first seq that does not match."""
         rows, head = self._check_rows(game_id)
         return anchors.check_chain(game_id, rows, head, self._secret)[0]
+
+    def now(self) -> datetime:
+        """The time this log stamps events with (its clock)."""
+        return self._clock()
+
+    def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
+        """``verify`` of many games in one snapshot (an import's thousands of games)."""
+        ids = list(game_ids)
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            rows = conn.execute(
+                f"SELECT game_id, {CHECK_COLUMNS} FROM events WHERE game_id = ANY(%s) ORDER BY game_id, seq", [ids]
+            ).fetchall()
+            heads = conn.execute(
+                "SELECT game_id, last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ANY(%s)", [ids]
+            ).fetchall()
+        return anchors.check_many(ids, rows, heads, self._secret)
 
     def read_checked(self, game_id: str) -> list[Event]:
         """The decoded bodies of a game whose chain and anchors check out; raises ChainBroken
