@@ -76,6 +76,37 @@ def check_date(moment: datetime, field: str, minutes: int = 0) -> None:
         _refuse(field, "date-out-of-range", "{field}: dates must lie within the years {first}-{last}", first=FIRST_YEAR, last=LAST_YEAR)
 
 
+def _fine(value: Any, depth: int) -> bool:
+    """Whether ``value`` is within every limit: the cheap pass of every append, which builds no
+    field name (``_walk`` names the field once this says no)."""
+    cls = value.__class__
+    if cls is str:
+        return (len(value) <= 64 and value.isascii()) or _string_fine(value)
+    if cls is int:
+        return MIN_INT <= value <= MAX_INT
+    if cls is float:
+        return math.isfinite(value)
+    if value is None or cls is bool:
+        return True
+    if cls is tuple or cls is list:
+        return depth < MAX_DEPTH and all(_fine(item, depth + 1) for item in value)
+    if cls is dict:
+        return depth < MAX_DEPTH and all(
+            (key.__class__ is not str or _fine(key, depth)) and _fine(item, depth + 1) for key, item in value.items()
+        )
+    if isinstance(value, msgspec.Struct):
+        return depth < MAX_DEPTH and all(_fine(getattr(value, name), depth + 1) for name in value.__struct_fields__)
+    return True
+
+
+def _string_fine(text: str) -> bool:
+    try:
+        check_string(text, "")
+    except MalformedEvent:
+        return False
+    return True
+
+
 def _walk(value: Any, field: str, depth: int) -> None:
     if value.__class__ is str:
         if len(value) > 64 or not value.isascii():  # the common short ASCII string costs one test
@@ -106,15 +137,14 @@ def check_storable(event: Event, what: str = "event") -> None:
     tag = event.__struct_config__.tag
     for name in event.__struct_fields__:
         value = getattr(event, name)
-        if value is None or value.__class__ is bool:
-            continue
-        field = f"{what}.{name}"
         if name == "seed" and tag == "game.created" and value.__class__ is int:
-            check_integer(value, field, MIN_SEED, MAX_SEED)
+            check_integer(value, f"{what}.{name}", MIN_SEED, MAX_SEED)
+        elif _fine(value, 1):
+            continue
         elif isinstance(value, msgspec.Struct):
-            check_storable(value, field)
+            check_storable(value, f"{what}.{name}")
         else:
-            _walk(msgspec.to_builtins(value) if _holds_struct(value) else value, field, 1)
+            _walk(msgspec.to_builtins(value) if _holds_struct(value) else value, f"{what}.{name}", 1)
     if tag == "game.score-only":
         _check_played(event, what)
 

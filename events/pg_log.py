@@ -543,14 +543,10 @@ class PostgresEventLog:
     def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
         """``verify`` of many games in one snapshot (an import's thousands of games)."""
         ids = list(game_ids)
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            rows = conn.execute(
-                f"SELECT game_id, {CHECK_COLUMNS} FROM events WHERE game_id = ANY(%s) ORDER BY game_id, seq", [ids]
-            ).fetchall()
-            heads = conn.execute(
-                "SELECT game_id, last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ANY(%s)", [ids]
-            ).fetchall()
+        rows, heads = self._chain_rows(
+            f"SELECT game_id, {CHECK_COLUMNS} FROM events WHERE game_id = ANY(%s) ORDER BY game_id, seq",
+            "SELECT game_id, last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ANY(%s)", [ids],
+        )
         return anchors.check_many(ids, rows, heads, self._secret)
 
     def read_checked(self, game_id: str) -> list[Event]:
@@ -566,19 +562,22 @@ class PostgresEventLog:
         raise chain_broken(report)
 
     def _check_rows(self, game_id: str) -> tuple[list[tuple], tuple | None]:
-        with self._pool.connection() as conn, conn.transaction():
-            # one snapshot for rows and head: under READ COMMITTED each statement takes its own, so
-            # an append committed between the two made a sound game look cut short (and marked broken)
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            rows = conn.execute(
-                f"SELECT {CHECK_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq", [game_id]
-            ).fetchall()
-            head = conn.execute(
-                "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = %s", [game_id]
-            ).fetchone()
+        rows, heads = self._chain_rows(
+            f"SELECT {CHECK_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq",
+            "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = %s", [game_id],
+        )
+        head = heads[0] if heads else None
         if not rows and head is None:
             raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
         return rows, head
+
+    def _chain_rows(self, rows_sql: str, heads_sql: str, params: list[Any]) -> tuple[list[tuple], list[tuple]]:
+        """Event rows and head rows read in one snapshot: under READ COMMITTED each statement takes
+        its own, so an append committed between the two made a sound game look cut short (and
+        marked broken)."""
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            return conn.execute(rows_sql, params).fetchall(), conn.execute(heads_sql, params).fetchall()
 
     def close(self) -> None:
         self._closing = True

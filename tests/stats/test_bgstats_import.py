@@ -18,6 +18,7 @@ from api.bgstats import calculate
 from api.cli import app as cli
 from api.cli import layers
 from api.settings import Settings
+from test_bgstats import ask, sql
 
 runner = CliRunner()
 REAL = Path(__file__).with_name("bgstats_real_export.json")
@@ -36,18 +37,8 @@ def ok(*args) -> str:
     return out
 
 
-def sql(db: str, query: str) -> list:
-    with TestClient(create_app(Settings(db_path=db))) as client:
-        response = client.post("/sql", json={"query": query, "row_limit": 10_000})
-        assert response.status_code == 200, response.text
-        return response.json()["rows"]
-
-
 def get(db: str, path: str) -> dict:
-    with TestClient(create_app(Settings(db_path=db))) as client:
-        response = client.get(path)
-        assert response.status_code == 200, response.text
-        return response.json()
+    return ask(db, path)[0]
 
 
 def test_a_real_export_imports_whole(tmp_path):
