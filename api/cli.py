@@ -440,7 +440,8 @@ def import_bgstats(db: str, path: str) -> None:
 
     if path != "-" and not Path(path).is_file():
         fail(cli("bgstats-no-file", path=path))
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    # bytes: the JSON reader finds their encoding, and refuses what is not text in one line
+    text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     out = console()
     with layers(db) as lay, reported(), progress_bar(cli("bgstats-reading")) as tick:
         report = bgstats.import_document(lay.log, lay.projector, bgstats.read_document(text), progress=tick)

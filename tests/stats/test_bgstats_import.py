@@ -120,6 +120,17 @@ HOSTILE = {
                                                                   {"id": 2, "name": "Bea"})),
                                    "too-deeply-nested", "deeper than 32 levels"),
 }
+NOT_TEXT = b'{"plays": [], "about": "\xff\xfe"}'
+
+
+def test_a_file_that_is_not_text_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "binary.json"
+    path.write_bytes(NOT_TEXT)
+    rc, out = run("import", "--format", "bgstats", path, "--db", str(tmp_path / "s.duckdb"))
+    assert rc == 1 and out.startswith("bgstats-malformed: not a BG Stats export: the file is not JSON"), out
+    assert len(out.strip().splitlines()) == 1
+
+
 #: files that once ended in a traceback and are read now (a ref that is a list or an object names nothing)
 ODD = {
     "gameRefId a list": (document(play_with(gameRefId=[1])), "its gameRefId names no game of the file"),
@@ -158,6 +169,7 @@ def test_over_http_a_hostile_file_is_a_422_and_the_store_is_unchanged(store_db):
             response = client.post("/import/bgstats", content=text.encode("utf-8", "surrogatepass"), headers=admin)
             assert response.status_code == 422 and response.json()["code"] == code, (name, response.text)
             assert says in response.json()["message"], name
+        assert client.post("/import/bgstats", content=NOT_TEXT, headers=admin).json()["code"] == "bgstats-malformed"
         assert client.get("/games").json()["games"] == []
         real = client.post("/import/bgstats", content=REAL.read_bytes(), headers=admin)
         assert real.status_code == 200 and (real.json()["imported"], real.json()["other_games"]) == (7, 4), real.text
