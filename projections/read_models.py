@@ -27,7 +27,7 @@ from events import codec
 from events.duckdb_log import DuckDBEventLog
 from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
-from events.log import from_micros, micros, naive_utc
+from events.log import from_micros, naive_utc
 from projections.fold import GameState, fold, start
 from projections.stats import Finished, model as stats_model, models as stats_models
 
@@ -371,6 +371,8 @@ class ReadModels:
         """Every read-model row of new games about to be appended at ``at``, as the tables' own
         Arrow types: a value a table cannot hold fails here, before the log has the games, so an
         import is refused whole instead of leaving games the read side cannot take back."""
+        from events.log import micros  # imported here: the module's imports are being reshaped beside this change
+
         stamp = micros(at)
         batch = _Batch()
         for game_id, events in games:
