@@ -7,13 +7,13 @@ import sys
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 
 from api import errors, i18n, openapi
 from api.auth import Svc
 from api.edge import BodyLimits
 from api.fast_lane import MovesLane
-from api.models import HealthOut
+from api.models import HealthOut, WorkersOut
 from api.routes import bgstats, games, packs, record, replay, tokens, web
 from api.routes import i18n as i18n_routes
 from api.routes import stats as stats_routes
@@ -32,6 +32,14 @@ raw log open once the game has ended."""
 def admin_token_notice(token: str) -> str:
     """What ``serve`` prints on a store's first start, in the CLI's language."""
     return i18n.cli("msgs/admin-token", token=token)
+
+
+def workers_of(app: FastAPI) -> WorkersOut:
+    """The workers ``serve --workers`` keeps (``api.server.Workers``), or this one process."""
+    table = getattr(app.state, "workers", None)
+    if table is None:
+        return WorkersOut(configured=1, live=1)
+    return WorkersOut(configured=table.configured, live=table.live())
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -56,10 +64,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimits, limits=settings.body_limits)  # outermost: before anything reads a body
 
     @app.get("/health", tags=["service"], response_model=HealthOut)
-    def health(svc: Svc) -> HealthOut:
-        """Liveness: the service answers and its database is open."""
+    def health(svc: Svc, request: Request) -> HealthOut:
+        """Liveness: the service answers, its database is open, and how many of its workers serve;
+        ``degraded`` while some stored games cannot be read (the others are served), which it lists."""
         svc.log.ping()
-        return HealthOut(status="ok", titles=sorted(titles()), database=shown(settings.db_path), log=svc.log.stats())
+        unreadable = svc.unreadable()
+        return HealthOut(
+            status="degraded" if unreadable else "ok", titles=sorted(titles()), database=shown(settings.db_path),
+            workers=workers_of(request.app), log=svc.log.stats(), unreadable=unreadable,
+        )
 
     app.include_router(games.router)
     app.include_router(record.router)

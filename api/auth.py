@@ -15,7 +15,8 @@
   re-issued tokens close a seat's view. The stream then goes on in the public view.
 - Forking a game still in progress needs its write token, and the fork keeps the parent's
   tokens (the same people hold the same seats); forking an ended game is open to all and the
-  fork gets new tokens.
+  fork gets new tokens. Re-issuing tokens replaces them in every game that shares them (the
+  game, its forks made in progress, the game it was forked from): a revoked token opens nothing.
 """
 
 from __future__ import annotations

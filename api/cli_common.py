@@ -171,3 +171,8 @@ def option_value(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return text
+
+
+def unreadable_rows(answer: dict[str, Any]) -> list[tuple[str, int, str]]:
+    """(game id, seq, reason) of the games a service's answer names as unreadable."""
+    return [(g["game_id"], g["seq"], g["reason"]) for g in answer.get("unreadable", [])]

@@ -130,6 +130,8 @@ def refused(exc: TabletapeError, accept_language: str | None = None) -> JSONResp
     if quoted is not None:
         content["rulebook"] = quoted
     headers = {"Content-Language": lang, "Vary": "Accept-Language"}
+    if "retry_after" in exc.details:  # a 503 that knows when to come back
+        headers["Retry-After"] = str(exc.details["retry_after"])
     return JSONResponse(status_code=exc.status, content=_jsonable(content), headers=headers)
 
 

@@ -14,7 +14,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from events.codec import MAX_NUMBER
 from events.messages import Templated, render
-from events.names import control_character
+from events.names import control_character, printable_key
 
 MAX_SEQ = 2**31 - 1  # the log stores seqs as 32-bit integers
 MAX_SEED = 2**63 - 1  # msgpack integers
@@ -85,7 +85,7 @@ def _storable(value: Any, depth: int = 0) -> Any:
                     _storable(key)
                 _storable(item, depth + 1)
             except _Unstorable as exc:
-                exc.path.insert(0, str(key))
+                exc.path.insert(0, printable_key(str(key)))
                 raise
     return value
 
@@ -241,6 +241,9 @@ class GameListOut(BaseModel):
     total: int
     limit: int
     offset: int
+    unreadable: list[UnreadableOut] = Field(
+        default_factory=list, description="stored games left out of the list: this code cannot read them"
+    )
 
 
 # -- writes ---------------------------------------------------------------------------------------
@@ -408,10 +411,31 @@ class EventsOut(BaseModel):
     events: list[EventOut]
 
 
+class WorkersOut(BaseModel):
+    """The processes serving the port: as many as ``serve --workers`` asked for, and how many serve now."""
+
+    configured: int
+    live: int
+
+
+class UnreadableOut(BaseModel):
+    """A stored game this code cannot fold or project: left out of the statistics, refused with
+    ``game-unreadable``."""
+
+    game_id: str
+    seq: int = Field(description="the first event that cannot be read")
+    reason: str
+    message: str
+
+
 class HealthOut(BaseModel):
-    status: str
+    status: str = Field(description="ok; degraded while some stored games cannot be read (listed in unreadable)")
     titles: list[str]
     database: str
+    workers: WorkersOut = Field(
+        description="a worker that died is forked again; ``live`` is below ``configured`` until it serves"
+    )
+    unreadable: list[UnreadableOut] = Field(default_factory=list, description="the games that cannot be read, by id")
     log: dict[str, int] = Field(
         default_factory=dict,
         description="appends, commits and events written since the service started (appends / commits: group commit size); on DuckDB, write_cpu_us: CPU spent in its insert, head and commit statements",

@@ -48,7 +48,7 @@ def _json_file(path: str) -> Any:
         fail(cli("pack/cannot-read", path=path, why=exc.strerror if isinstance(exc, OSError) and exc.strerror else exc))
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested past Python's own limit
         fail(cli("pack/not-json", path=path, exc=exc))
     raise AssertionError
 
@@ -196,7 +196,7 @@ def derive(
 def diff(a: str = typer.Argument(..., help="a pack (id or hash)"), b: str = typer.Argument(..., help="another"),
          title: str = TITLE, db: str = Db) -> None:
     """What turns pack A into pack B: components added, removed, changed (JSON)."""
-    from rules import get_title
+    from rules import GrowingPacks, get_title
 
     running = remote.find(db, i18n.cli_lang)
     if running is not None:
@@ -207,7 +207,7 @@ def diff(a: str = typer.Argument(..., help="a pack (id or hash)"), b: str = type
     with layers(db) as lay, reported():
         first, second = lay.packs.get(title, a), lay.packs.get(title, b)
         found = get_title(title)
-        if not hasattr(found, "diff_packs"):
+        if not isinstance(found, GrowingPacks):
             fail(cli("pack/one-built-in", title=title))
         out = found.diff_packs(first.data, second.data)
     typer.echo(json.dumps(out, indent=1, ensure_ascii=False))

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import mmap
 import os
 import signal
 import sys
+import time
 from types import FrameType
 from typing import Any
 
@@ -185,18 +187,37 @@ def guarded(settings: Settings) -> type[GuardedProtocol]:
     )
 
 
+class Workers:
+    """Which of ``configured`` worker slots hold a worker that is serving, in memory shared by
+    the supervisor and every worker it forks (so any worker's ``/health`` can count them all)."""
+
+    def __init__(self, configured: int) -> None:
+        self.configured = configured
+        self._slots = mmap.mmap(-1, configured)  # anonymous and shared: the forks see one copy
+
+    def serving(self, slot: int, yes: bool = True) -> None:
+        self._slots[slot] = int(yes)
+
+    def live(self) -> int:
+        return sum(self._slots[:])
+
+
 class Server(uvicorn.Server):
     """uvicorn's server that closes live streams on exit and, while it listens, announces itself
-    beside its database file for the command line (``api.remote``)."""
+    beside its database file for the command line (``api.remote``) and, as a worker, marks its
+    slot serving."""
 
-    def __init__(self, config: uvicorn.Config, app: FastAPI, db: str = ":memory:") -> None:
+    def __init__(self, config: uvicorn.Config, app: FastAPI, db: str = ":memory:", slot: int | None = None) -> None:
         super().__init__(config)
         self._app = app
         self._db = db
+        self._slot = slot
         self._announced: Any = None
 
     async def startup(self, sockets: Any = None) -> None:
         await super().startup(sockets)
+        if self.started and self._slot is not None:
+            self._app.state.workers.serving(self._slot)
         if self.started and self.servers and self.servers[0].sockets:
             port = self.servers[0].sockets[0].getsockname()[1]
             self._announced = remote.announce(self._db, remote.listening_url(self.config.host, port))
@@ -250,36 +271,115 @@ def _end_with_parent() -> None:
         pass
 
 
-def run_workers(config: uvicorn.Config, app: FastAPI, workers: int, db: str) -> None:
-    """Serve one listening socket from ``workers`` forked processes (each its own app, services
-    and connections: the app is only built, its lifespan runs in the child); a SIGINT or SIGTERM
-    to this process is passed on to every worker."""
-    sock = config.bind_socket()
-    children: list[int] = []
-    for _ in range(workers):
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the worker's own exit
-            status = 0
-            _end_with_parent()
-            try:
-                Server(config, app, db).run(sockets=[sock])
-            except BaseException:  # noqa: BLE001
-                status = 1
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(status)
-        children.append(pid)
+#: a worker that dies sooner than this after it started is crash-looping: its restarts back off
+QUICK_DEATH_S = 10.0
+BACKOFF_S = (0.5, 30.0)  # the first pause of a crash loop, and the longest
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
-    def stop(sig: int, frame: FrameType | None) -> None:
-        for pid in children:
+
+class Supervisor:
+    """Keeps ``workers`` forked workers serving one socket: a worker that dies is forked again
+    (at once after a long life, after pauses doubling up to 30 s while it keeps dying at once);
+    a SIGINT or SIGTERM to this process is passed on to every worker and ends it."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI, workers: int, db: str) -> None:
+        self.config, self.app, self.db = config, app, db
+        self.table = app.state.workers = Workers(workers)
+        self.sock = config.bind_socket()
+        self.pids: dict[int, int] = {}  # pid -> slot
+        self.started = [0.0] * workers
+        self.quick_deaths = [0] * workers
+        self.due: dict[int, float] = {slot: 0.0 for slot in range(workers)}  # slot -> when to fork it
+        self.stopping = False
+
+    def run(self) -> None:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, self.stop)
+        while self.pids or not self.stopping:
+            self._fork_due()
+            self._reap()
+            time.sleep(0.2)  # a death is noticed within this; a sleeping parent costs nothing
+        self.sock.close()
+
+    def stop(self, sig: int, frame: FrameType | None) -> None:
+        self.stopping = True
+        for pid in self.pids:
             try:
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
 
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    for pid in children:
-        os.waitpid(pid, 0)
-    sock.close()
+    def _fork_due(self) -> None:
+        now = time.monotonic()
+        for slot, when in list(self.due.items()):
+            if not self.stopping and when <= now:
+                del self.due[slot]
+                self.started[slot] = now
+                # held until the fork has its own handlers (the supervisor's would stop its
+                # siblings) and the supervisor has its pid (else a stop would miss it)
+                signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+                try:
+                    self.pids[self._fork(slot)] = slot
+                finally:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+    def _fork(self, slot: int) -> int:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the worker's own exit
+            self._work(slot)
+        return pid
+
+    def _work(self, slot: int) -> None:  # pragma: no cover - runs in the fork, and ends it
+        status = 0
+        _end_with_parent()
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        try:
+            Server(self.config, self.app, self.db, slot).run(sockets=[self.sock])
+        except BaseException:  # noqa: BLE001
+            status = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+
+    def _reap(self) -> None:
+        while self.pids:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            slot = self.pids.pop(pid, None)
+            if slot is None:
+                continue
+            self.table.serving(slot, False)
+            if not self.stopping:
+                self._again(slot, pid, status)
+
+    def _again(self, slot: int, pid: int, status: int) -> None:
+        """Fork ``slot`` again after the pause its record of quick deaths calls for, and say so."""
+        lived = time.monotonic() - self.started[slot]
+        self.quick_deaths[slot] = self.quick_deaths[slot] + 1 if lived < QUICK_DEATH_S else 0
+        pause = backoff(self.quick_deaths[slot])
+        self.due[slot] = time.monotonic() + pause
+        if os.WIFSIGNALED(status):
+            said = i18n.cli("msgs/worker-killed", pid=pid, signal=os.WTERMSIG(status), delay=pause)
+        else:
+            said = i18n.cli("msgs/worker-exited", pid=pid, status=os.waitstatus_to_exitcode(status), delay=pause)
+        print(said, file=sys.stderr, flush=True)
+
+
+def backoff(quick_deaths: int) -> float:
+    """The pause before forking a worker again: none after a long life, then doubling."""
+    first, longest = BACKOFF_S
+    return 0.0 if quick_deaths == 0 else min(longest, first * 2 ** (quick_deaths - 1))
+
+
+def run_workers(config: uvicorn.Config, app: FastAPI, workers: int, db: str) -> None:
+    """Serve one listening socket from ``workers`` forked processes (each its own app, services
+    and connections: the app is only built, its lifespan runs in the child), kept at that
+    number by a ``Supervisor``."""
+    Supervisor(config, app, workers, db).run()

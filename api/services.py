@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from api import i18n
+from api.models import UnreadableOut
 from api.settings import Settings
 from api.streaming import Hub
 from events.creation_keys import CreationKeys
@@ -11,28 +13,29 @@ from events.duckdb_log import DuckDBEventLog
 from events.log import AppendResult
 from events.stores import open_log
 from events.tokens import AdminToken, TokenStore
-from projections.packs import PackLibrary
+from projections.packs import LOCK_WAIT_S, PackLibrary
 from projections.projector import Projector
 from replay.recorder import Recorder
 
 
-def library(log: DuckDBEventLog, projector: Callable[[], Projector]) -> PackLibrary:
+def library(log: DuckDBEventLog, projector: Callable[[], Projector], lock_wait_s: float = LOCK_WAIT_S) -> PackLibrary:
     """The store's pack library, its packs loaded into their titles' rules registries (before any
-    game is folded: a game may pin one of them); its tables in the store every process shares."""
+    game is folded: a game may pin one of them); its tables in the store every process shares;
+    a change waits at most ``lock_wait_s`` for the pack lock."""
 
     def state_of(game_id: str) -> tuple[object, bool]:
         game = projector().state(game_id)
         return game.state, game.ended is not None
 
     if not log.shared:
-        return PackLibrary(log.store, log.con, state_of)
+        return PackLibrary(log.store, log.con, state_of, lock_wait_s=lock_wait_s)
 
     def reads_current() -> None:  # games another process created are in the catalogue first
         read_models = projector().read_models
         if read_models is not None:
             read_models.catch_up()
 
-    return PackLibrary(log.store, log.con, state_of, changes=log, reads_current=reads_current)
+    return PackLibrary(log.store, log.con, state_of, changes=log, reads_current=reads_current, lock_wait_s=lock_wait_s)
 
 
 def tokens(log: DuckDBEventLog) -> TokenStore:
@@ -47,7 +50,7 @@ class Services:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.log = open_log(settings.db_path)
-        self.packs = library(self.log, lambda: self.projector)
+        self.packs = library(self.log, lambda: self.projector, settings.pack_lock_wait_s)
         self.projector = Projector(self.log)
         self.recorder = Recorder(self.log, self.projector)
         self.tokens = tokens(self.log)
@@ -57,6 +60,14 @@ class Services:
         self.admin_token_issued: str | None = self.admin.ensure()
         self.recorder.subscribe(self.packs.appended)
         self.hub = Hub()
+
+    def unreadable(self, lang: str = i18n.DEFAULT) -> list[UnreadableOut]:
+        """The stored games this code cannot read, with why, in ``lang``."""
+        return [
+            UnreadableOut(game_id=exc.details["game_id"], seq=exc.details["seq"], reason=exc.details["reason"],
+                          message=i18n.message(exc, lang))
+            for exc in self.projector.quarantine.games()
+        ]
 
     def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
         """Call ``listener`` after each append: this process's, and on a shared store (PostgreSQL)

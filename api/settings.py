@@ -40,5 +40,8 @@ class Settings(BaseModel):
     head_timeout_s: float = Field(default_factory=lambda: _env_float("TABLETAPE_HEAD_TIMEOUT", 10.0), gt=0)
     #: seconds a request's body may take to arrive once its head has (``TABLETAPE_BODY_TIMEOUT``)
     body_timeout_s: float = Field(default_factory=lambda: _env_float("TABLETAPE_BODY_TIMEOUT", 30.0), gt=0)
+    #: seconds a pack library change (a Marco Polo II creation) waits for the pack lock before a
+    #: 503 (``TABLETAPE_PACK_LOCK_WAIT``)
+    pack_lock_wait_s: float = Field(default_factory=lambda: _env_float("TABLETAPE_PACK_LOCK_WAIT", 10.0), gt=0)
     #: bytes a request's line and headers may hold
     head_limit: int = Field(32 * 1024, gt=0)

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api import i18n, remote
-from api.cli_common import Db, cli, console, fail, layers, option_value, reported
+from api.cli_common import Db, cli, console, fail, layers, option_value, reported, unreadable_rows
 
 
 class Question(str, Enum):
@@ -173,7 +173,9 @@ def stats(
     if running is not None:
         with reported():
             answer = ask_service(running, name, keep, opponent, bin_width, limit)
-        return show_answer(name, keep, answer, as_json)
+            unreadable = unreadable_rows(running.get("/health", []))
+        show_answer(name, keep, answer, as_json)
+        return say_left_out(unreadable)
     with layers(db) as lay, reported():
         read_models = lay.projector.read_models
         if name == "rebuild":
@@ -195,7 +197,15 @@ def stats(
             answer = ask.sources(keep)
         else:
             answer = ask.title_question(keep, name)
+        unreadable = lay.projector.quarantine.rows()
     show_answer(name, keep, answer, as_json)
+    say_left_out(unreadable)
+
+
+def say_left_out(unreadable: list[tuple[str, int, str]]) -> None:
+    """Name on stderr each game the answer leaves out because this code cannot read it."""
+    for game_id, seq, reason in unreadable:
+        console(stderr=True).print(escape(cli("stats-left-out", game_id=game_id, seq=seq, reason=reason)))
 
 
 def show_answer(name: str, keep: Any, answer: Any, as_json: bool) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from api.models import UnreadableOut
 from api.stats_models import (
     BeijingRow,
     BoardRow,
@@ -21,6 +22,12 @@ from api.stats_models import (
 _FEW = "the rate rests on fewer than 10 games"
 _LOW = "lower end of the 95 % Wilson interval of the win rate"
 _HIGH = "upper end of the 95 % Wilson interval of the win rate"
+
+
+class LeftOut(BaseModel):
+    left_out: list[UnreadableOut] = Field(
+        default_factory=list, description="stored games this page leaves out: this code cannot read them"
+    )
 
 
 class EndpointsOut(BaseModel):
@@ -46,7 +53,7 @@ class IndexPlayer(BaseModel):
     games: int
 
 
-class StatsIndexOut(BaseModel):
+class StatsIndexOut(LeftOut):
     endpoints: EndpointsOut
     games: int = Field(description="finished games, forks left out")
     titles: list[IndexTitle] = Field(description="titles that have finished games, most played first")
@@ -89,7 +96,7 @@ class TitleSummary(BaseModel):
     leaderboard: list[BoardRow]
 
 
-class DashboardOut(BaseModel):
+class DashboardOut(LeftOut):
     games: int
     players: int
     leaderboard: list[BoardRow]
@@ -159,7 +166,7 @@ class PlayerSource(BaseModel):
     group_avg_points: float | None = Field(description="every seat's average, the player's included")
 
 
-class PlayerOut(BaseModel):
+class PlayerOut(LeftOut):
     player: str
     games: int
     wins: int
@@ -220,7 +227,7 @@ class ContractsPage(BaseModel):
     correlation: float | None
 
 
-class TitlePageOut(BaseModel):
+class TitlePageOut(LeftOut):
     title: str
     name: str
     games: int

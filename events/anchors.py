@@ -143,7 +143,7 @@ def check_chain(
     prev = GENESIS_HASH
     legacy = head[1] if head is not None else 0
     bodies: list[Event] = []
-    tag_of, encode_json, sha256, blake2b = codec.tag_of, codec.encode_json, hashlib.sha256, hashlib.blake2b
+    tag_of, stored_json, sha256, blake2b = codec.tag_of, codec.stored_json, hashlib.sha256, hashlib.blake2b
     # the bytes of chain_hash() and event_mac(), inlined: this loop runs over every event of a
     # game when the server first loads it
     chain_prefix, mac_prefix = game_id.encode() + b"\x00", event_mac_prefix(game_id)
@@ -152,8 +152,8 @@ def check_chain(
     except MalformedEvent:
         decoded = None  # decoded one by one below, to name the seq
 
-    def broken(seq: int, reason: str) -> tuple[VerifyReport, list[Event]]:
-        return VerifyReport(game_id, len(rows), False, seq, reason), bodies
+    def broken(seq: int, reason: str, unreadable: bool = False) -> tuple[VerifyReport, list[Event]]:
+        return VerifyReport(game_id, len(rows), False, seq, reason, unreadable), bodies
 
     for index, (seq, at_us, actor, tag, body, body_json, prev_hash, digest, key, stored) in enumerate(rows):
         if seq != index + 1:
@@ -174,9 +174,9 @@ def check_chain(
                 expected = event_mac(secret, game_id, seq, digest, key)
                 intact = stored is not None and hmac.compare_digest(stored, expected)
                 if intact:
-                    return broken(seq, f"its body is as recorded but this code cannot read it: {exc.message}")
+                    return broken(seq, f"its body is as recorded but this code cannot read it: {exc.message}", True)
                 return broken(seq, f"its body no longer decodes: {exc.message}")
-        if tag_of(type(event)) != tag or encode_json(event) != json_bytes:
+        if tag_of(type(event)) != tag or stored_json(event, body) != json_bytes:
             return broken(seq, "its type or JSON copy does not match its body")
         if stored is None:
             if seq > legacy:
@@ -235,7 +235,7 @@ def _intact(
         return None
     # msgspec writes no raw newline in JSON, so the joined copies match only if each one does
     stored_json = "\n".join([json if isinstance(json, str) else _json_bytes(json).decode() for json in jsons]) + "\n"
-    if codec.encode_json_lines(events) != stored_json.encode():
+    if codec.stored_json_lines(events, bodies) != stored_json.encode():
         return None
     seq_bytes = _SEQ_BYTES if count < len(_SEQ_BYTES) else tuple(i.to_bytes(8, "big") for i in range(count + 1))
     sha256, join, prefix = hashlib.sha256, b"".join, game_id.encode() + b"\x00"

@@ -14,6 +14,7 @@ from typing import Any, Sequence, Union
 import msgspec
 from msgspec import inspect
 
+from events import upcasting
 from events.base import Event
 from events.errors import MalformedEvent, UnknownEventType
 from events.lifecycle import LIFECYCLE_EVENTS
@@ -21,6 +22,9 @@ from events.lifecycle import LIFECYCLE_EVENTS
 _lock = threading.Lock()
 _types: dict[str, type[Event]] = {}
 _decoders: tuple[msgspec.msgpack.Decoder, msgspec.json.Decoder, Any, msgspec.msgpack.Decoder] | None = None
+#: for each tag with upcasters, a struct holding only ``v``: what the stored-form decoders give
+_shells: frozenset[type] = frozenset()
+_upcast: frozenset[str] = frozenset()
 
 _msgpack_encoder = msgspec.msgpack.Encoder()
 _json_encoder = msgspec.json.Encoder()
@@ -54,18 +58,47 @@ def registered() -> dict[str, type[Event]]:
     return dict(_types)
 
 
-def _build() -> tuple[msgspec.msgpack.Decoder, msgspec.json.Decoder, Any, msgspec.msgpack.Decoder]:
+def _forget_decoders() -> None:
     global _decoders
+    with _lock:
+        _decoders = None
+
+
+upcasting.on_change(_forget_decoders)
+
+
+def _shell(tag: str) -> type[Event]:
+    return msgspec.defstruct("Shell", [("v", int, 1)], bases=(Event,), tag=tag, frozen=True, kw_only=True)
+
+
+def _build() -> tuple[msgspec.msgpack.Decoder, msgspec.json.Decoder, Any, msgspec.msgpack.Decoder]:
+    global _decoders, _shells, _upcast
     with _lock:
         if _decoders is None:
             union = Union[tuple(_types.values())]  # type: ignore[valid-type]
+            upcast = _upcast = upcasting.upcast_tags() & _types.keys()
+            for tag in upcast:
+                upcasting.check_type(tag, _types[tag])
+            # a body of an upcast tag is first read as its shell, whose ``v`` says how to read the rest
+            shells = {tag: _shell(tag) for tag in upcast}
+            _shells = frozenset(shells.values())
+            stored = Union[tuple(shells.get(tag, t) for tag, t in _types.items())] if upcast else union  # type: ignore[valid-type]
             _decoders = (
-                msgspec.msgpack.Decoder(union),
+                msgspec.msgpack.Decoder(stored),
                 msgspec.json.Decoder(union),
                 union,
-                msgspec.msgpack.Decoder(list[union]),  # type: ignore[valid-type]
+                msgspec.msgpack.Decoder(list[stored]),  # type: ignore[valid-type]
             )
         return _decoders
+
+
+def _lifted(shell: Any, body: bytes) -> Event:
+    """The event a stored body of an upcast tag holds, in today's shape."""
+    tag = tag_of(type(shell))
+    event_type = _types[tag]
+    if shell.v == upcasting.current_version(tag):
+        return msgspec.msgpack.decode(body, type=event_type)
+    return msgspec.convert(upcasting.upcast(msgspec.msgpack.decode(body)), event_type)
 
 
 def event_union() -> Any:
@@ -90,6 +123,21 @@ def encode_json_lines(events: Sequence[Event]) -> bytes:
     return _json_encoder.encode_lines(events)
 
 
+def stored_json(event: Event, body: bytes) -> bytes:
+    """The JSON copy a log keeps beside ``body``: ``encode_json(event)``, unless ``event`` was read
+    through an upcaster, whose stored body and JSON copy keep the shape they were written in."""
+    if _shells and tag_of(type(event)) in _upcast:
+        return _json_encoder.encode(msgspec.msgpack.decode(body))
+    return _json_encoder.encode(event)
+
+
+def stored_json_lines(events: Sequence[Event], bodies: Sequence[bytes]) -> bytes:
+    """``stored_json`` of each event, each followed by a newline, in one call."""
+    if not _shells:
+        return _json_encoder.encode_lines(events)
+    return b"".join([stored_json(event, body) + b"\n" for event, body in zip(events, bodies)])
+
+
 def to_builtins(event: Event) -> dict[str, Any]:
     return msgspec.to_builtins(event)
 
@@ -104,7 +152,8 @@ def _raise_decode_error(exc: Exception, kind: str) -> None:
 def decode(data: bytes) -> Event:
     """Decode stored msgpack bytes; raises MalformedEvent / UnknownEventType."""
     try:
-        return _build()[0].decode(data)
+        event = _build()[0].decode(data)
+        return _lifted(event, data) if _shells and type(event) in _shells else event
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         _raise_decode_error(exc, "msgpack")
         raise  # unreachable
@@ -113,14 +162,18 @@ def decode(data: bytes) -> Event:
 def decode_many(bodies: list[bytes]) -> list[Event]:
     """Decode many stored bodies in one call (framed as one msgpack array)."""
     try:
-        return _build()[3].decode(b"\xdd" + len(bodies).to_bytes(4, "big") + b"".join(bodies))
+        events = _build()[3].decode(b"\xdd" + len(bodies).to_bytes(4, "big") + b"".join(bodies))
+        if _shells:
+            events = [_lifted(e, body) if type(e) in _shells else e for e, body in zip(events, bodies)]
+        return events
     except (msgspec.DecodeError, msgspec.ValidationError):
         return [decode(body) for body in bodies]  # names the body at fault
 
 
 def decode_json(data: bytes | str) -> Event:
+    decoders = _build()
     try:
-        return _build()[1].decode(data)
+        return from_builtins(msgspec.json.decode(data)) if _shells else decoders[1].decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         _raise_decode_error(exc, "JSON")
         raise
@@ -131,6 +184,8 @@ def from_builtins(obj: Any) -> Event:
     # converting to the one tagged class is ~10x cheaper than to the union (whose type info
     # msgspec rebuilds on every call); the union still names what is wrong with a bad tag
     event_type = _types.get(obj.get("type")) if isinstance(obj, dict) and isinstance(obj.get("type"), str) else None
+    if event_type is not None:
+        obj = upcasting.upcast(obj)
     try:
         return msgspec.convert(obj, event_type or _build()[2])
     except msgspec.ValidationError as exc:
@@ -227,6 +282,7 @@ def from_wire(obj: Any, what: str = "move") -> Event:
     (``unknown-field``, naming it), where the stored form's decoding ignores it."""
     event_type = _types.get(obj.get("type")) if isinstance(obj, dict) and isinstance(obj.get("type"), str) else None
     if event_type is not None:
+        obj = upcasting.upcast(obj)  # an older client's shape is read as the log reads it
         names, nested = _fields(event_type)
         if nested or not names.issuperset(obj):
             unknown = _unknown(obj, inspect.type_info(event_type), what)

@@ -31,10 +31,12 @@ from events.errors import (
     ChainSecretMissing,
     ConcurrencyConflict,
     GameExists,
+    GameUnreadable,
     IdempotencyKeyReused,
     LogClosed,
     MalformedEvent,
     UnknownGame,
+    game_unreadable,
 )
 from events.log import (
     GENESIS_HASH,
@@ -1110,8 +1112,10 @@ class DuckDBEventLog:
         return [bytes(r[0]) for r in rows]
 
 
-def chain_broken(report: VerifyReport) -> ChainBroken:
-    """The error that names where a game's log was altered."""
+def chain_broken(report: VerifyReport) -> ChainBroken | GameUnreadable:
+    """The error that names where a game's log was altered (or, intact, where this code cannot read it)."""
+    if report.unreadable:
+        return game_unreadable(report.game_id, report.first_bad_seq or 0, report.reason or "")
     return ChainBroken(
         "game {game_id}: its log was altered at seq {first_bad_seq} ({reason}); it is neither served nor written until it is repaired", params=dict(game_id=report.game_id, first_bad_seq=report.first_bad_seq, reason=report.reason),
         game_id=report.game_id,

@@ -106,6 +106,14 @@ class IdempotencyKeyReused(TabletapeError):
     status = 409
 
 
+class MoveTakenBack(TabletapeError):
+    """A retried move whose first sending was recorded and has since been undone or amended: it is
+    not in the game, and sending it again will not put it there."""
+
+    code = "move-taken-back"
+    status = 409
+
+
 class HistoryEditRefused(TabletapeError):
     """An undo, redo, amendment or fork that the effective history does not allow."""
 
@@ -119,6 +127,14 @@ class PackRefused(TabletapeError):
 
     code = "pack-refused"
     status = 409
+
+
+class PacksBusy(TabletapeError):
+    """A pack library change (a Marco Polo II creation among them) that waited its whole bound
+    for the store's pack lock: nothing was written; ``retry_after`` seconds is when to try again."""
+
+    code = "packs-busy"
+    status = 503
 
 
 class UnknownPack(TabletapeError):
@@ -141,6 +157,27 @@ class ChainBroken(LogCorrupted):
 
     code = "chain-broken"
     status = 409
+
+
+class GameUnreadable(TabletapeError):
+    """A game whose stored events are intact but that this code cannot fold or project (an event
+    type it does not know, a move its rules refuse, a value its tables cannot hold); ``seq`` names
+    the first such event. The game is left out of everything and written no further."""
+
+    code = "game-unreadable"
+    status = 409
+
+
+def game_unreadable(game_id: str, seq: int, reason: str) -> GameUnreadable:
+    """The refusal that names the first event of a game this code cannot read, and why."""
+    return GameUnreadable(
+        "game {game_id} cannot be read from seq {seq} ({reason}); it is left out of the statistics and neither "
+        "served nor written until this code can read it",
+        params=dict(game_id=game_id, seq=seq, reason=reason),
+        game_id=game_id,
+        seq=seq,
+        reason=reason,
+    )
 
 
 class ChainSecretMissing(LogCorrupted):

@@ -100,6 +100,13 @@ class History:
         node = self.head if seq is None else self.at(seq)
         return node.entries() if node is not None else []
 
+    def stands(self, seq: int) -> bool:
+        """Whether the event at raw ``seq`` counts now as it was written: not undone, not amended."""
+        node = self.head
+        while node is not None and node.seq > seq:
+            node = node.parent
+        return node is not None and node.seq == seq and node.amended_by is None
+
     def copy(self) -> "History":
         """An independent history with the same past (nodes are shared: they never change)."""
         twin = History()

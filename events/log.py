@@ -9,7 +9,7 @@ import hashlib
 import os
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Iterable, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 import msgspec
 
@@ -49,6 +49,8 @@ class VerifyReport(msgspec.Struct, frozen=True):
     ok: bool
     first_bad_seq: int | None = None
     reason: str | None = None
+    #: the event at ``first_bad_seq`` is as recorded, but this code cannot read it (not tampering)
+    unreadable: bool = False
 
 
 class EventLog(Protocol):
@@ -82,6 +84,38 @@ class EventLog(Protocol):
 
     def import_games(self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import") -> int:
         """Bulk-append whole new games in one statement; returns the number of events."""
+
+    async def append_async(
+        self,
+        game_id: str,
+        events: Sequence[Event],
+        expected_seq: int,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """``append`` without holding the event loop while the commit is in flight."""
+
+    def read_bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Event]:
+        """The bodies alone of ``read``."""
+
+    def read_checked(self, game_id: str) -> list[Event]:
+        """Every body of one game once its chain and anchor are checked; raises ChainBroken."""
+
+    def replayed(self, game_id: str, idempotency_key: str) -> AppendResult | None:
+        """What an earlier append with this idempotency key wrote, if any."""
+
+    def exists(self, game_id: str) -> bool: ...
+
+    def cached_seq(self, game_id: str) -> int | None:
+        """The last seq this process knows without asking the store; None when it does not."""
+
+    def recorded_times(self, game_id: str, seqs: Sequence[int]) -> dict[int, datetime]: ...
+
+    def reader(self) -> Any:
+        """A DuckDB connection that reads the log's tables (and the read models beside them)."""
+
+    def cursor(self) -> Any:
+        """A cursor of ``reader`` for one thread."""
 
 
 def utc_now() -> datetime:

@@ -22,6 +22,12 @@ def control_character(text: str) -> str | None:
     return None
 
 
+def printable_key(key: str) -> str:
+    """A key as a refusal names it: a lone surrogate escaped (``\\ud800``), so that the refusal
+    itself can be encoded."""
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def same_name_key(name: str) -> str:
     """Names compare without case, spaces or width: ``" ana "``, ``"ANA"`` and ``"Ａｎａ"`` are one."""
     return "".join(unicodedata.normalize("NFKC", name).split()).casefold()

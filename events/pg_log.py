@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import duckdb
 import psycopg
 import pyarrow as pa
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events import anchors, codec, limits
 from events.base import Event
@@ -403,14 +403,19 @@ class PostgresEventLog:
             conn.execute("SELECT pg_notify(%s, %s)", [channel, payload])
 
     @contextlib.contextmanager
-    def exclusive(self, name: str) -> Iterator[None]:
+    def exclusive(self, name: str, timeout: float | None = None) -> Iterator[None]:
         """Held by one process of the store at a time (an advisory lock named ``name``): around a
-        change that reads what the others wrote and then writes what follows from it."""
-        with self._pool.connection() as conn:
+        change that reads what the others wrote and then writes what follows from it. Waiting
+        longer than ``timeout`` seconds (for a connection or the lock) raises TimeoutError."""
+        with contextlib.ExitStack() as stack:
+            try:
+                conn = stack.enter_context(self._pool.connection(timeout=timeout))
+            except PoolTimeout:
+                raise TimeoutError(f"no connection for the lock {name!r} within {timeout} s") from None
             # the two-key form: a space of its own, apart from the schema's one-key lock; named in
             # the store's schema, as two stores may share one database
             key = [_SCHEMA_LOCK, name]
-            conn.execute("SELECT pg_advisory_lock(%s, hashtext(current_schema() || ':' || %s))", key)
+            _lock_within(conn, "SELECT pg_advisory_lock(%s, hashtext(current_schema() || ':' || %s))", key, timeout)
             try:
                 yield
             finally:
@@ -613,6 +618,21 @@ def event_rows(
         ))
         prev = digest
     return rows
+
+
+def _lock_within(conn: psycopg.Connection, sql: str, params: list[Any], timeout: float | None) -> None:
+    """Run a statement that waits for a lock, for at most ``timeout`` seconds (TimeoutError after)."""
+    if timeout is None:
+        conn.execute(sql, params)
+        return
+    # lock_timeout 0 would wait forever: the shortest wait is a millisecond
+    conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{max(1, int(timeout * 1000))}ms"])
+    try:
+        conn.execute(sql, params)
+    except psycopg.errors.LockNotAvailable:
+        raise TimeoutError(f"the lock was not free within {timeout} s") from None
+    finally:
+        conn.execute("SET lock_timeout TO DEFAULT")
 
 
 # -- the shared tables, in the SQL our stores speak ------------------------------------------

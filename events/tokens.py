@@ -116,11 +116,11 @@ class TokenStore:
             self._con.execute(SCHEMA)
 
     def issue(self, game_id: str, seats: int, issued: IssuedTokens | None = None) -> IssuedTokens:
-        """New tokens for a game (``issued``, or drawn now); any earlier tokens of that game stop working."""
+        """New tokens for a game (``issued``, or drawn now); any earlier tokens of that game stop
+        working, and the new ones replace them in every game that held them too (the forks made
+        from it in progress, the game it was forked from in progress): a revoked token opens nothing."""
         issued = issued or IssuedTokens(new_token(), tuple(new_token() for _ in range(seats)))
-        rows = [(game_id, WRITE, None, token_hash(issued.write))]
-        rows += [(game_id, SEAT, seat, token_hash(token)) for seat, token in enumerate(issued.seats)]
-        self._replace(game_id, rows)
+        self._replace(game_id, [], issued)
         return issued
 
     def inherit(self, parent_id: str, child_id: str) -> int:
@@ -130,6 +130,7 @@ class TokenStore:
         return len(rows)
 
     def revoke(self, game_id: str) -> None:
+        """Drop this game's rows only (a creation or fork that failed); other games keep theirs."""
         self._replace(game_id, [])
 
     def cached(self, game_id: str) -> bool:
@@ -138,9 +139,7 @@ class TokenStore:
 
     def holds(self, game_id: str, issued: IssuedTokens) -> bool:
         """Whether these are exactly the game's tokens."""
-        rows = {(WRITE, None): token_hash(issued.write)}
-        rows |= {(SEAT, seat): token_hash(token) for seat, token in enumerate(issued.seats)}
-        return self._hashes(game_id) == rows
+        return self._hashes(game_id) == {(role, seat): digest for _, role, seat, digest in _rows(game_id, issued)}
 
     def has_tokens(self, game_id: str) -> bool:
         return bool(self._hashes(game_id))
@@ -174,11 +173,20 @@ class TokenStore:
             self._cache[game_id] = hashes
             return hashes
 
-    def _replace(self, game_id: str, rows: list[tuple[str, str, int | None, bytes]]) -> None:
+    def _replace(
+        self, game_id: str, rows: list[tuple[str, str, int | None, bytes]], issued: IssuedTokens | None = None
+    ) -> None:
+        """The game's rows become ``rows``; with ``issued``, those tokens replace the game's in
+        every game sharing its write token, in the same transaction."""
+        games = [game_id]
         with self._lock:
             self._con.execute("BEGIN")
             try:
-                self._con.execute("DELETE FROM game_tokens WHERE game_id = ?", [game_id])
+                if issued is not None:
+                    games = self._sharing(game_id)
+                    rows = [row for game in games for row in _rows(game, issued)]
+                for game in games:
+                    self._con.execute("DELETE FROM game_tokens WHERE game_id = ?", [game])
                 if rows:
                     self._con.executemany("INSERT INTO game_tokens VALUES (?, ?, ?, ?)", rows)
                 self._con.execute("COMMIT")
@@ -186,4 +194,19 @@ class TokenStore:
                 self._con.execute("ROLLBACK")
                 raise
             finally:
-                self._cache.pop(game_id, None)
+                for game in games:
+                    self._cache.pop(game, None)
+
+    def _sharing(self, game_id: str) -> list[str]:
+        """This game and every game holding its write token (forks inherit all of a game's tokens)."""
+        found = self._con.execute(
+            "SELECT DISTINCT game_id FROM game_tokens WHERE role = ? AND token_hash IN "
+            "(SELECT token_hash FROM game_tokens WHERE game_id = ? AND role = ?)",
+            [WRITE, game_id, WRITE],
+        ).fetchall()
+        return [game_id, *sorted({game for (game,) in found} - {game_id})]
+
+
+def _rows(game_id: str, issued: IssuedTokens) -> list[tuple[str, str, int | None, bytes]]:
+    rows: list[tuple[str, str, int | None, bytes]] = [(game_id, WRITE, None, token_hash(issued.write))]
+    return rows + [(game_id, SEAT, seat, token_hash(token)) for seat, token in enumerate(issued.seats)]

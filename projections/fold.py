@@ -78,10 +78,10 @@ def status_words(game: GameState) -> Phrase:
             "recorded by its result alone (imported from {source}): there are no moves to replay",
             source=source,
         )
-    hook = getattr(game.title, "status_words", None)
-    if hook is None:
+    words = game.title.status_words(game.state)
+    if words is None:
         return phrase("status.plain", "{text}", text=game.title.status(game.state))
-    return hook(game.state)
+    return words
 
 
 def fold_all(bodies: Iterable[Event]) -> GameState:

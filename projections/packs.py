@@ -30,7 +30,9 @@ import hashlib
 import json
 import logging
 import re
+import math
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, ContextManager, Iterator, Protocol
@@ -38,10 +40,11 @@ from typing import Any, Callable, ContextManager, Iterator, Protocol
 import duckdb
 import msgspec
 
-from events.errors import InvalidOptions, PackRefused, TabletapeError, UnknownPack
+from events.errors import InvalidOptions, PackRefused, PacksBusy, TabletapeError, UnknownPack
 from events.log import AppendResult, naive_utc, utc_now
 from events.messages import phrase
-from rules import get_title
+from events.names import printable_key
+from rules import GrowingPacks, PackedTitle, get_title
 
 _logger = logging.getLogger("tabletape.packs")
 
@@ -71,6 +74,49 @@ GROWN_LINEAGE = "ours"
 #: a version number is small (the store keeps it as a 32-bit integer)
 _VERSIONED = re.compile(r"^(.+)-v([1-9]\d{0,8})$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
+
+
+#: how deep a pack may nest (the shipped ones: 6) and how large its canonical JSON may be: a
+#: deeper pack passes the JSON encoders' and response models' own depth limits on its reads
+MAX_DEPTH = 32
+MAX_BYTES = 512 * 1024
+
+
+def within_limits(data: Any) -> None:
+    """Refuse a pack nested deeper than ``MAX_DEPTH``, holding text no storage can encode (a lone
+    surrogate) or larger than ``MAX_BYTES`` (422, naming the field: ``pack.<key>``, or ``pack``)."""
+    fields = data.items() if isinstance(data, dict) else [(None, data)]
+    for key, value in fields:
+        where = "pack" if key is None else "pack." + printable_key(str(key))
+        if _deeper_than(value, MAX_DEPTH - 1):
+            raise InvalidOptions(
+                "{where} nests deeper than {max_depth} levels", params=dict(where=where, max_depth=MAX_DEPTH),
+                code="pack-too-deep", field=where,
+            )
+        try:
+            canonical({key: value} if key is not None else value)
+        except UnicodeEncodeError:
+            raise InvalidOptions(
+                "{where}: text must be valid Unicode (no lone surrogates)", params=dict(where=where),
+                code="pack-not-unicode", field=where,
+            ) from None
+    size = len(canonical(data))
+    if size > MAX_BYTES:
+        raise InvalidOptions(
+            "the pack is {size} bytes as JSON; a pack holds at most {max_bytes}", params=dict(size=size, max_bytes=MAX_BYTES),
+            code="pack-too-large", field="pack",
+        )
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest in ``value`` more than ``limit`` levels (without recursion:
+    the value may be nested past Python's own limit)."""
+    level = [value]
+    for _ in range(limit + 1):
+        level = [x for v in level for x in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ())]
+        if not level:
+            return False
+    return True
 
 
 def pack_hash(data: Any) -> str:
@@ -121,15 +167,17 @@ class Growth:
 
 
 def _has_packs(title: Any) -> bool:
-    return hasattr(title, "builtin_packs")
+    return isinstance(title, PackedTitle)
 
 
 def _writable(title: Any) -> bool:
-    return hasattr(title, "load_pack")
+    return isinstance(title, GrowingPacks)
 
 
 #: the notification a change to a shared library sends (its payload: the title)
 CHANNEL = "tabletape_packs"
+#: seconds a change waits for the pack lock (this process's, and on a shared store every process's)
+LOCK_WAIT_S = 10.0
 
 
 class Changes(Protocol):
@@ -140,7 +188,7 @@ class Changes(Protocol):
 
     def notify(self, channel: str, payload: str) -> None: ...
 
-    def exclusive(self, name: str) -> ContextManager[None]: ...
+    def exclusive(self, name: str, timeout: float | None = None) -> ContextManager[None]: ...
 
 
 class PackLibrary:
@@ -150,7 +198,8 @@ class PackLibrary:
     ``games`` (the log's ``con``); on DuckDB both are the one file. ``state_of(game_id) ->
     (title state, ended)`` reads a game (the projector's); growth uses it. ``changes``: the
     store's notifications when other processes share it; ``reads_current`` then brings the read
-    models up to the store before ``games`` is read.
+    models up to the store before ``games`` is read. A change waits at most ``lock_wait_s`` for
+    the pack lock (``PacksBusy``, 503, before anything is written).
     """
 
     def __init__(
@@ -160,7 +209,9 @@ class PackLibrary:
         state_of: Callable[[str], tuple[Any, bool]],
         changes: Changes | None = None,
         reads_current: Callable[[], object] = lambda: None,
+        lock_wait_s: float = LOCK_WAIT_S,
     ) -> None:
+        self._lock_wait_s = lock_wait_s
         self._con = store.cursor()
         self._reads = reads.cursor()
         self._lock = threading.RLock()
@@ -172,6 +223,8 @@ class PackLibrary:
         self._changes = changes
         self._reads_current = reads_current
         self._packs: dict[str, dict[str, Entry]] = {}
+        #: per title, the id of each stored pack beyond the limits (stored before them), by id and by hash
+        self._unserved: dict[str, dict[str, str]] = {}
         self._working: dict[str, str] = {}
         self._complete: dict[str, bool] = {}
         #: another process changed the library while this one's lock was held (taken in on next use)
@@ -227,21 +280,38 @@ class PackLibrary:
     def _changing(self) -> Iterator[None]:
         """Held around a change: the library's lock and, on a shared store, the one every process
         takes (the next version number counts the versions another process is adding). That one
-        comes first, so this process's readers never wait while another process changes."""
-        if self._changes is None or getattr(self._changing_here, "held", False):
-            with self._lock:
+        comes first, so this process's readers never wait while another process changes. Each
+        wait is bounded: after ``lock_wait_s`` in all, ``PacksBusy``."""
+        deadline = time.monotonic() + self._lock_wait_s
+        with contextlib.ExitStack() as held:
+            if self._changes is None or getattr(self._changing_here, "held", False):
+                self._take(held, self._lock, deadline)
                 yield
-            return
-        # one thread of this process at a time waits for the store's lock: each waiter there holds
-        # a connection of the log's pool, which the holder needs for its own writes
-        with self._changing_lock, self._changes.exclusive(CHANNEL):
-            self._changing_here.held = True
+                return
+            # one thread of this process at a time waits for the store's lock: each waiter there holds
+            # a connection of the log's pool, which the holder needs for its own writes
+            self._take(held, self._changing_lock, deadline)
             try:
-                with self._lock:
-                    self._take_in()  # what the process that held it last added; a failure refuses the change
-                    yield
-            finally:
-                self._changing_here.held = False
+                held.enter_context(self._changes.exclusive(CHANNEL, timeout=max(0.0, deadline - time.monotonic())))
+            except TimeoutError:
+                raise self._busy() from None
+            self._changing_here.held = True
+            held.callback(setattr, self._changing_here, "held", False)
+            self._take(held, self._lock, deadline)
+            self._take_in()  # what the process that held it last added; a failure refuses the change
+            yield
+
+    def _take(self, held: contextlib.ExitStack, lock: Any, deadline: float) -> None:
+        if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise self._busy()
+        held.callback(lock.release)
+
+    def _busy(self) -> PacksBusy:
+        wait = math.ceil(self._lock_wait_s)
+        return PacksBusy(
+            "the pack library is busy with another change; nothing was written: try again in {retry_after} s",
+            params=dict(retry_after=wait), retry_after=wait,
+        )
 
     def _announce(self, title_id: str) -> None:
         if self._changes is not None:
@@ -255,7 +325,9 @@ class PackLibrary:
         for title_id, digest, pid, data, name, lineage, version, parent_id, parent_hash, source, at, info in rows:
             if (title_id, digest) in skip:
                 continue
-            parsed = json.loads(data)
+            parsed = self._parsed(title_id, pid, digest, data)
+            if parsed is None:
+                continue
             if pack_hash(parsed) != digest:
                 _logger.error("pack %s of %s no longer matches its hash %s: left out", pid, title_id, digest)
                 continue
@@ -266,8 +338,40 @@ class PackLibrary:
             except TabletapeError as exc:  # a title that no longer accepts it: kept, not served
                 _logger.error("pack %s of %s no longer loads: %s", pid, title_id, exc.message)
                 continue
+            if self._beyond_limits(entry):  # registered all the same: the games pinned to it still fold
+                continue
             self._packs.setdefault(title_id, {})[digest] = entry
         self._working = dict(self._con.execute("SELECT title, hash FROM pack_working").fetchall())
+
+    def _parsed(self, title_id: str, pack_id: str, digest: str, data: str) -> Any:
+        """A stored pack's data, or None for one nested past Python's own limit (kept, refused by name)."""
+        try:
+            return json.loads(data)
+        except RecursionError:
+            self._unserve(title_id, pack_id, digest)
+            return None
+
+    def _beyond_limits(self, entry: Entry) -> bool:
+        """Whether a stored pack (stored before the limits) is beyond them: then it is not served."""
+        try:
+            within_limits(entry.data)
+        except InvalidOptions:
+            self._unserve(entry.title, entry.id, entry.hash)
+            return True
+        return False
+
+    def _unserve(self, title_id: str, pack_id: str, digest: str) -> None:
+        _logger.error("pack %s of %s is beyond a pack's limits: kept, not served", pack_id, title_id)
+        self._unserved.setdefault(title_id, {}).update({pack_id: pack_id, digest: pack_id})
+
+    def _refuse_unserved(self, title_id: str, asked: str) -> None:
+        pack_id = self._unserved.get(title_id, {}).get(asked)
+        if pack_id is not None:
+            raise PackRefused(
+                "{title_id} pack {pack_id!r} is kept in this store but not served: it is beyond a pack's limits "
+                "({max_depth} levels deep, {max_bytes} bytes)", params=dict(title_id=title_id, pack_id=pack_id, max_depth=MAX_DEPTH, max_bytes=MAX_BYTES),
+                code="pack-not-served", pack=pack_id,
+            )
 
     def _builtins(self, title_id: str) -> dict[str, Entry]:
         title = get_title(title_id)
@@ -313,6 +417,7 @@ class PackLibrary:
                 return by_hash[0]
         named = [e for e in entries if e.id == pack_id and (digest is None or e.hash == digest)]
         if not named:
+            self._refuse_unserved(title_id, digest or pack_id)
             what = phrase("what/pack-hash", "{pack_id!r} with hash {digest}", pack_id=pack_id, digest=digest) if digest else repr(pack_id)
             raise UnknownPack("{title_id} has no content pack {what} in this store", params=dict(title_id=title_id, what=what), code="unknown-pack")
         if len(named) > 1:
@@ -340,8 +445,7 @@ class PackLibrary:
         title = get_title(title_id)
         content = options.get("content") if isinstance(options, dict) else None
         if not isinstance(content, dict):
-            default = getattr(title, "content", None)
-            return default.get("hash") if isinstance(default, dict) else None
+            return title.content.get("hash") if isinstance(title, PackedTitle) else None
         if content.get("hash"):
             return str(content["hash"])
         named = [e for e in self.entries(title_id) if e.id == content.get("id")]
@@ -361,7 +465,7 @@ class PackLibrary:
 
     def components(self, entry: Entry) -> dict[str, int]:
         title = get_title(entry.title)
-        if hasattr(title, "pack_components"):
+        if isinstance(title, GrowingPacks):
             return title.pack_components(entry.data)
         return {k: len(v) for k, v in entry.data.items() if isinstance(v, list) and all(isinstance(x, dict) for x in v)}
 
@@ -427,7 +531,7 @@ class PackLibrary:
     def creating(self, title_id: str) -> Any:
         """Held around a creation of a game of a title whose packs grow: what it grows and pins
         is not moved on meanwhile (other titles' creations are not held up)."""
-        return self._changing() if hasattr(get_title(title_id), "grow_pack") else contextlib.nullcontext()
+        return self._changing() if _writable(get_title(title_id)) else contextlib.nullcontext()
 
     def _new_entry(
         self, title_id: str, data: dict, name: str | None, lineage: str, version: int, parent: Entry | None,
@@ -443,6 +547,7 @@ class PackLibrary:
         the same id with other content is refused (``pack-id-taken``); a bad field is refused
         naming it."""
         title = self._title_for_writes(title_id)
+        within_limits(data)
         pack = title.load_pack(data)
         with self._changing():
             there = self._held(title_id, pack.hash)
@@ -487,6 +592,7 @@ class PackLibrary:
                     "the new version would hold just what {parent_id} holds: add, replace or remove a component", params=dict(parent_id=parent.id),
                     code="pack-unchanged", field="add",
                 )
+            within_limits(data)
             pack = title.load_pack(data)
             there = self._held(title_id, pack.hash)
             if there is not None:  # only when it is the very same data, id included
@@ -580,7 +686,7 @@ class PackLibrary:
     def plan_growth(self, title_id: str, only: str | None = None) -> Growth | None:
         """The version the title's games would grow now (``only``: one game), not yet stored."""
         title = get_title(title_id)
-        if not hasattr(title, "grow_pack"):
+        if not _writable(title):
             return None
         with self._lock:
             base = self.working(title_id)
@@ -652,7 +758,7 @@ class PackLibrary:
         try:
             rows = self._games("SELECT title FROM games WHERE game_id = ?", [game_id])
             row = rows[0] if rows else None
-            if row is not None and hasattr(get_title(row[0]), "grow_pack"):
+            if row is not None and _writable(get_title(row[0])):
                 self.grow(row[0], only=game_id)
         except Exception:  # growth must never fail the move that ended the game
             _logger.exception("growing the pack from game %s failed", game_id)
@@ -678,6 +784,7 @@ class PackLibrary:
         """A pack an import carries, validated (and its hash checked when given) and loaded into
         the rules registry so that the import's games can be checked; not stored yet (``keep``)."""
         title = self._title_for_writes(title_id)
+        within_limits(data)
         pack = title.load_pack(data)
         if digest is not None and pack.hash != digest:
             raise InvalidOptions(

@@ -9,18 +9,19 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 import duckdb
 import msgspec
 
 from events.base import Event
-from events.duckdb_log import DuckDBEventLog
-from events.errors import UnknownGame
+from events.errors import GameUnreadable, MalformedEvent, UnknownGame, game_unreadable
+from events.log import EventLog
 from events.history import History, Node
 from events.lifecycle import GameEnded
 from projections.fold import GameState, fold, start
 from projections.locks import KeyedLocks
+from projections.quarantine import Quarantine, effective_steps, first_unfoldable, reason_of
 from projections.read_models import ReadModels
 from projections.rules_check import ResultDiffers, result_differs
 
@@ -59,7 +60,7 @@ class Live:
 
 
 def rules_version(game: GameState) -> str:
-    return f"{game.title.id}@{getattr(game.title, 'version', '1')}"
+    return f"{game.title.id}@{game.title.version}"
 
 
 class Projector:
@@ -67,7 +68,7 @@ class Projector:
 
     def __init__(
         self,
-        log: DuckDBEventLog,
+        log: EventLog,
         *,
         snapshot_every: int = SNAPSHOT_EVERY,
         cache_size: int = 2_000,
@@ -86,6 +87,8 @@ class Projector:
         with self._db_lock:
             self.con.execute(SNAPSHOT_SCHEMA)
         self.read_models = ReadModels(log) if read_models else None
+        #: the games that cannot be folded or projected: refused with ``game-unreadable``
+        self.quarantine = self.read_models.quarantine if self.read_models is not None else Quarantine()
 
     # -- live state ------------------------------------------------------------------------
 
@@ -184,27 +187,66 @@ class Projector:
             return live
 
     def _refresh(self, game_id: str, created: bool = False) -> Live:
+        if game_id in self.quarantine:
+            raise self.quarantine.get(game_id)  # type: ignore[misc]
         live = self._cached(game_id)
         if live is not None and self.log.last_seq(game_id) == live.history.last_seq:
             return live  # the common case: no lock, no query
         with self._game_lock(game_id):
             live = self._cached(game_id)
             if live is None:
-                # a game's chain and anchors are checked once, when it is first loaded; a broken
-                # one raises ChainBroken here on every read and write
-                bodies = self.log.read_checked(game_id)  # raises UnknownGame, ChainBroken
-                history = History()
-                for body in bodies:
-                    history.push(body)
-                live = Live(history, self._fold_to(game_id, history, history.head, history.last_seq, True))
-                self._remember(game_id, live)
-                if created and self.read_models is not None:
-                    self.read_models.track(game_id, history, live.head_state, None)
-                return live
+                return self._load(game_id, created)
             last = self.log.last_seq(game_id)
             if last != live.history.last_seq:
-                live = self._advance(game_id, live, self.log.read_bodies(game_id, live.history.last_seq + 1))
+                try:
+                    bodies = self.log.read_bodies(game_id, live.history.last_seq + 1)
+                except MalformedEvent:  # appended by a newer version elsewhere: the check names its seq
+                    self.forget(game_id)
+                    return self._load(game_id, created)
+                live = self._unless_unfoldable(game_id, lambda: self._advance(game_id, live, bodies))
             return live
+
+    def _load(self, game_id: str, created: bool) -> Live:
+        """A game read from the log and folded (its first load in this process)."""
+        # a game's chain and anchors are checked once, when it is first loaded; a broken one raises
+        # ChainBroken here on every read and write, one this code cannot read GameUnreadable
+        try:
+            bodies = self.log.read_checked(game_id)  # raises UnknownGame, ChainBroken, GameUnreadable
+        except GameUnreadable as refusal:
+            self._set_aside(refusal)
+            raise
+
+        def folded() -> Live:
+            history = History()
+            for body in bodies:
+                history.push(body)
+            return Live(history, self._fold_to(game_id, history, history.head, history.last_seq, True))
+
+        live = self._unless_unfoldable(game_id, folded)
+        self._remember(game_id, live)
+        if created and self.read_models is not None:
+            self.read_models.track(game_id, live.history, live.head_state, None)
+        return live
+
+    def _unless_unfoldable(self, game_id: str, fold_it: Callable[[], Live]) -> Live:
+        """``fold_it()``; a game whose events do not fold is set aside and refused from then on."""
+        try:
+            return fold_it()
+        except Exception as exc:
+            bodies = self.log.read_bodies(game_id)
+            found = first_unfoldable(effective_steps(range(1, len(bodies) + 1), bodies))
+            if found is None:
+                raise  # the game folds: the failure was not the game's (the database, a closing log)
+            refusal = game_unreadable(game_id, found[0], reason_of(found[1]))
+            self._set_aside(refusal)
+            raise refusal from exc
+
+    def _set_aside(self, refusal: GameUnreadable) -> None:
+        self.forget(refusal.details["game_id"])
+        if self.read_models is not None:
+            self.read_models.set_aside(refusal)
+        else:
+            self.quarantine.add(refusal)
 
     def _advance(self, game_id: str, live: Live, bodies: Sequence[Event]) -> Live:
         history = live.history

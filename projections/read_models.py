@@ -23,12 +23,12 @@ from typing import Any, Iterable
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from events import codec
-from events.duckdb_log import DuckDBEventLog
+from events.errors import GameUnreadable
 from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
-from events.log import from_micros, naive_utc
+from events.log import EventLog, from_micros, micros, naive_utc
 from projections.fold import GameState, fold, start
+from projections.quarantine import Quarantine, Unfoldable, decode_each, effective_steps, unreadable
 from projections.stats import Finished, model as stats_model, models as stats_models
 
 SCHEMA = """
@@ -143,7 +143,7 @@ class ReadModels:
     """Keeps ``games`` and ``results`` current (``track``), catches the statistics tables up
     (``refresh``), and recreates them all from the log (``rebuild``)."""
 
-    def __init__(self, log: DuckDBEventLog, catch_up: bool = True) -> None:
+    def __init__(self, log: EventLog, catch_up: bool = True) -> None:
         self.log = log
         self.con = log.cursor()  # our own connection: the log's is the event writer's
         self._lock = threading.RLock()
@@ -154,6 +154,8 @@ class ReadModels:
         with self._lock:
             self.con.execute(SCHEMA)
             self.con.execute(MIGRATIONS)
+        #: the games that cannot be folded or projected: left out of every table here
+        self.quarantine = Quarantine(log.cursor())
         if catch_up:
             self.catch_up()
 
@@ -163,16 +165,35 @@ class ReadModels:
             return
         ended_seq = _ended_seq(history)
         times = self.log.recorded_times(game_id, (1, ended_seq or 1))
-        row, results = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
-        self._write([row], results, replace_ids=[game_id])
+        try:
+            row, results = game_rows(game_id, game, times[1], times.get(ended_seq) if ended_seq else None)
+            self._write([row], results, replace_ids=[game_id])
+        except (ArithmeticError, ValueError, TypeError, pa.ArrowException) as exc:  # values a row cannot hold
+            self.set_aside(unreadable(game_id, (), exc, ended_seq or history.last_seq))
+
+    def set_aside(self, exc: GameUnreadable) -> None:
+        """Leave a game that cannot be read out of every table here, and name it in the quarantine."""
+        game_id = exc.details["game_id"]
+        with self._lock:
+            self._ensure_stats()
+            self.con.execute("BEGIN")
+            try:
+                for table in ("results", "games", *self._stats_tables()):
+                    self.con.execute(f"DELETE FROM {table} WHERE game_id = ?", [game_id])
+                self.con.execute("COMMIT")
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
+        self.quarantine.add(exc)
 
     def catch_up(self) -> int:
-        """Rewrite the ``games`` and ``results`` rows of the games a crash left behind; returns how many.
+        """Rewrite the ``games`` and ``results`` rows of the games with events past the catalogue's
+        mark (the largest ``events.rowid`` it is known to reflect) and of the games set aside;
+        returns how many.
 
         An append commits before ``track`` writes its rows, so a process killed in between leaves
-        a game out of the catalogue or its result stale. Only events past the catalogue's mark
-        (the largest ``events.rowid`` it is known to reflect) are looked at: a new game without a
-        row, an end the row does not show, and any history edit. Run at start-up, before writes.
+        a game out of the catalogue or its result stale; and a game this code cannot fold is set
+        aside here, at start-up, rather than by its first reader. Run at start-up, before writes.
         """
         self.log.sync()  # a store other processes write: their events first (see events.pg_log)
         with self._lock:
@@ -181,25 +202,20 @@ class ReadModels:
             # a statistics refresh rewrote every catalogue row up to its own mark
             since = max(int(marks.get(_CATALOGUE_MARK, -1)), int(marks.get("rowid", -1)))
             top = self._log_mark()[1]
-            if top <= since:
+            if top <= since and not self.quarantine.ids():
                 return 0
+            # the games set aside are tried again: a newer version of this code may read them
             ids = sorted(
-                r[0]
-                for r in self.con.execute(
-                    f"""SELECT game_id FROM events WHERE rowid > $since AND rowid <= $top AND seq = 1
-                        AND game_id NOT IN (SELECT game_id FROM games)
-                    UNION SELECT e.game_id FROM events e LEFT JOIN games g USING (game_id)
-                        WHERE e.rowid > $since AND e.rowid <= $top AND e.type = '{codec.tag_of(GameEnded)}'
-                        AND (g.status IS DISTINCT FROM 'ended' OR g.ended_at IS DISTINCT FROM e.recorded_at)
-                    UNION SELECT game_id FROM events WHERE rowid > $since AND rowid <= $top
-                        AND type IN ({", ".join(f"'{codec.tag_of(t)}'" for t in HISTORY_EDITS)})""",
+                {r[0] for r in self.con.execute(
+                    "SELECT DISTINCT game_id FROM events WHERE rowid > $since AND rowid <= $top",
                     {"since": since, "top": top},
-                ).fetchall()
+                ).fetchall()} | set(self.quarantine.ids())
             )
             batch = _Batch()
             for raw in self._read_games(ids, top):
-                folded = fold_game(*raw)
-                batch.add({"games": folded["games"], "results": folded["results"]})
+                folded = self._fold(raw)
+                if folded is not None:
+                    batch.add({"games": folded["games"], "results": folded["results"]}, raw)
             marks_sql = ", ".join("?" * len(ids))
             self.con.execute("BEGIN")
             try:
@@ -231,8 +247,10 @@ class ReadModels:
                 reader = self.con.cursor()  # the log as committed, beside our open transaction
                 try:
                     for raw in _games_in_log(reader, mark[1], rows_per_batch=rows_per_batch):
-                        batch.add(fold_game(*raw))
-                        count += 1
+                        folded = self._fold(raw)
+                        if folded is not None:
+                            batch.add(folded, raw)
+                            count += 1
                         if len(batch) >= batch_games:
                             self._write_batch(batch)
                             batch = _Batch()
@@ -277,7 +295,9 @@ class ReadModels:
                 with self._lock:  # read inside the lock: a concurrent track() then writes after us
                     batch = _Batch()
                     for raw in self._read_games(ids, mark[1]):
-                        batch.add(fold_game(*raw))
+                        folded = self._fold(raw)
+                        if folded is not None:
+                            batch.add(folded, raw)
                     self._replace(ids, batch)
             with self._lock:
                 self.con.execute("BEGIN")
@@ -332,7 +352,7 @@ class ReadModels:
                     "SELECT seq, epoch_us(recorded_at), body FROM events WHERE game_id = ? AND rowid <= ? ORDER BY seq",
                     [game_id, top_rowid],
                 ).fetchall()
-                bodies = codec.decode_many([bytes(r[2]) for r in rows])
+                bodies = decode_each([bytes(r[2]) for r in rows])
                 yield game_id, [r[0] for r in rows], [r[1] for r in rows], bodies
             return
         cur = self.con.cursor()  # registered tables belong to one connection
@@ -355,31 +375,62 @@ class ReadModels:
             self.con.execute("ROLLBACK")
             raise
 
+    def _fold(self, raw: RawGame) -> dict[str, list[dict[str, Any]]] | None:
+        """``fold_game``; None for a game that cannot be folded, set aside in the quarantine."""
+        game_id, seqs, _, bodies = raw
+        try:
+            unfoldable = next((body for body in bodies if body.__class__ is Unfoldable), None)
+            if unfoldable is not None:  # the rules would pass over it: a title folds only its own events
+                raise unfoldable.error
+            folded = fold_game(*raw)
+        except Exception as exc:  # noqa: BLE001 - one game never stops the others
+            report = self.log.verify(game_id)
+            if report.ok or report.unreadable:
+                self.quarantine.add(unreadable(game_id, effective_steps(seqs, bodies), exc, _rows_seq(seqs, bodies)))
+            else:  # altered: left out here too, and refused as chain-broken where it is read
+                log.warning("game %s is left out of the read models: its log was altered at seq %s", game_id, report.first_bad_seq)
+            return None
+        if game_id in self.quarantine:
+            self.quarantine.discard([game_id])
+        return folded
+
     def _write_batch(self, batch: "_Batch") -> None:
-        """Insert a batch's rows (inside the caller's transaction)."""
-        schemas = {"games": GAMES_SCHEMA, "results": RESULTS_SCHEMA, **stats_schemas()}
-        for name, rows in batch.rows.items():
-            if not rows:
-                continue
-            self.con.register("_rm_rows", pa.Table.from_pylist(rows, schema=schemas[name]))
+        """Insert a batch's rows (inside the caller's transaction); a game whose values a table
+        cannot hold is set aside, the others written."""
+        try:
+            tables = _arrow_tables(batch.rows)
+        except _UNFIT as exc:
+            log.warning("a batch of read-model rows does not fit its tables (%s): checking game by game", exc)
+            tables = _arrow_tables(self._fitting(batch).rows)
+        for name, table in tables.items():
+            self.con.register("_rm_rows", table)
             try:
                 self.con.execute(f"INSERT INTO {name} SELECT * FROM _rm_rows")
             finally:
                 self.con.unregister("_rm_rows")
 
+    def _fitting(self, batch: "_Batch") -> "_Batch":
+        """The games of a batch whose rows fit their tables; the others set aside."""
+        kept = _Batch()
+        for game_id, rows, seq in batch.each:
+            try:
+                _arrow_tables(rows)
+            except _UNFIT as exc:
+                self.quarantine.add(unreadable(game_id, (), exc, seq))
+                continue
+            kept.add(rows)
+        return kept
+
     def stage(self, games: list[tuple[str, list[Any]]], at: datetime) -> dict[str, pa.Table]:
         """Every read-model row of new games about to be appended at ``at``, as the tables' own
         Arrow types: a value a table cannot hold fails here, before the log has the games, so an
         import is refused whole instead of leaving games the read side cannot take back."""
-        from events.log import micros  # imported here: the module's imports are being reshaped beside this change
-
         stamp = micros(at)
         batch = _Batch()
         for game_id, events in games:
             seqs = list(range(1, len(events) + 1))
             batch.add(fold_game(game_id, seqs, [stamp] * len(events), list(events)))
-        schemas = {"games": GAMES_SCHEMA, "results": RESULTS_SCHEMA, **stats_schemas()}
-        return {name: pa.Table.from_pylist(rows, schema=schemas[name]) for name, rows in batch.rows.items()}
+        return _arrow_tables(batch.rows)
 
     def add_staged(self, staged: dict[str, pa.Table]) -> None:
         """The ``games`` and ``results`` rows ``stage`` built, in one transaction (the statistics
@@ -462,7 +513,7 @@ def _read_range(con, clause: str, low: str, high: str, rows_per_batch: int) -> I
         "AND game_id BETWEEN $low AND $high ORDER BY game_id, seq",
         params={"low": low, "high": high},
     ).to_arrow_reader(rows_per_batch)
-    decode_many = codec.decode_many
+    decode_many = decode_each
     current: str | None = None
     seqs: list[int] = []
     ats: list[int] = []
@@ -587,15 +638,35 @@ class _Batch:
 
     def __init__(self) -> None:
         self.rows: dict[str, list[dict[str, Any]]] = {}
-        self.games = 0
+        #: each game's own rows and the seq they are read from, to set aside one that does not fit
+        self.each: list[tuple[str, dict[str, list[dict[str, Any]]], int]] = []
 
     def __len__(self) -> int:
-        return self.games
+        return len(self.each)
 
-    def add(self, tables: dict[str, list[dict[str, Any]]]) -> None:
-        self.games += 1
+    def add(self, tables: dict[str, list[dict[str, Any]]], raw: RawGame | None = None) -> None:
+        game_id, seqs, _, bodies = raw if raw is not None else ("", [0], [], [])
+        self.each.append((game_id, tables, _rows_seq(seqs, bodies)))
         for name, rows in tables.items():
             self.rows.setdefault(name, []).extend(rows)
+
+
+#: what converting rows that do not fit their columns raises (a score past 32 bits, a date past 9999)
+_UNFIT = (pa.ArrowException, OverflowError, ValueError, TypeError)
+
+
+def _arrow_tables(rows_by_table: dict[str, list[dict[str, Any]]]) -> dict[str, pa.Table]:
+    """Rows as Arrow tables of their read models' schemas (empty tables left out)."""
+    schemas = {"games": GAMES_SCHEMA, "results": RESULTS_SCHEMA, **stats_schemas()}
+    return {name: pa.Table.from_pylist(rows, schema=schemas[name]) for name, rows in rows_by_table.items() if rows}
+
+
+def _rows_seq(seqs: list[int], bodies: list[Any]) -> int:
+    """The seq a game's rows are read from: its end or score-only record (scores, dates), else its last."""
+    for index in range(len(bodies) - 1, -1, -1):
+        if bodies[index].__class__ in (GameEnded, ScoreOnly):
+            return seqs[index]
+    return seqs[-1] if seqs else 0
 
 
 def fold_game(game_id: str, seqs: list[int], ats: list[int], raw: list[Any]) -> dict[str, list[dict[str, Any]]]:

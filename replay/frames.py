@@ -145,12 +145,11 @@ def _who(game: GameState, body: Event) -> tuple[int | None, str | None]:
 
 
 def described(game: GameState, body: Event) -> list[str] | None:
-    """The components the step rests on without the content pack (an optional ``Title.described``
-    hook, given the state after the step)."""
-    hook = getattr(game.title, "described", None)
-    if hook is None or type(body) not in game.title.event_types:
+    """The components the step rests on without the content pack (``Title.described``, given the
+    state after the step)."""
+    if type(body) not in game.title.event_types:
         return None
-    return list(hook(game.state, body)) or None
+    return list(game.title.described(game.state, body)) or None
 
 
 def known_move(game: GameState, body: Event, perspective: Perspective) -> Event | None:
@@ -158,10 +157,9 @@ def known_move(game: GameState, body: Event, perspective: Perspective) -> Event 
     None (not the title's, or a title that does not say what of it is public)."""
     if perspective.shows(body):
         return body
-    hook = getattr(game.title, "public_move", None)
-    if hook is None or type(body) not in game.title.event_types:
+    if type(body) not in game.title.event_types:
         return None
-    return hook(body)
+    return game.title.public_move(body)
 
 
 _LIFECYCLE_TEXT = {
@@ -192,12 +190,13 @@ def sentence(before: GameState | None, after: GameState, body: Event, known: Eve
         return phrase("step.ended", "The game ended: {status}", status=status_words(after))
     if type(body) in _LIFECYCLE_TEXT:
         return _LIFECYCLE_TEXT[type(body)]
-    hook = getattr(after.title, "describe", None)
-    if hook is not None and known is not None and before is not None:
+    if known is not None and before is not None:
         try:
-            return hook(before.state, known, after.state)
+            words = after.title.describe(before.state, known, after.state)
         except Exception:  # noqa: BLE001 - a sentence is a reading aid: the plain line below does
-            pass
+            words = None
+        if words is not None:
+            return words
     tag = codec.tag_of(type(body))
     # the event's kind in words, catalogued by its tag (``phrases``: ``event-type/...``)
     words = Phrase(f"event-type/{tag}", tag.split(".")[-1].replace("-", " "))

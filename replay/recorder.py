@@ -16,18 +16,18 @@ from typing import Any, Callable, NamedTuple, Sequence, Union
 
 from events import codec
 from events.base import Event
-from events.duckdb_log import DuckDBEventLog
 from events.errors import (
     ConcurrencyConflict,
     HistoryEditRefused,
     IdempotencyKeyReused,
     IllegalMove,
     InvalidOptions,
+    MoveTakenBack,
     TabletapeError,
 )
 from events.history import History
 from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
-from events.log import AppendResult, new_game_id
+from events.log import AppendResult, EventLog, new_game_id
 from events.names import check_player_names
 from projections.fold import GameState, fold, start
 from projections.locks import AsyncKeyedLocks, KeyedLocks, acquire_from_loop
@@ -63,7 +63,7 @@ def refuse_score_only(game: GameState) -> None:
 class Recorder:
     """The write side: every change to a game goes through here."""
 
-    def __init__(self, log: DuckDBEventLog, projector: Projector | None = None) -> None:
+    def __init__(self, log: EventLog, projector: Projector | None = None) -> None:
         self.log = log
         self.projector = projector or Projector(log)
         # one lock per game: different games record concurrently (their commits can share one)
@@ -173,6 +173,7 @@ class Recorder:
         codec.check_numbers(move)
         replay = self._replayed(game_id, idempotency_key, move)
         if replay is not None:
+            self._refuse_taken_back(game_id, replay)
             return replay
         live = self.projector.live(game_id)
         game = live.head_state
@@ -182,7 +183,7 @@ class Recorder:
                 "{name} is not a {title_name} move; history edits have their own commands", params=dict(name=type(move).__name__, title_name=title_words(game.title)),
                 code="not-a-move",
             )
-        if game.ended is not None and type(move) not in getattr(game.title, "after_end", ()):
+        if game.ended is not None and type(move) not in game.title.after_end:
             raise IllegalMove("the game is over; undo or fork to go on", code="game-over")
         events = list(game.title.decide(game.state, move))
         after = fold(game, events)
@@ -414,6 +415,20 @@ class Recorder:
                 last_seq=result.last_seq,
             )
         return result
+
+    def _refuse_taken_back(self, game_id: str, replay: AppendResult) -> None:
+        """A retried move undone or amended since its first sending is refused, not answered as
+        recorded: an offline phone resending it must drop it, and say so."""
+        history = self.projector.live(game_id).history
+        if not history.stands(replay.first_seq):
+            raise MoveTakenBack(
+                "this move was recorded at seq {first_seq} and has since been taken back (undone or corrected): it is not in the game now",
+                params=dict(first_seq=replay.first_seq),
+                game_id=game_id,
+                first_seq=replay.first_seq,
+                last_seq=replay.last_seq,
+                current_seq=history.last_seq,
+            )
 
     def _check_expected(self, game_id: str, history: History, expected_seq: int | None) -> None:
         if expected_seq is not None and expected_seq != history.last_seq:

@@ -55,6 +55,12 @@ def postgres_db(postgres_server, tmp_path, monkeypatch):
 
 
 @pytest.fixture(params=["duckdb", "postgresql"])
+def lasting_db(request, tmp_path) -> str:
+    """The ``--db`` of an empty store that outlives its log: a DuckDB file, then PostgreSQL."""
+    return str(tmp_path / "tabletape.duckdb") if request.param == "duckdb" else request.getfixturevalue("postgres_db")
+
+
+@pytest.fixture(params=["duckdb", "postgresql"])
 def store_db(request) -> str:
     """The ``--db`` of an empty store of each kind: DuckDB in memory, then PostgreSQL."""
     if request.param == "duckdb":

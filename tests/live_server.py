@@ -15,17 +15,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def start(
-    db: str | Path, timeout: float = 30, args: tuple[str, ...] = (), output: Path | None = None
+    db: str | Path, timeout: float = 30, args: tuple[str, ...] = (), output: Path | None = None, module: str = "api"
 ) -> tuple[str, subprocess.Popen]:
     """Start the server over the DuckDB file ``db`` (``args``: more ``serve`` options; ``output``:
-    a file for what it prints, else a pipe); its base URL once ``/health`` answers."""
+    a file for what it prints, else a pipe; ``module``: the one ``python -m`` runs, a module of
+    ``tests/`` being found too); its base URL once ``/health`` answers."""
     with ports.reserved() as port:  # until it listens: no other worker's server gets the port
         proc = subprocess.Popen(
-            [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), *args],
+            [sys.executable, "-m", module, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), *args],
             cwd=ROOT,
             stdout=subprocess.PIPE if output is None else output.open("wb"),
             stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": os.pathsep.join(
+                p for p in (str(ROOT / "tests"), os.environ.get("PYTHONPATH")) if p)},
         )
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + timeout

@@ -12,7 +12,7 @@ from typing import Callable
 import duckdb
 import msgspec
 
-from events.log import GENESIS_HASH, chain_hash
+from events.log import GENESIS_HASH, chain_hash, micros
 
 TARGET = 3
 
@@ -156,3 +156,67 @@ KINDS: dict[str, tuple[Edit, Callable[[int], int]]] = {
     "actor edited": (edit_actor, lambda last: TARGET),
     "rewritten, later hashes recomputed": (rewrite_recomputing_hashes, lambda last: TARGET),
 }
+
+
+# -- events the log itself could have written, which this code cannot read ---------------------------
+
+
+def append_as_recorded(con, game_id: str, body: bytes, body_json: str, secret: bytes, mark: str = "?") -> int:
+    """Append ``body`` after a game's last event as the log itself stores one: its chain hash, its
+    keyed MAC and the game's head re-signed, so that no check calls it altered. ``con``: a DuckDB
+    or psycopg connection (``mark``: its parameter marker). Returns the new seq."""
+    from events import anchors
+
+    def run(sql: str, params: list) -> list[tuple]:
+        cur = con.execute(sql.replace("?", mark), params)
+        return cur.fetchall() if cur.description else []
+
+    seq, at, actor, digest = run(
+        "SELECT seq, recorded_at, actor, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", [game_id]
+    )[0]
+    legacy = run("SELECT legacy_seq FROM chain_heads WHERE game_id = ?", [game_id])[0][0]
+    new_seq, at_us = seq + 1, micros(at)
+    new_hash = chain_hash(bytes(digest), game_id, new_seq, at_us, actor, body)
+    tag = msgspec.msgpack.decode(body)["type"]
+    run(
+        "INSERT INTO events (game_id, seq, recorded_at, actor, type, body, body_json, prev_hash, hash, mac) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, new_seq, at, actor, tag, body, body_json, bytes(digest), new_hash,
+         anchors.event_mac(secret, game_id, new_seq, new_hash, None)],
+    )
+    run(
+        "UPDATE chain_heads SET last_seq = ?, mac = ? WHERE game_id = ?",
+        [new_seq, anchors.head_mac(secret, game_id, new_seq, new_hash, legacy), game_id],
+    )
+    return new_seq
+
+
+def future_event() -> tuple[bytes, str]:
+    """An event of a type this code does not know (one a later version might write)."""
+    return msgspec.msgpack.encode({"type": "future.event", "at": 1}), '{"type":"future.event","at":1}'
+
+
+def event_body(event) -> tuple[bytes, str]:
+    """A known event's stored body and JSON copy."""
+    from events import codec
+
+    return codec.encode(event), codec.encode_json(event).decode()
+
+
+def append_to_store(db: str, game_id: str, body: bytes, body_json: str) -> int:
+    """``append_as_recorded`` on a store no process has open: a DuckDB file or a PostgreSQL URL
+    (its secret where the log keeps it). Returns the new seq."""
+    from events import anchors
+
+    if db.startswith("postgresql"):
+        import psycopg
+
+        from events.pg_log import secret_path
+
+        with psycopg.connect(db, autocommit=True) as con:
+            return append_as_recorded(con, game_id, body, body_json, anchors.read_secret(secret_path(db)), mark="%s")
+    con = duckdb.connect(db)
+    try:
+        return append_as_recorded(con, game_id, body, body_json, anchors.read_secret(anchors.secret_path(db)))
+    finally:
+        con.close()

@@ -17,6 +17,7 @@ _WHY = {
     404: "unknown game",
     409: "stale expected_seq, a reused idempotency key, a refused history edit, or an altered log (chain-broken, naming the seq)",
     422: "malformed request or body, or an illegal move (the code names the rule)",
+    503: "the pack library stayed busy with another change for the whole wait (`packs-busy`): nothing was written; retry after `Retry-After` seconds",
 }
 
 

@@ -127,7 +127,7 @@ def replayed(response: Response) -> None:
     "/games",
     status_code=status.HTTP_201_CREATED,
     response_model=GameCreatedOut,
-    responses={200: {"model": GameCreatedOut, "description": REPLAYED}, **errors(409, 422)},
+    responses={200: {"model": GameCreatedOut, "description": REPLAYED}, **errors(409, 422, 503)},
 )
 def create_game(
     body: CreateGame, svc: Svc, response: Response, key: IdempotencyHeader = None
@@ -183,12 +183,17 @@ def list_games(
     created_to: Annotated[Moment | None, Query(description="created before (exclusive)")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+    accept_language: NamesLanguage = None,
 ) -> GameListOut:
-    """Games newest first, filtered by title, player, status and creation date."""
+    """Games newest first, filtered by title, player, status and creation date; ``unreadable`` names
+    the stored games left out because this code cannot read them."""
     keep = catalog.GameFilter(title, player, status, created_from, created_to)
     caught_up(svc)
     rows, total = catalog.list_games(svc.log.con, keep, limit, offset)
-    return GameListOut(games=[summary(r) for r in rows], total=total, limit=limit, offset=offset)
+    return GameListOut(
+        games=[summary(r) for r in rows], total=total, limit=limit, offset=offset,
+        unreadable=svc.unreadable(i18n.negotiate(accept_language)),
+    )
 
 
 def caught_up(svc: Services) -> None:

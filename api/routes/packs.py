@@ -19,7 +19,7 @@ from api.routes import errors
 from api.services import Services
 from events.errors import UnknownPack
 from projections.packs import Entry
-from rules import get_title
+from rules import GrowingPacks, get_title
 
 router = APIRouter(tags=["packs"])
 
@@ -213,7 +213,7 @@ def get_pack(
     "/titles/{title}/packs",
     status_code=status.HTTP_201_CREATED,
     response_model=PackInfo,
-    responses={200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422)},
+    responses={200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503)},
 )
 def upload_pack(
     title: str,
@@ -236,7 +236,7 @@ def upload_pack(
     "/titles/{title}/packs/{pack_id}/versions",
     status_code=status.HTTP_201_CREATED,
     response_model=PackInfo,
-    responses=errors(401, 403, 404, 409, 422),
+    responses=errors(401, 403, 404, 409, 422, 503),
 )
 def derive_pack(
     title: str, pack_id: str, body: VersionIn, svc: Svc, _admin: Admin, hash: HashQuery = None
@@ -256,13 +256,13 @@ def diff_packs(title: str, a: str, b: str, svc: Svc, a_hash: HashQuery = None, b
     """What turns pack ``a`` into pack ``b`` (ids, or hashes in their place)."""
     first, second = svc.packs.get(title, a, a_hash), svc.packs.get(title, b, b_hash)
     found = get_title(title)
-    if not hasattr(found, "diff_packs"):
+    if not isinstance(found, GrowingPacks):
         raise UnknownPack("{title} has one built-in pack and nothing to compare", params=dict(title=title), code="no-packs")
     return DiffOut(**found.diff_packs(first.data, second.data))
 
 
 @router.delete(
-    "/titles/{title}/packs/{pack_id}", status_code=status.HTTP_204_NO_CONTENT, responses=errors(401, 403, 404, 409, 422)
+    "/titles/{title}/packs/{pack_id}", status_code=status.HTTP_204_NO_CONTENT, responses=errors(401, 403, 404, 409, 422, 503)
 )
 def delete_pack(title: str, pack_id: str, svc: Svc, _admin: Admin, hash: HashQuery = None) -> Response:
     """Forget a pack (admin): refused (409 ``pack-in-use``) when a game pins it, it is built in or
@@ -275,7 +275,7 @@ def delete_pack(title: str, pack_id: str, svc: Svc, _admin: Admin, hash: HashQue
 def pack_forms(title: str) -> Any:
     """The form schema the page builds a component's form from (404 ``no-packs`` for a title without)."""
     found = get_title(title)
-    forms = found.pack_forms() if hasattr(found, "pack_forms") else None
+    forms = found.pack_forms() if isinstance(found, GrowingPacks) else None
     if forms is None:
         raise UnknownPack("{title} has no component forms", params=dict(title=title), code="no-packs")
     return forms

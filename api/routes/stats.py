@@ -40,7 +40,18 @@ from projections.stats.pages import Pages
 from projections.stats.questions import Filters, Questions
 from rules import titles
 
-router = APIRouter(tags=["statistics"])
+#: how many stored games every statistics answer leaves out because this code cannot read them
+LEFT_OUT_HEADER = "Tabletape-Left-Out"
+
+
+def left_out(svc: Svc, response: Response) -> None:
+    """Say on every answer how many games it leaves out (``GET /health`` names them)."""
+    count = len(svc.projector.quarantine.ids())
+    if count:
+        response.headers[LEFT_OUT_HEADER] = str(count)
+
+
+router = APIRouter(tags=["statistics"], dependencies=[Depends(left_out)])
 
 _WHY = {
     400: "a refused or failed SQL query (`sql-refused`, `sql-parse-error`, `sql-error`, `sql-timeout`, "
@@ -125,18 +136,24 @@ def named(page: Any, lang: str) -> Any:
     return out
 
 
+def paged(svc: Services, page: dict[str, Any], accept_language: str | None) -> dict[str, Any]:
+    """A page in the reader's language, with the games it leaves out because they cannot be read."""
+    lang = i18n.negotiate(accept_language)
+    return {**named(page, lang), "left_out": svc.unreadable(lang)}
+
+
 @router.get("/stats", response_model=StatsIndexOut, responses=errors(422))
 def stats_index(svc: Svc, accept_language: NamesLanguage = None) -> StatsIndexOut:
     """What the statistics page starts from: its endpoints, the titles with finished games (and the
     options they were played with), and the players."""
-    return StatsIndexOut(**named(pages(svc).index(), i18n.negotiate(accept_language)))
+    return StatsIndexOut(**paged(svc, pages(svc).index(), accept_language))
 
 
 @router.get("/stats/dashboard", response_model=DashboardOut, responses=errors(422))
 def stats_dashboard(svc: Svc, keep: Keep, accept_language: NamesLanguage = None) -> DashboardOut:
     """The group's dashboard: leaderboard, the latest games, games per month, a summary per title
     (score-only records counted)."""
-    return DashboardOut(**named(pages(svc).dashboard(keep), i18n.negotiate(accept_language)))
+    return DashboardOut(**paged(svc, pages(svc).dashboard(keep), accept_language))
 
 
 @router.get("/stats/player", response_model=PlayerOut, responses=errors(422))
@@ -148,7 +165,7 @@ def stats_player(
 ) -> PlayerOut:
     """One player's page: games and wins per title and per month, streaks, rivals, favourite
     characters and expeditions, points by source against the group (``player`` is ignored)."""
-    return PlayerOut(**named(pages(svc).player(name, keep), i18n.negotiate(accept_language)))
+    return PlayerOut(**paged(svc, pages(svc).player(name, keep), accept_language))
 
 
 @router.get("/stats/titles/{title}", response_model=TitlePageOut, responses=errors(422))
@@ -156,7 +173,7 @@ def stats_title(title: Annotated[str, Path(max_length=64)], svc: Svc, keep: Keep
     """One title's page: win rate by seat and character with 95 % Wilson intervals, scores, points
     by source, and the title's own questions (Lost Cities' wagers, bonus, colours and rounds; Marco
     Polo's Beijing and contracts)."""
-    return TitlePageOut(**named(pages(svc).title(title, keep), i18n.negotiate(accept_language)))
+    return TitlePageOut(**paged(svc, pages(svc).title(title, keep), accept_language))
 
 
 # -- questions of every title ---------------------------------------------------------------------

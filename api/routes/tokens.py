@@ -2,7 +2,8 @@
 
 ``POST /games/{game_id}/tokens`` needs the game's write token and answers a new write token and
 one new token per seat; every earlier token of the game stops working at once (the devices that
-held them lose access, and a live stream in a seat's eyes goes on in the public view).
+held them lose access, and a live stream in a seat's eyes goes on in the public view), in this
+game and in every game that shared them (forks made while it was in progress, and their parent).
 """
 
 from __future__ import annotations

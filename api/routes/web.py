@@ -92,8 +92,8 @@ def _players_range(title: Any) -> PlayersRange:
 
 
 def _options_schema(title: Any) -> tuple[dict[str, Any], str]:
-    options = getattr(title, "options_type", None)
-    if not isinstance(options, type) or not issubclass(options, msgspec.Struct):
+    options = title.options_type
+    if options is None:
         return {"type": "object", "properties": {}}, ""
     _, components = msgspec.json.schema_components([options], ref_template="#/$defs/{name}")
     schema = components.get(options.__name__, {"type": "object", "properties": {}})
@@ -106,8 +106,7 @@ _DETAILS: list[TitleDetailOut] | None = None
 
 def _table_content(title: Any, state: Any = None) -> dict[str, Any] | None:
     """What the title says a game (or, without a state, any game) is drawn with; None: nothing."""
-    content = getattr(title, "table_content", None)
-    return content(state) if content is not None else None
+    return title.table_content(state)
 
 
 @router.get("/", include_in_schema=False)
@@ -185,12 +184,11 @@ def read_chance(
     out.count = chance.count
     out.sides = chance.sides
     if chance.kind == "dice" and chance.count > 1:
-        dice_groups = getattr(title, "dice_groups", None)
-        if dice_groups is not None:
-            try:
-                out.groups = [int(n) for n in dice_groups(state)]
-            except Exception:  # noqa: BLE001 - groups are a convenience
-                out.groups = None
+        try:
+            groups = title.dice_groups(state)
+            out.groups = [int(n) for n in groups] if groups is not None else None
+        except Exception:  # noqa: BLE001 - groups are a convenience
+            out.groups = None
     return out
 
 

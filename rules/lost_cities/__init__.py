@@ -13,20 +13,12 @@ from typing import Any, ClassVar
 
 from events.base import Event
 from events.messages import Phrase
-from rules.base import Chance, Outcome
+from rules.base import Chance, Outcome, Title
 from rules.lost_cities import codes
 from rules.lost_cities.codes import CODES
 from rules.lost_cities.decide import decide as _decide
-from rules.lost_cities.events import (
-    EVENT_TYPES,
-    CardDiscarded,
-    CardDrawn,
-    CardPlayed,
-    CardsDealt,
-    CardsPassed,
-    DeckShuffled,
-    HandRevealed,
-)
+from rules.lost_cities.events import EVENT_TYPES, CardDiscarded, CardDrawn, CardPlayed, CardsDealt, CardsPassed
+from rules.lost_cities.events import DeckShuffled, HandRevealed
 from rules.lost_cities.evolve import evolve as _evolve
 from rules.lost_cities.moves import legal_moves as _legal_moves
 from rules.lost_cities.notation import format_move as _format_move
@@ -44,7 +36,7 @@ from rules.lost_cities.views import to_move as _to_move
 from rules.lost_cities.views import view as _view
 
 
-class LostCities:
+class LostCities(Title[LostCitiesState]):
     """The Lost Cities title (implements ``rules.base.Title``)."""
 
     id: ClassVar[str] = "lost-cities"

@@ -21,15 +21,7 @@ from rules.lost_cities.cards import (
     PASS_SIZE,
     WAGERS_PER_COLOUR,
 )
-from rules.lost_cities.events import (
-    CardDiscarded,
-    CardDrawn,
-    CardPlayed,
-    CardsDealt,
-    CardsPassed,
-    DeckShuffled,
-    HandRevealed,
-)
+from rules.lost_cities.events import CardDiscarded, CardDrawn, CardPlayed, CardsDealt, CardsPassed, DeckShuffled, HandRevealed
 from rules.lost_cities.evolve import evolve
 from rules.lost_cities.knowledge import (
     draw_pile_cards,

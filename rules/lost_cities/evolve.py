@@ -9,15 +9,7 @@ from msgspec.structs import replace
 
 from events.base import Event
 from rules.lost_cities.cards import CARD_COLOUR, COLOUR_INDEX, HAND_SIZE
-from rules.lost_cities.events import (
-    CardDiscarded,
-    CardDrawn,
-    CardPlayed,
-    CardsDealt,
-    CardsPassed,
-    DeckShuffled,
-    HandRevealed,
-)
+from rules.lost_cities.events import CardDiscarded, CardDrawn, CardPlayed, CardsDealt, CardsPassed, DeckShuffled, HandRevealed
 from rules.lost_cities.scoring import next_starting_seat, side_score
 from rules.lost_cities.state import (
     DEAL,

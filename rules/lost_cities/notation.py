@@ -21,15 +21,7 @@ import re
 from events.base import Event
 from rules.lost_cities import codes
 from rules.lost_cities.cards import COLOUR_INDEX, COLOURS, HAND_SIZE, LETTER_INDEX, LETTERS, parse_card
-from rules.lost_cities.events import (
-    CardDiscarded,
-    CardDrawn,
-    CardPlayed,
-    CardsDealt,
-    CardsPassed,
-    DeckShuffled,
-    HandRevealed,
-)
+from rules.lost_cities.events import CardDiscarded, CardDrawn, CardPlayed, CardsDealt, CardsPassed, DeckShuffled, HandRevealed
 from rules.lost_cities.state import LostCitiesState
 from events.messages import phrase
 

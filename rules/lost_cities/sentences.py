@@ -14,15 +14,7 @@ import msgspec
 from events.base import Event
 from events.messages import Phrase, listed, phrase
 from rules.lost_cities.cards import CARD_COLOUR, CARD_VALUE, COLOURS
-from rules.lost_cities.events import (
-    CardDiscarded,
-    CardDrawn,
-    CardPlayed,
-    CardsDealt,
-    CardsPassed,
-    DeckShuffled,
-    HandRevealed,
-)
+from rules.lost_cities.events import CardDiscarded, CardDrawn, CardPlayed, CardsDealt, CardsPassed, DeckShuffled, HandRevealed
 from rules.lost_cities.knowledge import player
 from rules.lost_cities.scoring import outcome
 from rules.lost_cities.state import DEAL, DRAW, PLAY, LostCitiesState

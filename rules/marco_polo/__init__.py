@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from events.base import Event
 from events.messages import Phrase
-from rules.base import Chance, Outcome
+from rules.base import Chance, Outcome, PackedTitle
 from rules.marco_polo import codes
 from rules.marco_polo.codes import CODES
 from rules.marco_polo.content import (
@@ -111,7 +111,7 @@ def roll_count(state: MarcoPoloState) -> list[int]:
     return out
 
 
-class MarcoPolo:
+class MarcoPolo(PackedTitle[MarcoPoloState]):
     """The Voyages of Marco Polo title (implements ``rules.base.Title``)."""
 
     id: ClassVar[str] = "marco-polo"

@@ -22,7 +22,7 @@ import msgspec
 from events.base import Event
 from events.messages import Phrase
 from events.errors import InvalidOptions
-from rules.base import Chance, Outcome
+from rules.base import Chance, GrowingPacks, Outcome
 from rules.marco_polo_2 import codes
 from rules.marco_polo_2.codes import CODES
 from rules.marco_polo_2.content import BUILTIN, CONTENT_REF, PACK_HASH, PACK_ID, Pack, PackError, load, register
@@ -137,7 +137,7 @@ def _add_new(items: list, item: dict) -> None:
         items.append(item)
 
 
-class MarcoPolo2:
+class MarcoPolo2(GrowingPacks[MP2State]):
     """Marco Polo II: In the Service of the Khan (implements ``rules.base.Title``)."""
 
     id: ClassVar[str] = "marco-polo-2"

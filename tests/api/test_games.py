@@ -70,6 +70,9 @@ def test_a_game_the_title_refuses_is_a_422_naming_the_rule_and_writes_nothing(cl
         {"title": "lost-cities", "players": ["Ana", "Bea"], "seed": 2**64},
         {"title": "lost-cities", "players": ["Ana", "Bea"], "surprise": 1},
         '{"title": "lost-cities", "players": ["Ana", "\\ud800"]}',
+        '{"title": "lost-cities", "players": ["Ana", "Bea"], "options": {"\\ud800": 1}}',
+        '{"title": "lost-cities", "players": ["Ana", "Bea"], "options": {"rounds": 1, "x": {"\\ud800": 1}}}',
+        '{"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"\\ud800": 1}}',
     ],
 )
 def test_a_malformed_create_is_a_422_malformed_body(client, svc, body):
@@ -81,6 +84,12 @@ def test_a_malformed_create_is_a_422_malformed_body(client, svc, body):
     assert response.json()["code"] == "malformed-body"
     assert response.json()["errors"]
     assert log_rows(svc) == []
+
+
+def test_a_lone_surrogate_in_an_options_key_is_named_escaped(client):
+    body = '{"title": "lost-cities", "players": ["Ana", "Bea"], "options": {"rounds": 1, "x": {"\\ud800": 1}}}'
+    response = client.post("/games", content=body.encode(), headers={"Content-Type": "application/json", "Accept-Language": "es"})
+    assert response.status_code == 422 and "x.\\ud800: el texto debe ser Unicode válido" in response.json()["message"]
 
 
 def test_a_body_that_is_not_json_is_a_422_malformed_body(client):

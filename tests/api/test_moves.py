@@ -200,6 +200,41 @@ def test_a_key_reused_for_another_move_is_refused_and_writes_nothing(client, svc
     assert last_seq(client, game.id) == 3
 
 
+def a_keyed_move_then(client, game, edit: str, body: dict):
+    """A physical table's R7 recorded with key ``k`` (seq 3), then ``edit`` posted with ``body``."""
+    client.post(f"/games/{game.id}/moves", headers=game.auth, json={"notation": "deal", "expected_seq": 1})
+    keyed = {"notation": "R7", "expected_seq": 2, "idempotency_key": "k"}
+    assert client.post(f"/games/{game.id}/moves", headers=game.auth, json=keyed).status_code == 201
+    edited = client.post(f"/games/{game.id}/{edit}", headers=game.auth, json=body)
+    assert edited.status_code == 201, edited.text
+    return keyed
+
+
+@pytest.mark.parametrize(
+    "edit, body",
+    [("undo", {"expected_seq": 3}), ("amend", {"seq": 3, "notation": "B7", "expected_seq": 3})],
+    ids=["undone", "amended"],
+)
+def test_a_move_resent_after_it_was_taken_back_is_refused_as_taken_back_and_writes_nothing(client, svc, edit, body):
+    game = new_game(client, seed=None)
+    keyed = a_keyed_move_then(client, game, edit, body)
+    rows = log_rows(svc)
+    again = client.post(f"/games/{game.id}/moves", headers=game.auth | {"Accept-Language": "es"}, json=keyed)
+    assert again.status_code == 409, again.text
+    out = again.json()
+    assert out["code"] == "move-taken-back" and (out["first_seq"], out["current_seq"]) == (3, 4)
+    assert "ya no está en la partida" in out["message"]
+    assert log_rows(svc) == rows
+
+
+def test_a_move_undone_and_redone_is_recorded_again_when_resent(client, svc):
+    game = new_game(client, seed=None)
+    keyed = a_keyed_move_then(client, game, "undo", {"expected_seq": 3})
+    assert client.post(f"/games/{game.id}/redo", headers=game.auth, json={"expected_seq": 4}).status_code == 201
+    again = client.post(f"/games/{game.id}/moves", headers=game.auth, json=keyed)
+    assert again.status_code == 200 and again.json()["replayed"] and again.json()["first_seq"] == 3
+
+
 def test_legal_moves_now_and_at_any_seq(client):
     game = new_game(client)
     now = legal(client, game)

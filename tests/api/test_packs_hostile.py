@@ -4,11 +4,16 @@ field (never a 500) and adds nothing; an id of any letters downloads under a saf
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from urllib.parse import unquote
 
+import duckdb
 import pytest
+from fastapi.testclient import TestClient
 
+from api.app import create_app
+from api.settings import Settings
 from rules.marco_polo_2.content import PUBLIC, SYNTHETIC
 
 MP2 = "/titles/marco-polo-2/packs"
@@ -157,3 +162,73 @@ def test_a_place_at_500_0_is_the_place_at_500(client, admin):
     again = client.post(MP2, json=as_int, headers=admin)
     assert again.status_code == 200 and again.json()["hash"] == first.json()["hash"]
     assert client.get(f"{MP2}/drawn").json()["pack"]["map"]["nodes"][0]["x"] == 500
+
+
+def nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [40, 400, 900])
+def test_a_pack_nested_too_deep_is_refused_naming_its_field(client, admin, depth):
+    before = client.get(MP2).json()
+    response = client.post(MP2, json=own("deep", put("layout", {"a": nested(depth)})), headers=admin)
+    assert response.status_code == 422, response.text
+    assert (response.json()["code"], response.json()["field"]) == ("pack-too-deep", "pack.layout")
+    assert client.get(MP2).json() == before
+    assert client.get(f"{MP2}/deep").status_code == 404
+
+
+def test_a_pack_nested_past_pythons_own_limit_is_refused(client, admin):
+    body = json.dumps(own("deep", put("layout", "LAYOUT"))).replace('"LAYOUT"', "[" * 100_000 + "]" * 100_000)
+    response = client.post(MP2, content=body, headers={**admin, "Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    version = client.post(f"{MP2}/{SYNTHETIC.id}/versions", json={"add": [{"kind": "contract", "id": "ZZ", "spec": nested(900)}]}, headers=admin)
+    assert version.status_code == 422, version.text
+
+
+def test_a_pack_too_large_is_refused_naming_it(client, admin):
+    response = client.post(MP2, json=own("big", put("layout", {"notes": "x" * 600_000})), headers=admin)
+    assert response.status_code == 422, response.text
+    assert (response.json()["code"], response.json()["field"]) == ("pack-too-large", "pack")
+    assert client.get(f"{MP2}/big").status_code == 404
+
+
+def test_a_deep_pack_stored_before_the_limits_is_refused_by_name_on_every_read(tmp_path):
+    """A store that took a deep pack before uploads were limited opens, lists, and answers every
+    read of that pack with a 409 naming it (no 500, no dropped connection)."""
+    db = str(tmp_path / "old.duckdb")
+    with TestClient(create_app(Settings(db_path=db))):
+        pass  # the store's tables
+    data = json.dumps(own("deep", put("layout", {"a": nested(900)})), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(data.encode()).hexdigest()
+    with duckdb.connect(db) as con:
+        con.execute(
+            "INSERT INTO packs VALUES ('marco-polo-2', ?, 'deep', ?, 'deep', 'deep', 1, NULL, NULL, 'upload', now(), '{}')",
+            [digest, data],
+        )
+    with TestClient(create_app(Settings(db_path=db))) as client:
+        assert client.get(MP2).status_code == 200
+        for params in ({}, {"download": 1}):
+            for ref in ("deep", digest):
+                response = client.get(f"{MP2}/{ref}", params=params)
+                assert response.status_code == 409, response.text
+                assert response.json()["code"] == "pack-not-served" and "'deep'" in response.json()["message"]
+        game = client.post("/games", json={"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {"content": {"id": "deep"}}})
+        assert (game.status_code, game.json()["field"]) == (422, "options.content")
+        # a game pinned to it before the limits (recorded as the store's creations then were) still reads
+        old, _ = client.app.state.services.recorder.create("marco-polo-2", ["Ana", "Bea"], {"content": {"id": "deep", "hash": digest}})
+        for path in (f"/games/{old}", f"/games/{old}/state"):
+            assert client.get(path).status_code == 200, client.get(path).text
+
+
+@pytest.mark.parametrize(("text", "field"), [('"\\ud800": 1', "pack.\\ud800"), ('"layout": {"\\ud800": 1}', "pack.layout"), ('"title": "a\\ud800"', "pack.title")])
+def test_a_lone_surrogate_in_a_pack_is_refused_naming_its_field(client, admin, text, field):
+    before = client.get(MP2).json()
+    body = json.dumps(own("odd"))[:-1] + ", " + text + "}"
+    response = client.post(MP2, content=body, headers={**admin, "Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert (response.json()["code"], response.json()["field"]) == ("pack-not-unicode", field)
+    assert client.get(MP2).json() == before

@@ -4,7 +4,9 @@ serialise, and a live stream on one worker sees what another appended."""
 from __future__ import annotations
 
 import copy
+import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -262,6 +264,57 @@ def test_a_history_edit_waiting_on_a_slow_database_leaves_the_worker_answering(p
     finally:
         live_server.stop(proc)
         link.close()
+
+
+def serving_pids(base: str, deadline_s: float = 30) -> set[int]:
+    """The pids of the workers serving, once ``/health`` counts every configured one live."""
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        health = httpx.get(f"{base}/health", timeout=5).json()
+        if health["workers"]["live"] == health["workers"]["configured"]:
+            pids: set[int] = set()
+            for _ in range(200):  # a fresh connection each time: the kernel hands them round
+                pids.add(httpx.get(f"{base}/health", timeout=5).json()["log"]["worker"])
+                if len(pids) == health["workers"]["configured"]:
+                    return pids
+        time.sleep(0.1)
+    raise AssertionError(f"the workers were not all back: {health['workers']}")
+
+
+def killed(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+    while os.path.exists(f"/proc/{pid}") and "zombie" not in open(f"/proc/{pid}/status").read():
+        time.sleep(0.05)
+
+
+def test_a_killed_worker_is_forked_again_and_health_counts_the_live_ones(workers, tmp_path):
+    before = serving_pids(workers)
+    assert httpx.get(f"{workers}/health").json()["workers"] == {"configured": 2, "live": 2}
+    gone = min(before)
+    killed(gone)
+    counted, deadline = set(), time.monotonic() + 5
+    while 1 not in counted and time.monotonic() < deadline:  # until the new one serves, after its pause
+        counted.add(httpx.get(f"{workers}/health", timeout=5).json()["workers"]["live"])
+    assert 1 in counted  # the worker left answers, and counts itself alone
+    after = serving_pids(workers)
+    assert gone not in after and len(after) == 2 and (after - {gone}) & before
+    said = (tmp_path / "serve.log").read_text()
+    assert f"serve: worker {gone} was stopped by signal 9; a new one starts in 0.5 s" in said  # it had just started
+
+
+def test_a_worker_that_keeps_dying_is_forked_again_after_growing_pauses(workers, tmp_path):
+    for _ in range(3):
+        pids = serving_pids(workers)
+        killed(max(pids))  # the newest: it dies soon after it started
+    serving_pids(workers)
+    pauses = re.findall(r"was stopped by signal 9; a new one starts in (\S+) s", (tmp_path / "serve.log").read_text())
+    assert pauses == ["0.5", "1", "2"], pauses
+
+
+def test_a_worker_that_served_a_long_time_is_forked_again_at_once_and_a_crash_loop_waits_at_most_30_s():
+    from api.server import backoff
+
+    assert [backoff(n) for n in range(9)] == [0, 0.5, 1, 2, 4, 8, 16, 30, 30]
 
 
 def test_several_workers_on_a_duckdb_file_are_refused_in_one_line(tmp_path):

@@ -99,3 +99,16 @@ def test_pack_files_that_cannot_be_read_are_refused_in_words(tmp_path):
         result = runner.invoke(app, [*args, "--db", db])
         assert result.exit_code == 1 and isinstance(result.exception, SystemExit), (args, result.exception)
         assert words in result.output, (args, result.output)
+
+
+def test_a_pack_file_nested_too_deep_is_refused_in_words(tmp_path):
+    db = str(tmp_path / "a.duckdb")
+    text = json.dumps({**copy.deepcopy(SYNTHETIC.data), "id": "deep", "layout": "LAYOUT"})
+    for depth, words in ((50, "pack.layout nests deeper than 32 levels"), (100_000, "not JSON")):
+        path = tmp_path / f"deep-{depth}.json"
+        path.write_text(text.replace('"LAYOUT"', "[" * depth + "]" * depth))
+        result = runner.invoke(app, ["pack", "upload", str(path), "--db", db])
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), (depth, result.exception)
+        assert words in result.output, (depth, result.output)
+    listed = runner.invoke(app, ["pack", "list", "--db", db])
+    assert "deep" not in listed.output, listed.output

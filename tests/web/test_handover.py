@@ -243,6 +243,61 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_recorded_once(phones, se
     assert game(http, game_id)["last_seq"] == before + 1
 
 
+TAKEN_BACK = {
+    "en": ("Taken back.", "taken back on another device"),
+    "es": ("Retirado.", "se retiró en otro dispositivo"),
+    "ja": ("取り消されました。", "別の端末で取り消されました"),
+}
+
+
+@pytest.mark.parametrize("lang", list(TAKEN_BACK))
+def test_a_move_taken_back_on_another_phone_while_its_answer_was_lost_is_shown_as_taken_back(phones, server, http, lang):
+    page = phones()
+    game_id = a_dealt_game(page, server)
+    if lang != "en":
+        with page.expect_navigation():
+            page.click(f".game-lang [data-lang={lang}]")
+        page.wait_for_selector(f"html[lang={lang}] main:not([aria-busy])")
+        wait_ready(page)
+    before = game(http, game_id)["last_seq"]
+    steps = len(frames(http, game_id))
+    sent = []
+
+    def answer_lost_then_no_connection(route):
+        sent.append(route.request.post_data)
+        if len(sent) == 1:
+            route.fetch()  # the server records it, and the phone never hears
+        route.abort("internetdisconnected")
+
+    page.route("**/moves", answer_lost_then_no_connection)
+    pick(page, "lost-cities.card-played")
+    page.locator("#outbox").wait_for()
+    page.context.set_offline(True)
+    assert game(http, game_id)["last_seq"] == before + 1
+
+    other = phones()
+    mine = stored(page, game_id)
+    other.goto(f"{server}/?game={game_id}#write={mine['write']}&seats={','.join(mine['seats'])}")
+    wait_ready(other, after=before)
+    other.click("#undo")
+    wait_ready(other, after=before + 1)
+    undone = game(http, game_id)["last_seq"]
+
+    page.unroute("**/moves")
+    page.context.set_offline(False)
+    alert = page.locator("#recorder .error[data-code='move-taken-back']")
+    alert.wait_for()
+    lead, words = TAKEN_BACK[lang]
+    assert alert.inner_text().startswith(lead) and words in alert.inner_text()
+    assert page.locator("#outbox").is_hidden() and page.locator("#history li.pending").count() == 0
+    assert page.locator("#history li:not(.pending)").count() == steps  # not shown as recorded
+    assert page.evaluate("id => localStorage.getItem('tabletape.outbox.' + id)", game_id) is None
+    page.wait_for_timeout(2500)  # past the first retry's pause: it is not sent again
+    assert game(http, game_id)["last_seq"] == undone
+    shot(page, f"offline-taken-back-{lang}")
+    assert axe_violations(page) == []
+
+
 def test_the_manifest_is_valid_linked_and_its_icons_are_there(phones, server, http):
     response = http.get("/static/manifest.webmanifest")
     assert response.status_code == 200

@@ -1,7 +1,8 @@
 // Moves tapped while the connection is down: kept in this device's storage with their
 // idempotency key, shown as waiting, and sent once the connection is back (when the browser
 // says it is online, and again with growing pauses). The server records a key once, so a move
-// whose first answer was lost is not recorded twice when it is sent again.
+// whose first answer was lost is not recorded twice when it is sent again; if that move was taken
+// back meanwhile on another device, the server refuses the resend (move-taken-back) and it is dropped.
 import { api } from './api.js';
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';

@@ -175,7 +175,7 @@ export async function show(main, q, { navigate }) {
   const textOf = (f) => inWords((g.names.get(f.seq) || {}).text || f.text || humanize(f.type));
   // the log's seqs, as the timeline numbers its steps (null: not a step now)
   const stepOf = (seq) => { const i = g.frames.findIndex((f) => f.seq === seq); return i < 0 ? null : i; };
-  const showError = (box, e) => box.append(errorBox(e, { stepOf }));
+  const showError = (box, e) => box.append(errorBox(e, { stepOf, lead: e && e.lead }));
 
   function finish(toEnd, keepSeq, wasAtEnd) {
     let pos = g.frames.length - 1;
@@ -670,7 +670,9 @@ function shortMove(move) {
 }
 
 // a queued move the server turned down, in the table's words
+// a queued move the server turned down, in words about the offline move rather than the request
 function notSent(e) {
+  if (e.code === 'move-taken-back') return { code: e.code, body: e.body, lead: t('game.taken-back'), message: t('game.taken-back-offline') };
   if (e.code !== 'stale-expected-seq') return e;
   return { code: e.code, body: e.body, message: t('game.not-sent') };
 }

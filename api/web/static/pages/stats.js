@@ -258,6 +258,9 @@ export async function show(main, q, { navigate } = {}) {
     const box = out.querySelector('.st-filter-box');
     if (box) box.after(said); else out.append(said);
   }
+  if (index.left_out && index.left_out.length) {  // games this server cannot read, in its words
+    out.append(h('p', { class: 'notice', id: 'stats-left-out' }, index.left_out.map((g) => g.message).join(' ')));
+  }
   root.dataset.ready = 'true';
   return {};
 }
