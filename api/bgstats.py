@@ -28,12 +28,12 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from api.jsonl import ImportRefused, import_games
-from events import codec
+from events import codec, limits
 from events.base import Event
-from events.errors import TabletapeError
+from events.errors import MalformedEvent, TabletapeError
 from events.lifecycle import GameCreated, ScoreOnly, score_only_end
 from events.log import new_game_id
 from events.names import check_player_names
@@ -154,7 +154,7 @@ def export(read_models: "ReadModels", now: datetime | None = None) -> dict[str, 
             first_time = (game["title"], row["player"]) not in seen
             seen.add((game["title"], row["player"]))
             entry: dict[str, Any] = {
-                "score": str(row["score"]),
+                "score": "" if row["score"] is None else str(row["score"]),  # a play of winners alone
                 "winner": bool(row["won"]),
                 "newPlayer": first_time,
                 "startPlayer": game["first_seat"] is not None and row["seat"] == game["first_seat"],
@@ -246,6 +246,8 @@ class ImportReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     #: plays already in the store (imported before, or recorded here move by move)
     already: list[str] = field(default_factory=list)
+    #: plays of games that are not tabletape's titles, by the game's name
+    other_games: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -253,6 +255,7 @@ class ImportReport:
             "game_ids": self.imported,
             "already_imported": len(self.already),
             "skipped": [{"play": play, "reason": reason} for play, reason in self.skipped],
+            "other_games": sum(self.other_games.values()),
         }
 
 
@@ -266,6 +269,10 @@ def read_document(text: str | bytes) -> dict[str, Any]:
         document = json.loads(text)
     except ValueError as exc:
         raise ImportRefused("not a BG Stats export: the file is not JSON ({exc})", params=dict(exc=exc), code="bgstats-malformed") from None
+    except RecursionError:  # deeper than Python's JSON reader goes
+        raise _too_deep() from None
+    if limits.nesting_depth(document) > limits.MAX_DEPTH:
+        raise _too_deep()
     if not isinstance(document, dict) or not isinstance(document.get("plays"), list):
         raise ImportRefused("not a BG Stats export: no list of plays at the top level", code="bgstats-malformed")
     for key in ("games", "players"):
@@ -274,8 +281,24 @@ def read_document(text: str | bytes) -> dict[str, Any]:
     return document
 
 
+def _too_deep() -> ImportRefused:
+    return ImportRefused(
+        "not a BG Stats export: it nests lists and objects deeper than {max_depth} levels",
+        params=dict(max_depth=limits.MAX_DEPTH), code="too-deeply-nested",
+    )
+
+
 def _by_id(entries: list[Any]) -> dict[Any, dict[str, Any]]:
-    return {e["id"]: e for e in entries if isinstance(e, dict) and "id" in e and not isinstance(e["id"], (list, dict))}
+    return {e["id"]: e for e in entries if isinstance(e, dict) and _is_ref(e.get("id"))}
+
+
+def _is_ref(value: Any) -> bool:
+    """An id a file may refer to by (a list or an object is no id, and cannot key a lookup)."""
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _find(table: dict[Any, dict[str, Any]], ref: Any) -> dict[str, Any] | None:
+    return table.get(ref) if _is_ref(ref) else None
 
 
 def _title_of(game: dict[str, Any] | None) -> str:
@@ -289,31 +312,108 @@ def _title_of(game: dict[str, Any] | None) -> str:
         if isinstance(name, str) and name.strip().casefold() in _BY_NAME:
             return _BY_NAME[name.strip().casefold()]
     label = game.get("name") if isinstance(game.get("name"), str) else "?"
-    raise _Skip(f"{label!r} (BoardGameGeek id {bgg_id}) is not one of tabletape's titles")
+    raise _OtherGame(label[:80])
 
 
-_SCORE = re.compile(r"\s*[+-]?\d+(\.0+)?\s*")
+class _OtherGame(_Skip):
+    """A play of a game that is not one of tabletape's titles (counted, not listed)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
 
 
-def _score(value: Any, who: str) -> int:
+#: the app's score calculator writes a sum such as "2+7+8+9-20+2"; its tokens: whole numbers
+#: (a "12.0" as well), + - * and parentheses
+_TOKEN = re.compile(r"\s*(?:(\d+)(?:\.0+)?|([-+*()]))")
+_LONGEST_SUM = 200
+
+
+def calculate(text: str) -> int:
+    """A score as the app's calculator keeps it: digits, +, -, * and parentheses (never ``eval``).
+    Raises ValueError for anything else."""
+    if len(text) > _LONGEST_SUM:
+        raise ValueError("too long")
+    tokens, at = [], 0
+    while at < len(text.rstrip()):
+        found = _TOKEN.match(text, at)
+        if found is None:
+            raise ValueError(text)
+        tokens.append(int(found[1]) if found[1] is not None else found[2])
+        at = found.end()
+    value, rest = _sum(tokens, 0)
+    if rest != len(tokens):
+        raise ValueError(text)
+    return value
+
+
+def _sum(tokens: list[Any], at: int, depth: int = 0) -> tuple[int, int]:
+    value, at = _product(tokens, at, depth)
+    while at < len(tokens) and tokens[at] in ("+", "-"):
+        right, after = _product(tokens, at + 1, depth)
+        value, at = (value + right if tokens[at] == "+" else value - right), after
+    return value, at
+
+
+def _product(tokens: list[Any], at: int, depth: int) -> tuple[int, int]:
+    value, at = _factor(tokens, at, depth)
+    while at < len(tokens) and tokens[at] == "*":
+        right, at = _factor(tokens, at + 1, depth)
+        value *= right
+    return value, at
+
+
+def _factor(tokens: list[Any], at: int, depth: int) -> tuple[int, int]:
+    if at >= len(tokens) or depth > limits.MAX_DEPTH:
+        raise ValueError("incomplete")
+    token = tokens[at]
+    if isinstance(token, int):
+        return token, at + 1
+    if token in ("+", "-"):
+        value, at = _factor(tokens, at + 1, depth + 1)
+        return (value if token == "+" else -value), at
+    if token == "(":
+        value, at = _sum(tokens, at + 1, depth + 1)
+        if at >= len(tokens) or tokens[at] != ")":
+            raise ValueError("unclosed")
+        return value, at + 1
+    raise ValueError(token)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _score(value: Any, who: str, field: str) -> int | None:
+    """A seat's score; None where the play names its winners alone (a blank score)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
     if isinstance(value, bool):
         raise _Skip(f"{who}'s score {value!r} is not a number")
     if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and _SCORE.fullmatch(value):
-        return int(float(value))
-    raise _Skip(f"{who}'s score {value!r} is not a whole number")
+        points = value
+    elif isinstance(value, float) and value.is_integer():
+        points = int(value)
+    elif isinstance(value, str):
+        try:
+            points = calculate(value)
+        except ValueError:
+            raise _Skip(f"{who}'s score {_short(value)} is not a whole number or a sum") from None
+    else:
+        raise _Skip(f"{who}'s score {_short(value)} is not a whole number")
+    limits.check_integer(points, field)
+    return points
 
 
-def _played_at(value: Any) -> datetime:
+def _played_at(value: Any, minutes: int) -> datetime:
     if not isinstance(value, str) or not value.strip():
         raise _Skip("it has no playDate")
     try:
         moment = datetime.fromisoformat(value.strip())
     except ValueError:
-        raise _Skip(f"its playDate {value!r} is not a date and time") from None
+        raise _Skip(f"its playDate {_short(value)} is not a date and time") from None
+    limits.check_date(moment.replace(tzinfo=None), "playDate", minutes + 24 * 60)  # a zone moves it a day at most
     return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
@@ -340,20 +440,25 @@ def _play_events(
     """A play as a score-only game's events; raises _Skip with the reason it cannot be one."""
     if play.get("ignored") is True:
         raise _Skip("BG Stats marks it ignored (left out of its statistics)")
-    title = _title_of(games.get(play.get("gameRefId")))
+    title = _title_of(_find(games, play.get("gameRefId")))
     scores = play.get("playerScores")
     if not isinstance(scores, list) or not scores or not all(isinstance(s, dict) for s in scores):
         raise _Skip("it has no player scores")
     seated = _seat_order(scores)
+    position = {id(entry): index for index, entry in enumerate(scores)}
     names, points, winners, teams, ranks = [], [], [], [], []
     start_seat = None
+    guests = 0
     for seat, entry in enumerate(seated):
-        player = players.get(entry.get("playerRefId"))
+        player = _find(players, entry.get("playerRefId"))
         name = player.get("name") if player else None
         if not isinstance(name, str) or not name.strip():
-            raise _Skip(f"seat {seat + 1}'s playerRefId {entry.get('playerRefId')!r} names no player of the file")
+            raise _Skip(f"seat {seat + 1}'s playerRefId {_short(entry.get('playerRefId'))} names no player of the file")
+        if player.get("isAnonymous") is True:  # the app's one "anonymous" player is another person each time
+            guests += 1
+            name = guest_name(guests, ref)
         names.append(name.strip())
-        points.append(_score(entry.get("score"), name.strip()))
+        points.append(_score(entry.get("score"), name.strip(), f"playerScores.{position[id(entry)]}.score"))
         if entry.get("winner") is True:
             winners.append(seat)
         if entry.get("startPlayer") is True:
@@ -361,35 +466,61 @@ def _play_events(
         teams.append(entry.get("team"))
         rank = entry.get("rank")
         ranks.append(rank if isinstance(rank, int) and not isinstance(rank, bool) else 0)
+    scored = _scored(points, winners)
     try:
         check_player_names(names)
         created = GameCreated(title=title, players=tuple(names))
         game = start(created)
     except TabletapeError as exc:
         raise _Skip(f"{get_title(title).name} cannot be set up so: {exc.message}") from None
-    own_teams = stats_model(game.title.id).teams(game)
-    if len(set(own_teams)) < len(own_teams):  # partnerships: the file's teams must sit as the title seats them
-        if play.get("usesTeams") is not True or any(t in (None, "") for t in teams):
-            raise _Skip(f"{len(names)} players of {game.title.name} play in partnerships, and the play names no teams")
-        if any((teams[a] == teams[b]) != (own_teams[a] == own_teams[b]) for a in range(len(names)) for b in range(len(names))):
-            raise _Skip(f"its teams do not sit as {game.title.name}'s partnerships do (partners every other seat)")
-        if any(points[a] != points[b] for a in range(len(names)) for b in range(len(names)) if own_teams[a] == own_teams[b]):
-            raise _Skip("partners have different scores; a partnership shares one score")
-    if not winners:  # BG Stats leaves winner unset when it decides by points: the highest score wins
-        best = max(points)
-        winners = [seat for seat, p in enumerate(points) if p == best]
+    _check_teams(play, game, teams, scored)
+    if scored and not winners:  # BG Stats leaves winner unset when it decides by points: the highest score wins
+        best = max(scored)
+        winners = [seat for seat, p in enumerate(scored) if p == best]
     duration = play.get("durationMin")
     if not (isinstance(duration, int) and not isinstance(duration, bool) and 0 < duration <= 7 * 24 * 60):
         duration = None
-    played = _played_at(play.get("playDate"))
+    played = _played_at(play.get("playDate"), duration or 0)
     where = play.get("_location")
     marker = ScoreOnly(
         source=SOURCE, ref=ref, played_at=played.isoformat(), duration_min=duration, start_seat=start_seat,
         location=where if isinstance(where, str) and where.strip() else None,
     )
-    ended = score_only_end(tuple(points), tuple(winners), tuple(ranks))
+    ended = score_only_end(tuple(scored), tuple(winners), tuple(ranks), seats=len(names))
     game_id = new_game_id(now_ms=_epoch_ms(played))  # time-ordered by when it was played
     return game_id, [created, marker, ended]
+
+
+def guest_name(number: int, ref: str) -> str:
+    """An anonymous seat's name: its number in the play and the play's whole uuid (unique in the
+    store), so that no two plays' guests are ever one person on a leaderboard."""
+    return f"Guest {number} (play {ref})"
+
+
+def _scored(points: list[int | None], winners: list[int]) -> list[int]:
+    """Every seat's score, or none where the play names its winners alone."""
+    if all(p is None for p in points):
+        if not winners:
+            raise _Skip("it has neither scores nor a winner")
+        return []
+    missing = [seat for seat, p in enumerate(points) if p is None]
+    if missing:
+        raise _Skip(f"seat {missing[0] + 1} has no score while others have one")
+    return points  # type: ignore[return-value]
+
+
+def _check_teams(play: dict[str, Any], game: Any, teams: list[Any], points: list[int]) -> None:
+    """Partnerships: the file's teams must sit as the title seats them, partners sharing a score."""
+    own_teams = stats_model(game.title.id).teams(game)
+    if len(set(own_teams)) == len(own_teams):
+        return
+    seats = range(len(teams))
+    if play.get("usesTeams") is not True or any(t in (None, "") for t in teams):
+        raise _Skip(f"{len(teams)} players of {game.title.name} play in partnerships, and the play names no teams")
+    if any((teams[a] == teams[b]) != (own_teams[a] == own_teams[b]) for a in seats for b in seats):
+        raise _Skip(f"its teams do not sit as {game.title.name}'s partnerships do (partners every other seat)")
+    if points and any(points[a] != points[b] for a in seats for b in seats if own_teams[a] == own_teams[b]):
+        raise _Skip("partners have different scores; a partnership shares one score")
 
 
 def _epoch_ms(moment: datetime) -> int:
@@ -421,17 +552,26 @@ def _game_id_of(ref: str) -> str | None:
     return "".join(reversed(chars))
 
 
-def import_document(log: "DuckDBEventLog", projector: "Projector", document: dict[str, Any]) -> ImportReport:
+def import_document(
+    log: "DuckDBEventLog", projector: "Projector", document: dict[str, Any],
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportReport:
     """Add the plays of tabletape's titles as score-only games, once each (by the play's uuid);
-    say which plays were left out and why. The added games are appended in one batch."""
+    say which plays were left out and why. All or nothing: the added games are appended in one
+    batch, and a value no store can hold refuses the whole file, naming the play and the field.
+    ``progress(done, total)`` hears of each play read."""
     report = ImportReport()
     games = _by_id(document.get("games") or [])
     players = _by_id(document.get("players") or [])
     places = _by_id(document.get("locations") or [])
     seen = known_refs(log)
+    stored = set(log.game_ids())  # one query, not one per play (20,000 of them cost 40 s)
     in_file: set[str] = set()
     batch: list[tuple[str, list[Event]]] = []
+    total = len(document["plays"])
     for number, play in enumerate(document["plays"], 1):
+        if progress is not None and (number % 500 == 0 or number == total):
+            progress(number, total)
         if not isinstance(play, dict):
             report.skipped.append((f"play {number}", "it is not an object"))
             continue
@@ -444,17 +584,28 @@ def import_document(log: "DuckDBEventLog", projector: "Projector", document: dic
             report.already.append(ref)
             continue
         ours = _game_id_of(ref)
-        if ours is not None and log.exists(ours):
+        if ours is not None and ours in stored:
             report.already.append(ref)
             continue
-        place = places.get(play.get("locationRefId"))
+        place = _find(places, play.get("locationRefId"))
         if place is not None and isinstance(place.get("name"), str):
             play = {**play, "_location": place["name"]}
         try:
             game_id, events = _play_events(play, games, players, ref)
+            for event in events:
+                limits.check_storable(event, codec.tag_of(type(event)))
+        except _OtherGame as other:
+            report.other_games[other.name] = report.other_games.get(other.name, 0) + 1
+            continue
         except _Skip as why:
             report.skipped.append((ref, str(why)))
             continue
+        except MalformedEvent as exc:
+            label = ref if len(ref) <= 40 else f"{number}"
+            raise ImportRefused(
+                "play {play}: {message_}", params=dict(play=label, message_=exc), code=exc.code,
+                field=exc.details.get("field"), play=label,
+            ) from None
         batch.append((game_id, events))
         report.imported.append(game_id)
     if batch:

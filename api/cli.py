@@ -18,7 +18,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from api.cli_common import (
-    DEFAULT_DB, Db, cli, command_name, console, created, fail, layers, option_value, reported, service, shown,
+    DEFAULT_DB, Db, cli, command_name, console, created, fail, layers, option_value, progress_bar, reported, service,
+    shown,
     unreadable_rows,
 )
 from api.demo import register as _register_demo
@@ -423,13 +424,16 @@ def import_bgstats(db: str, path: str) -> None:
 
     if path != "-" and not Path(path).is_file():
         fail(cli("bgstats-no-file", path=path))
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    # bytes: the JSON reader finds their encoding, and refuses what is not text in one line
+    text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     out = console()
-    with layers(db) as lay, reported():
-        report = bgstats.import_document(lay.log, lay.projector, bgstats.read_document(text))
+    with layers(db) as lay, reported(), progress_bar(cli("bgstats-reading")) as tick:
+        report = bgstats.import_document(lay.log, lay.projector, bgstats.read_document(text), progress=tick)
     out.print(
         cli("bgstats-imported", imported=len(report.imported), already=len(report.already), skipped=len(report.skipped))
     )
+    if report.other_games:
+        out.print(cli("bgstats-other-games", count=sum(report.other_games.values()), games=len(report.other_games)))
     for play, reason in report.skipped:
         out.print(cli("bgstats-skipped", play=shown(play), reason=shown(reason)))
 

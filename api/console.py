@@ -62,6 +62,8 @@ def describe(game: GameState, body: Event) -> str:
     if isinstance(body, GameCreated):
         seed = f", seed {body.seed}" if body.seed is not None else ""
         return f"{body.title}: {', '.join(body.players)}{seed}"
+    if isinstance(body, GameEnded) and not body.scores:
+        return "end: " + ", ".join(game.players[seat] for seat in body.winners) + " won"
     if isinstance(body, GameEnded):
         return "end: " + ", ".join(f"{p} {s}" for p, s in zip(game.players, body.scores))
     if isinstance(body, Undone):

@@ -34,6 +34,8 @@ BODY_LIMITS: dict[str, int] = {
     # the longest query SqlIn allows, 20,000 characters, each as a JSON escape pair of 12 bytes
     "sql": 256 * KiB,
     "packs": 1 * MiB,
+    # a BG Stats export of 20,000 plays is about 5 MiB
+    "bgstats": 32 * MiB,
     "other": 16 * KiB,
 }
 _GAME_ROUTES = frozenset(("moves", "amend", "undo", "redo", "fork", "chance"))
@@ -82,6 +84,8 @@ def route_of(method: str, path: str) -> str:
         return "sql"
     if path.startswith("/titles/"):
         return "packs"
+    if path == "/import/bgstats":
+        return "bgstats"
     if path.startswith("/games/"):
         game, _, action = path[7:].partition("/")
         if game and action in _GAME_ROUTES:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from api.errors import NotYetVisible
-from events import codec
+from events import codec, limits
 from events.base import Event
 from events.duckdb_log import DuckDBEventLog
 from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
@@ -229,8 +229,8 @@ def _score_only_break(game: GameState, seq: int, body: Event, length: int) -> _B
     seats = len(game.players)
     if not isinstance(body, GameEnded):
         return _Break(seq, "a score-only game has no moves")
-    if len(body.scores) != seats or not body.winners or any(not 0 <= w < seats for w in body.winners):
-        return _Break(seq, "a score-only end needs a score per seat and winners among the seats")
+    if len(body.scores) not in (0, seats) or not body.winners or any(not 0 <= w < seats for w in body.winners):
+        return _Break(seq, "a score-only end needs a score per seat (or none) and winners among the seats")
     if not fitting_ranks(tuple(body.ranks), tuple(body.winners), seats):
         return _Break(seq, "a score-only end ranks every seat from 1, exactly its winners first")
     return None
@@ -254,20 +254,42 @@ def import_games(
     library: PackLibrary | None = None,
 ) -> int:
     """Check, append in one batch, verify the hash chains, bring the catalogue up to date; the
-    packs the games carry are added to ``library`` first (and taken back if the import is refused)."""
+    packs the games carry are added to ``library`` first (and taken back if the import is refused).
+
+    All or nothing: each game's events are checked against what a store holds and its read-model
+    rows built (in the tables' types) before anything is appended."""
     staged = stage_packs(library, list(packs)) if library is not None else []
     check_games(games)
+    for game_id, events in games:
+        limits.check_game(game_id, events)
+    at = log.now()
+    rows = _staged_rows(projector, games, at)
     added = library.keep(staged) if library is not None else []
     try:
-        count = log.import_games(games)
+        count = log.import_games(games, at=at)
     except BaseException:
         if library is not None:
             library.forget(added)
         raise
-    for game_id, _ in games:
-        report = log.verify(game_id)
+    for report in log.verify_many([game_id for game_id, _ in games]):
         if not report.ok:
-            raise ImportRefused("game {game_id}: the imported chain does not verify: {reason}", params=dict(game_id=game_id, reason=report.reason), game_id=game_id)
-        if projector.read_models is not None:
-            projector.read_models.track(game_id, projector.history(game_id), projector.state(game_id), None)
+            raise ImportRefused("game {game_id}: the imported chain does not verify: {reason}", params=dict(game_id=report.game_id, reason=report.reason), game_id=report.game_id)
+    if rows is not None:
+        projector.read_models.add_staged(rows)
     return count
+
+
+def _staged_rows(projector: Projector, games: list[tuple[str, list[Event]]], at: datetime) -> dict[str, Any] | None:
+    """The read-model rows of the games (``ReadModels.stage``); a game they cannot hold refuses the import."""
+    read_models = projector.read_models
+    if read_models is None:
+        return None
+    try:
+        return read_models.stage(games, at)
+    except (ValueError, OverflowError, TypeError, ArithmeticError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        for game_id, events in games:  # which game: a second pass, one by one
+            try:
+                read_models.stage([(game_id, events)], at)
+            except (ValueError, OverflowError, TypeError, ArithmeticError):
+                raise ImportRefused("game {game_id}: the read models cannot hold it ({exc})", params=dict(game_id=game_id, exc=exc), code="value-out-of-range", game_id=game_id) from None
+        raise

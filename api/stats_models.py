@@ -14,12 +14,13 @@ class BoardRow(BaseModel):
     games: int
     wins: int
     win_rate: float
-    avg_score: float
-    best_score: int
+    #: None: every game of theirs was recorded by its winners alone
+    avg_score: float | None
+    best_score: int | None
 
 
 class LeaderRow(BoardRow):
-    worst_score: int
+    worst_score: int | None
 
 
 class LeaderboardOut(BaseModel):
@@ -84,6 +85,7 @@ class ScoresOut(BaseModel):
     summary: ScoreSummary
     bin_width: int
     histogram: list[ScoreBin]
+    games_without_scores: int = Field(0, description="games left out: recorded by their winners alone (a BG Stats play)")
 
 
 class SourceRow(BaseModel):

@@ -260,3 +260,15 @@ def _intact(
 
 def _json_bytes(value: object) -> bytes:
     return value.encode() if isinstance(value, str) else bytes(value)  # type: ignore[arg-type]
+
+
+def check_many(
+    game_ids: Sequence[str], rows: Sequence[tuple], heads: Sequence[tuple], secret: bytes
+) -> list[VerifyReport]:
+    """``check_chain`` of many games at once: ``rows`` are ``(game_id, *CHECK_COLUMNS)`` in game
+    and seq order, ``heads`` ``(game_id, last_seq, legacy_seq, mac)``; one verdict per game id."""
+    by_game: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_game.setdefault(row[0], []).append(row[1:])
+    head_of = {head[0]: tuple(head[1:]) for head in heads}
+    return [check_chain(game_id, by_game.get(game_id, []), head_of.get(game_id), secret)[0] for game_id in game_ids]

@@ -19,7 +19,8 @@ class GameCreated(Event, frozen=True, tag="game.created"):
 
 
 class GameEnded(Event, frozen=True, tag="game.ended"):
-    """The final result as the rules computed it when the game ended.
+    """The final result as the rules computed it when the game ended (a score-only game's as its
+    source had it; ``scores`` empty where the source named its winners alone).
 
     Kept in the log so that a later rules change that would alter the result is detected
     rather than silently rewriting history.
@@ -48,11 +49,15 @@ class ScoreOnly(Event, frozen=True, tag="game.score-only"):
 
 
 def score_only_end(
-    scores: tuple[int, ...], winners: tuple[int, ...], ranks: tuple[int, ...] | None = None
+    scores: tuple[int, ...], winners: tuple[int, ...], ranks: tuple[int, ...] | None = None, seats: int | None = None
 ) -> GameEnded:
     """The end of a score-only game: the source's ranks where they fit its winners, else the winners
-    rank 1 and the others by score (dense, from 2)."""
-    if ranks is None or not fitting_ranks(ranks, winners, len(scores)):
+    rank 1 and the others by score (dense, from 2). No ``scores`` (of ``seats`` seats): the source
+    named the winners alone, and everyone else ranks 2."""
+    seats = len(scores) if seats is None else seats
+    if not scores and (ranks is None or not fitting_ranks(ranks, winners, seats)):
+        ranks = tuple(1 if seat in winners else 2 for seat in range(seats))
+    elif ranks is None or not fitting_ranks(ranks, winners, seats):
         others = sorted({s for seat, s in enumerate(scores) if seat not in winners}, reverse=True)
         ranks = tuple(1 if seat in winners else 2 + others.index(s) for seat, s in enumerate(scores))
     return GameEnded(scores=tuple(scores), ranks=tuple(ranks), winners=tuple(sorted(winners)))

@@ -74,6 +74,12 @@ class EventLog(Protocol):
 
     def verify(self, game_id: str) -> VerifyReport: ...
 
+    def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
+        """``verify`` of many games in a few queries."""
+
+    def now(self) -> datetime:
+        """The time this log stamps events with."""
+
     def game_ids(self) -> list[str]: ...
 
     def import_games(self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import") -> int:

@@ -36,7 +36,7 @@ import psycopg
 import pyarrow as pa
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from events import anchors, codec
+from events import anchors, codec, limits
 from events.base import Event
 from events.duckdb_log import (
     _ARROW_SCHEMA,
@@ -185,6 +185,7 @@ class PostgresEventLog:
         """Append after ``expected_seq`` in one transaction; returns once it has committed."""
         if not events:
             raise MalformedEvent("an append needs at least one event")
+        limits.check_game(game_id, events, expected_seq + 1)
         bodies = [codec.encode(event) for event in events]
         refusal = self._broken.get(game_id)
         if refusal is not None:
@@ -304,14 +305,15 @@ class PostgresEventLog:
         return chain_broken(report)
 
     def import_games(
-        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 50_000
+        self, games: Iterable[tuple[str, Sequence[Event]]], actor: str = "import", chunk_events: int = 50_000,
+        at: datetime | None = None,
     ) -> int:
         """Bulk-append whole new games: all or nothing, with COPY, in one transaction."""
         games = list(games)
         game_ids = [game_id for game_id, _ in games]
         if len(set(game_ids)) != len(game_ids):
             raise GameExists("an import names the same game twice")
-        at = self._clock()
+        at = at or self._clock()
         inserted = 0
         with self._pool.connection() as conn, conn.transaction():
             clash = conn.execute("SELECT game_id FROM chain_heads WHERE game_id = ANY(%s) LIMIT 1", [game_ids]).fetchone()
@@ -539,6 +541,19 @@ class PostgresEventLog:
         rows, head = self._check_rows(game_id)
         return anchors.check_chain(game_id, rows, head, self._secret)[0]
 
+    def now(self) -> datetime:
+        """The time this log stamps events with (its clock)."""
+        return self._clock()
+
+    def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
+        """``verify`` of many games in one snapshot (an import's thousands of games)."""
+        ids = list(game_ids)
+        rows, heads = self._chain_rows(
+            f"SELECT game_id, {CHECK_COLUMNS} FROM events WHERE game_id = ANY(%s) ORDER BY game_id, seq",
+            "SELECT game_id, last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ANY(%s)", [ids],
+        )
+        return anchors.check_many(ids, rows, heads, self._secret)
+
     def read_checked(self, game_id: str) -> list[Event]:
         """The decoded bodies of a game whose chain and anchors check out; raises ChainBroken
         naming the first altered seq otherwise (and refuses writes to that game from then on)."""
@@ -552,19 +567,22 @@ class PostgresEventLog:
         raise chain_broken(report)
 
     def _check_rows(self, game_id: str) -> tuple[list[tuple], tuple | None]:
-        with self._pool.connection() as conn, conn.transaction():
-            # one snapshot for rows and head: under READ COMMITTED each statement takes its own, so
-            # an append committed between the two made a sound game look cut short (and marked broken)
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            rows = conn.execute(
-                f"SELECT {CHECK_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq", [game_id]
-            ).fetchall()
-            head = conn.execute(
-                "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = %s", [game_id]
-            ).fetchone()
+        rows, heads = self._chain_rows(
+            f"SELECT {CHECK_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq",
+            "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = %s", [game_id],
+        )
+        head = heads[0] if heads else None
         if not rows and head is None:
             raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
         return rows, head
+
+    def _chain_rows(self, rows_sql: str, heads_sql: str, params: list[Any]) -> tuple[list[tuple], list[tuple]]:
+        """Event rows and head rows read in one snapshot: under READ COMMITTED each statement takes
+        its own, so an append committed between the two made a sound game look cut short (and
+        marked broken)."""
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            return conn.execute(rows_sql, params).fetchall(), conn.execute(heads_sql, params).fetchall()
 
     def close(self) -> None:
         self._closing = True

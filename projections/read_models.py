@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 from events.errors import GameUnreadable
 from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
-from events.log import EventLog, from_micros, naive_utc
+from events.log import EventLog, from_micros, micros, naive_utc
 from projections.fold import GameState, fold, start
 from projections.quarantine import Quarantine, Unfoldable, decode_each, effective_steps, unreadable
 from projections.stats import Finished, model as stats_model, models as stats_models
@@ -49,7 +49,7 @@ CREATE TABLE IF NOT EXISTS results (
     game_id VARCHAR NOT NULL,
     seat INTEGER NOT NULL,
     player VARCHAR NOT NULL,
-    score INTEGER NOT NULL,
+    score INTEGER,
     rank INTEGER NOT NULL,
     won BOOLEAN NOT NULL,
     score_only BOOLEAN DEFAULT false,
@@ -60,6 +60,7 @@ CREATE TABLE IF NOT EXISTS results (
 MIGRATIONS = """
 ALTER TABLE games ADD COLUMN IF NOT EXISTS score_only BOOLEAN DEFAULT false;
 ALTER TABLE results ADD COLUMN IF NOT EXISTS score_only BOOLEAN DEFAULT false;
+ALTER TABLE results ALTER COLUMN score DROP NOT NULL;
 """
 
 GAMES_SCHEMA = pa.schema(
@@ -123,7 +124,7 @@ def game_rows(
                     "game_id": game_id,
                     "seat": seat,
                     "player": player,
-                    "score": ended.scores[seat],
+                    "score": ended.scores[seat] if ended.scores else None,  # a result-only play: winners alone
                     "rank": ended.ranks[seat],
                     "won": seat in ended.winners,
                     "score_only": marker is not None,
@@ -419,6 +420,35 @@ class ReadModels:
                 continue
             kept.add(rows)
         return kept
+
+    def stage(self, games: list[tuple[str, list[Any]]], at: datetime) -> dict[str, pa.Table]:
+        """Every read-model row of new games about to be appended at ``at``, as the tables' own
+        Arrow types: a value a table cannot hold fails here, before the log has the games, so an
+        import is refused whole instead of leaving games the read side cannot take back."""
+        stamp = micros(at)
+        batch = _Batch()
+        for game_id, events in games:
+            seqs = list(range(1, len(events) + 1))
+            batch.add(fold_game(game_id, seqs, [stamp] * len(events), list(events)))
+        return _arrow_tables(batch.rows)
+
+    def add_staged(self, staged: dict[str, pa.Table]) -> None:
+        """The ``games`` and ``results`` rows ``stage`` built, in one transaction (the statistics
+        tables follow at the next ``refresh``, as for any new game)."""
+        with self._lock:
+            self.con.execute("BEGIN")
+            try:
+                for name in ("games", "results"):
+                    if name in staged:
+                        self.con.register("_rm_staged", staged[name])
+                        try:
+                            self.con.execute(f"INSERT INTO {name} SELECT * FROM _rm_staged")
+                        finally:
+                            self.con.unregister("_rm_staged")
+                self.con.execute("COMMIT")
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
 
     def _write(
         self, rows: list[dict[str, Any]], results: list[dict[str, Any]], replace_ids: Iterable[str] = ()
@@ -731,7 +761,8 @@ def _score_only_rows(
     seats = [
         {"game_id": game_id, "players": len(game.players), "seat": seat, "player": player, "team": teams[seat],
          # unknown start player: neither first nor one of the others in the first-player question
-         "first": None if start_seat is None else seat == start_seat, "score": ended.scores[seat],
+         "first": None if start_seat is None else seat == start_seat,
+         "score": ended.scores[seat] if ended.scores else None,
          "rank": ended.ranks[seat], "won": seat in ended.winners, "score_only": True, **own}
         for seat, player in enumerate(game.players)
     ]

@@ -181,6 +181,9 @@ def sentence(before: GameState | None, after: GameState, body: Event, known: Eve
             when=body.played_at.replace("T", " ")[:16],
         )
     if isinstance(body, GameEnded):
+        if after.score_only is not None and not body.scores:  # the source named its winners alone
+            winners = ", ".join(after.players[seat] for seat in body.winners)
+            return phrase("step.ended-winners", "The game ended: {winners} won (no scores recorded)", winners=winners)
         if after.score_only is not None:
             scores = ", ".join(f"{p} {s}" for p, s in zip(after.players, body.scores))
             return phrase("step.ended-scores", "The game ended: {scores}", scores=scores)

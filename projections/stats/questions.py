@@ -206,11 +206,16 @@ class Questions:
         return {"title": f.title, "by_seat": by_seat, "first_player": first}
 
     def scores(self, f: Filters, bin_width: int | None = None) -> dict[str, Any]:
-        """The distribution of final scores (per seat): summary figures and a histogram."""
+        """The distribution of final scores (per seat): summary figures and a histogram, and how
+        many games it leaves out for having no scores (plays recorded by their winners alone)."""
         _need_title(f, "score distribution")
         sel = selection(f, games_with_player=False)
         seat_where, seat_params = _seat_filter(f, "r")
-        base = f"WITH s AS (SELECT r.score FROM seat_results r WHERE {sel.where('r')}{seat_where})"
+        unscored = self._ask(
+            f"SELECT count(DISTINCT r.game_id) AS n FROM seat_results r WHERE {sel.where('r')}{seat_where} AND r.score IS NULL",
+            [*sel.params, *seat_params],
+        )[0]["n"]
+        base = f"WITH s AS (SELECT r.score FROM seat_results r WHERE {sel.where('r')}{seat_where} AND r.score IS NOT NULL)"
         summary = self._ask(
             f"""{base} SELECT count(*) AS count, avg(score) AS mean, stddev_samp(score) AS stddev,
                    min(score) AS min, quantile_cont(score, 0.1) AS p10, median(score) AS median,
@@ -226,7 +231,8 @@ class Questions:
         )
         # low, high, count: the order the API's answer has, so both print the same table
         histogram = [{"low": r["low"], "high": r["low"] + bin_width, "count": r["count"]} for r in histogram]
-        return {"title": f.title, "summary": summary, "bin_width": bin_width, "histogram": histogram}
+        return {"title": f.title, "summary": summary, "bin_width": bin_width, "histogram": histogram,
+                "games_without_scores": unscored}
 
     def sources(self, f: Filters) -> list[dict[str, Any]]:
         """Points by source: the average per seat, its share of all points, and the winners' average."""

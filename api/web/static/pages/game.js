@@ -300,10 +300,11 @@ export async function show(main, q, { navigate }) {
     const outcome = g.info.outcome;
     if (outcome) {
       scoreBox.append(h('ol', { class: 'ranking' }, g.info.players
-        .map((p, s) => ({ p, s, score: outcome.scores[s], rank: outcome.ranks[s] }))
+        // a play recorded by its winners alone has no scores: the ranking shows who won
+        .map((p, s) => ({ p, s, score: outcome.scores.length ? outcome.scores[s] : null, rank: outcome.ranks[s] }))
         .sort((a, b) => a.rank - b.rank)
         .map((r) => h('li', { 'data-seat': r.s, 'data-score': r.score, class: outcome.winners.includes(r.s) ? 'winner' : '' },
-          h('span', { class: 'player', style: `--seat:${seatColour(r.s)}` }, r.p), ` ${num(r.score)}`, outcome.winners.includes(r.s) ? h('span', { class: 'badge' }, t('game.winner')) : ''))));
+          h('span', { class: 'player', style: `--seat:${seatColour(r.s)}` }, r.p), r.score === null ? '' : ` ${num(r.score)}`, outcome.winners.includes(r.s) ? h('span', { class: 'badge' }, t('game.winner')) : ''))));
     }
     const differs = g.info.result_differs;
     if (differs) {

@@ -453,6 +453,8 @@ async function titlePage(out, index, title, filters) {
       { key: 'median', label: say('stats.median'), value: t.scores.summary.median, fmt: 'num1' },
       { key: 'p10', label: say('stats.p10'), value: t.scores.summary.p10, fmt: 'num1' },
       { key: 'p90', label: say('stats.p90'), value: t.scores.summary.p90, fmt: 'num1' },
+      // plays recorded by their winners alone: counted as results, left out of the scores
+      ...(t.scores.games_without_scores ? [{ key: 'unscored', label: say('stats.games-without-scores'), value: t.scores.games_without_scores, fmt: 'int' }] : []),
     ]),
     columns(say('stats.score-histogram', { title: t.name }), bins(t.scores).map((b) => ({ label: INT.format(b.low), value: b.count,
       display: say('stats.bin-display', { count: INT.format(b.count), one: b.count === 1, low: INT.format(b.low), high: INT.format(b.high - 1) }) })), { tick: (v) => INT.format(Math.round(v)) })));
