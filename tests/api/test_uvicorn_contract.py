@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import socket
-import threading
 
+import own_loop
 import uvicorn
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -68,17 +68,4 @@ def test_a_connection_and_its_request_cycle_carry_what_the_guard_reads():
         transport.close()
         theirs.close()
 
-    # a thread of its own: a browser test before this one in the same process leaves its loop running here
-    failed: list[BaseException] = []
-    runner = threading.Thread(target=lambda: _capture(failed, lambda: asyncio.run(connect())))
-    runner.start()
-    runner.join(30)
-    if failed:
-        raise failed[0]
-
-
-def _capture(failed: list[BaseException], run) -> None:
-    try:
-        run()
-    except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
-        failed.append(exc)
+    own_loop.run(connect())  # a thread of its own: a browser test before this one leaves its loop running here
