@@ -1,3 +1,3 @@
-from api.cli import main
+from api.program import main
 
 main()

@@ -99,7 +99,7 @@ def _pydantic_msg(error: dict[str, Any], lang: str) -> str:
     if lang == i18n.DEFAULT or template is None:
         return msg
     own = (error.get("ctx") or {}).get("error")
-    if error.get("type") == "value_error":  # one of our validators' complaints (api/models.py)
+    if error.get("type") == "value_error":  # one of our validators' complaints (api/http/models.py)
         return _value_error(own, template, lang) or msg
     ctx = {k: v if isinstance(v, (int, float)) else str(v) for k, v in (error.get("ctx") or {}).items()}
     try:

@@ -4,7 +4,7 @@ It takes the same POST as tabletape's move route (path, bearer token, JSON body)
 body as FastAPI would and answers 201 with the next seq, so the same load generator drives it;
 what tabletape does beyond this (rules, log, projections) is the difference in the figures.
 
-``lane`` answers the same POST the way tabletape's move route is reached (``api/fast_lane.py``):
+``lane`` answers the same POST the way tabletape's move route is reached (``api/http/fast_lane.py``):
 an ASGI middleware ahead of FastAPI's routing. Its CPU per request is what uvicorn itself costs,
 the part of an append no change of tabletape's can remove.
 """

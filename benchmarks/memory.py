@@ -58,7 +58,7 @@ async def record_in_turn(port: int, games: list[Game], moves: int, clients: int 
 def bounds() -> list[tuple[str, str]]:
     import inspect
 
-    from api.streaming import CACHE_BYTES
+    from api.http.streaming import CACHE_BYTES
     from events.duckdb_log import DuckDBEventLog
     from projections.projector import MARK_EVERY, Projector
 

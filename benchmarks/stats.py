@@ -230,7 +230,7 @@ def page_answers(read_models) -> tuple[str, list[tuple[str, Callable[[], object]
 
 def bgstats_plays(count: int) -> dict:
     """A BG Stats export of ``count`` plays of the three titles, seeded (for the score-only import)."""
-    from api.bgstats import BGG
+    from api.formats.bgstats import BGG
 
     rng = random.Random(15)
     titles = sorted(BGG)
@@ -275,7 +275,7 @@ def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None, score_o
     row(f"full read-model rebuild ({games:,} games, {events:,} events, {seconds:.1f} s)", f"{rate:,.0f} ev/s",
         ">= 250,000 ev/s", rate >= 250_000)
     if score_only:
-        from api import bgstats
+        from api.formats import bgstats
         from projections.projector import Projector
 
         document = bgstats_plays(score_only)
@@ -297,7 +297,7 @@ def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None, score_o
         worst = max(worst, ms)
         row(f"  {name} (median)", f"{ms:.1f} ms", "<= 200 ms", ms <= 200)
     row(f"slowest page answer ({how})", f"{worst:.1f} ms", "<= 200 ms", worst <= 200)
-    from api import bgstats
+    from api.formats import bgstats
 
     t0 = time.perf_counter()
     plays = len(bgstats.export(read_models)["plays"])

@@ -13,6 +13,7 @@ Everything here works through the ``Title`` protocol, for every title.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+import json
 from typing import Any
 
 import msgspec
@@ -409,3 +410,27 @@ def take_back_seq(entries: list[Entry], digital: bool) -> int | None:
             return None
         return entries[index - 1].seq
     return None
+
+
+def describe(game: GameState, body: Event) -> str:
+    """An event in words: the title's notation for its moves, a phrase for lifecycle events."""
+    if isinstance(body, GameCreated):
+        seed = f", seed {body.seed}" if body.seed is not None else ""
+        return f"{body.title}: {', '.join(body.players)}{seed}"
+    if isinstance(body, GameEnded) and not body.scores:
+        return "end: " + ", ".join(game.players[seat] for seat in body.winners) + " won"
+    if isinstance(body, GameEnded):
+        return "end: " + ", ".join(f"{p} {s}" for p, s in zip(game.players, body.scores))
+    if isinstance(body, Undone):
+        return f"undo to {body.to_seq}"
+    if isinstance(body, Redone):
+        return "redo"
+    if isinstance(body, Amended):
+        try:
+            new = notation(game, codec.from_builtins(body.body))
+        except TabletapeError:  # an old body that no longer decodes is still listed
+            new = None
+        return f"amend #{body.seq} -> {new or json.dumps(body.body)}"
+    if isinstance(body, Forked):
+        return f"fork of {body.parent_id} at {body.at_seq}"
+    return notation(game, body) or codec.tag_of(type(body))

@@ -126,3 +126,27 @@ def test_the_check_sees_a_cycle_and_an_upward_import_even_inside_a_function(tmp_
 
     assert cycles(tmp_path) == [["api.cli", "api.stats_cli"]]
     assert upward(tmp_path) == ["projections/projector.py:1 imports replay.history"]
+
+
+#: the doors of ``api``: each a subpackage; the HTTP service and the command line never import
+#: each other, and the file formats serve both without knowing either
+DOORS = {"api.http": ("api.cli",), "api.cli": ("api.http",), "api.formats": ("api.http", "api.cli")}
+
+
+def test_the_doors_of_api_do_not_import_each_other():
+    crossings = [
+        f"{name} imports {target}"
+        for name, targets in imports(ROOT).items()
+        for door, barred in DOORS.items()
+        if name == door or name.startswith(door + ".")
+        for target, _ in targets
+        if any(target == b or target.startswith(b + ".") for b in barred)
+    ]
+    assert crossings == []
+
+
+def test_each_door_of_api_says_in_one_line_what_it_holds():
+    for door in (*DOORS, "api.web"):
+        package = ROOT.joinpath(*door.split(".")) / "__init__.py"
+        doc = ast.get_docstring(ast.parse(package.read_text(encoding="utf-8")))
+        assert doc and "\n" not in doc.strip(), f"{door} needs a one-line docstring"

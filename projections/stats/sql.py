@@ -12,7 +12,7 @@ views, which also catches what DuckDB's ``memory_limit`` does not count, such as
 and is killed at the time limit; at most ``row_limit`` rows and ``byte_limit`` bytes of JSON come
 back, and at most ``SANDBOXES`` such processes run at once.
 
-What the views hold follows the one rule of who sees what (``api/auth.py``): a game in progress
+What the views hold follows the one rule of who sees what (``api/http/auth.py``): a game in progress
 shows its public view and nothing more, so it appears only as its ``games`` row (players, options,
 status, rounds, moves so far); every other view holds ended games only (``ENDED_GAMES``).
 """

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from api.services import Services
+from api.http.services import Services
 
 
 @dataclass(frozen=True)

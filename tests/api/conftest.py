@@ -6,8 +6,8 @@ import live_server
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 
 
 @pytest.fixture

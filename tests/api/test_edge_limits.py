@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 from sse import sse_messages
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.cli import app as cli
-from api.edge import BODY_LIMITS, parse_limits, route_of, size
-from api.settings import Settings
+from api.http.app import create_app
+from api.program import app as cli
+from api.http.edge import BODY_LIMITS, parse_limits, route_of, size
+from api.http.settings import Settings
 
 BIG = 50 * 1024 * 1024
 

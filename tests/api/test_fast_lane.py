@@ -1,4 +1,4 @@
-"""``POST /games/{id}/moves`` is answered ahead of FastAPI's router (api.fast_lane); a client must
+"""``POST /games/{id}/moves`` is answered ahead of FastAPI's router (api.http.fast_lane); a client must
 not be able to tell the lane from the registered route."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 from apiplay import log_rows, new_game
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.edge import BodyLimits
-from api.fast_lane import MovesLane, moves_game_id
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.edge import BodyLimits
+from api.http.fast_lane import MovesLane, moves_game_id
+from api.http.settings import Settings
 
 
 def test_only_the_moves_path_of_one_game_takes_the_lane():

@@ -25,8 +25,8 @@ from requests.utils import check_header_validity
 from schemathesis import checks
 from schemathesis.core.parameters import ParameterLocation
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 
 #: On CI every run sends the same requests (derandomized, no example database), so that a red CI
 #: is a change in the code, not a new draw; elsewhere each run draws new ones, and a failure found

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from apiplay import Game, finish, log_rows, log_size, new_game, play
 
-from api.models import CreateGame
-from api.routes.games import canonical
+from api.http.models import CreateGame
+from api.http.routes.games import canonical
 from events.creation_keys import CREATION
 from events.log import new_game_id
 

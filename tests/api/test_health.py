@@ -6,8 +6,8 @@ import httpx
 from fastapi.testclient import TestClient
 
 import live_server
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 
 
 def test_health_answers_in_process(tmp_path):

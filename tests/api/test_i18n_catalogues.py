@@ -70,7 +70,7 @@ SOURCE = [p for d in ("rules", "events", "projections", "replay", "api") for p i
 
 def error_classes() -> set[str]:
     import api.errors  # noqa: F401  (the edge's errors)
-    import api.jsonl  # noqa: F401
+    import api.formats.jsonl  # noqa: F401
     import projections.stats.parquet  # noqa: F401
 
     found, todo = set(), [TabletapeError]

@@ -170,7 +170,7 @@ def test_a_body_limit_that_cannot_be_read_is_refused_in_the_clis_language(monkey
     from typer.testing import CliRunner
 
     from api import i18n
-    from api.cli import app as cli
+    from api.program import app as cli
 
     monkeypatch.setattr(i18n, "cli_lang", i18n.cli_lang)  # --lang sets it for the process: put it back
     said = {
@@ -215,7 +215,7 @@ def test_an_unexpected_failure_says_so_in_the_readers_language(app_settings):
     """A bug answers 500 without internals, its one sentence in the reader's language."""
     from fastapi.testclient import TestClient
 
-    from api.app import create_app
+    from api.http.app import create_app
 
     app = create_app(app_settings)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.edge import BODY_LIMITS, route_of
+from api.http.edge import BODY_LIMITS, route_of
 from events import codec
 from rules import titles
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from api.services import Services
-from api.settings import Settings
+from api.http.services import Services
+from api.http.settings import Settings
 from apiplay import log_rows
 
 MP2_GAME = {"title": "marco-polo-2", "players": ["Ana", "Bea"], "options": {}}

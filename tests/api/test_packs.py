@@ -10,8 +10,8 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 from mp2play import G9, LAYOUT, OPTIONS, SETUP, T1, d, game_lines
 from rules.marco_polo_2.content import PUBLIC, SYNTHETIC
 

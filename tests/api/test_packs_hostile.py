@@ -12,8 +12,8 @@ import duckdb
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 from rules.marco_polo_2.content import PUBLIC, SYNTHETIC
 
 MP2 = "/titles/marco-polo-2/packs"

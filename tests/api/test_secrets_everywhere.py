@@ -21,13 +21,13 @@ from apiplay import Game, finish, last_seq, read_stream
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.bgstats import game_uuid
-from api.cli import app as cli
+from api.http.app import create_app
+from api.formats.bgstats import game_uuid
+from api.cli.main import app as cli
 from api.errors import NotYetVisible
 from api.i18n import phrase_text
-from api.jsonl import export_lines
-from api.settings import Settings
+from api.formats.jsonl import export_lines
+from api.http.settings import Settings
 from events import codec
 from projections.stats import parquet
 from projections.stats.sql import views

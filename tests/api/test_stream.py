@@ -17,7 +17,7 @@ import own_loop
 from apiplay import finish, last_seq, new_game, play, read_stream
 from sse import sse_messages
 
-from api.streaming import Messages
+from api.http.streaming import Messages
 from events import codec
 from replay.frames import PUBLIC, raw_frames
 from replay.simulate import random_game

@@ -10,8 +10,8 @@ from apiplay import log_rows, log_size, new_game
 from typer.testing import CliRunner
 
 import rules  # noqa: F401
-from api.cli import app as cli
-from api.cli import layers
+from api.cli.main import app as cli
+from api.cli.main import layers
 from events import codec
 from events.lifecycle import GameCreated
 from projections.fold import start

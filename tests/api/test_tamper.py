@@ -9,8 +9,8 @@ from apiplay import last_seq, new_game
 from fastapi.testclient import TestClient
 
 import tampering
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 
 
 def legal_notations(client, game) -> list[str]:

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 import live_server
 import tampering
-from api.app import create_app
-from api.cli import app as cli_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.cli.main import app as cli_app
+from api.http.settings import Settings
 from events.lifecycle import GameEnded
 from rules.lost_cities.events import CardPlayed
 

@@ -1,4 +1,4 @@
-"""What ``api.server.GuardedProtocol`` takes from uvicorn's private ``HttpToolsProtocol``, held
+"""What ``api.http.server.GuardedProtocol`` takes from uvicorn's private ``HttpToolsProtocol``, held
 on the installed uvicorn: its methods' signatures and the state a connection and a request
 cycle carry. A uvicorn upgrade that moves any of it fails here by name, before a slow-loris
 test times out somewhere else (tests/api/test_edge_limits.py checks the behaviour)."""
@@ -15,7 +15,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from api.server import GuardedProtocol, _Lingering
+from api.http.server import GuardedProtocol, _Lingering
 
 #: every method GuardedProtocol overrides or calls, with the parameters it passes
 METHODS = {
@@ -23,7 +23,7 @@ METHODS = {
     "on_message_begin": [], "on_headers_complete": [], "on_message_complete": [],
 }
 UPGRADE = (
-    f"uvicorn {uvicorn.__version__} changed its private HttpToolsProtocol, which api/server.py's "
+    f"uvicorn {uvicorn.__version__} changed its private HttpToolsProtocol, which api/http/server.py's "
     "GuardedProtocol subclasses for the read time limits (docs/design.md says why): "
 )
 

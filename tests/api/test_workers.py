@@ -171,8 +171,8 @@ def test_many_games_created_at_once_in_one_worker_take_turns_without_emptying_it
     the pool the creation in turn needs (8 then starved it for 30 s)."""
     from fastapi.testclient import TestClient
 
-    from api.app import create_app
-    from api.settings import Settings
+    from api.http.app import create_app
+    from api.http.settings import Settings
 
     with TestClient(create_app(Settings(db_path=postgres_db))) as client:
         barrier = threading.Barrier(12)
@@ -312,7 +312,7 @@ def test_a_worker_that_keeps_dying_is_forked_again_after_growing_pauses(workers,
 
 
 def test_a_worker_that_served_a_long_time_is_forked_again_at_once_and_a_crash_loop_waits_at_most_30_s():
-    from api.server import backoff
+    from api.http.server import backoff
 
     assert [backoff(n) for n in range(9)] == [0, 0.5, 1, 2, 4, 8, 16, 30, 30]
 

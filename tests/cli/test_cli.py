@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.cli import app, layers
-from api.jsonl import event_line
-from api.settings import Settings
+from api.http.app import create_app
+from api.cli.main import app, layers
+from api.formats.jsonl import event_line
+from api.http.settings import Settings
 from events.lifecycle import GameEnded
 from events.log import new_game_id
 import tampering

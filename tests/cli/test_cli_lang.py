@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from api.cli import app
+from api.cli.main import app
 from api.i18n import locale_lang
 
 runner = CliRunner()

@@ -6,7 +6,7 @@ import re
 
 from typer.testing import CliRunner
 
-from api.cli import app
+from api.cli.main import app
 
 runner = CliRunner()
 

@@ -9,9 +9,9 @@ import json
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.cli import app, layers
-from api.settings import Settings
+from api.http.app import create_app
+from api.cli.main import app, layers
+from api.http.settings import Settings
 from mp2play import SETUP
 from rules.marco_polo_2.content import PUBLIC, SYNTHETIC
 

@@ -8,7 +8,7 @@ import json
 
 from typer.testing import CliRunner
 
-from api.cli import app, layers
+from api.cli.main import app, layers
 from projections.packs import pack_hash
 from rules.marco_polo_2.content import SYNTHETIC
 

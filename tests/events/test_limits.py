@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 import rules  # noqa: F401  (registers the titles' events)
-from api.cli import app as cli
-from api.cli import layers
+from api.cli.main import app as cli
+from api.cli.main import layers
 from events import limits
 from events.errors import MalformedEvent
 from events.lifecycle import GameCreated, GameEnded, ScoreOnly

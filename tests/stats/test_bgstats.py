@@ -12,11 +12,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 import live_server
-from api.app import create_app
-from api.bgstats import BGG, game_uuid
-from api.cli import app as cli
-from api.cli import layers
-from api.settings import Settings
+from api.http.app import create_app
+from api.formats.bgstats import BGG, game_uuid
+from api.cli.main import app as cli
+from api.cli.main import layers
+from api.http.settings import Settings
 from projections.stats.sql import views
 
 runner = CliRunner()
@@ -296,6 +296,6 @@ def test_the_export_over_http_of_a_real_server(db_path, tmp_path):
 
 @pytest.mark.parametrize("game_id", ["01kekwe4g0f9mfyzxkyp1j3sr7", "00000000000000000000000000"])
 def test_a_game_id_is_the_uuid_of_its_play(game_id):
-    from api.bgstats import _game_id_of
+    from api.formats.bgstats import _game_id_of
 
     assert _game_id_of(game_uuid(game_id)) == game_id

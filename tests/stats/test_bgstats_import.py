@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.bgstats import calculate
-from api.cli import app as cli
-from api.cli import layers
-from api.settings import Settings
+from api.http.app import create_app
+from api.formats.bgstats import calculate
+from api.cli.main import app as cli
+from api.cli.main import layers
+from api.http.settings import Settings
 from test_bgstats import ask, sql
 
 runner = CliRunner()

@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from api.jsonl import check_games
+from api.formats.jsonl import check_games
 from events.duckdb_log import DuckDBEventLog
 from events.errors import GameExists
 from projections.projector import Projector

@@ -9,7 +9,7 @@ import shutil
 import duckdb
 from test_parquet import every_answer, view_rows
 
-from api.jsonl import check_games
+from api.formats.jsonl import check_games
 from events.stores import open_log
 from projections.projector import Projector
 from projections.stats import parquet

@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 from statsdata import marco_polo
 from typer.testing import CliRunner
 
-from api.app import create_app
-from api.cli import app
-from api.settings import Settings
+from api.http.app import create_app
+from api.cli.main import app
+from api.http.settings import Settings
 from events.duckdb_log import DuckDBEventLog
 from events.log import new_game_id
 

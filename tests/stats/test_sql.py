@@ -12,8 +12,8 @@ import duckdb
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 from projections.stats import sql
 
 HOSTILE = {

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 
 QUESTIONS = [
     "/stats/leaderboard",

@@ -7,7 +7,7 @@ import json
 
 from typer.testing import CliRunner
 
-from api.cli import app
+from api.cli.main import app
 
 runner = CliRunner()
 NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": ""}

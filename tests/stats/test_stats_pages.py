@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 from statsdata import LC_GAMES, MP_GAMES
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 from projections.stats.pages import h_index, wilson
 
 
@@ -142,7 +142,7 @@ def test_score_only_records_count_in_leaderboards_and_player_pages_but_not_in_mo
     before = client.get("/stats/dashboard").json()
     ana = client.get("/stats/player", params={"name": "Ana"}).json()
     mp = client.get("/stats/titles/marco-polo").json()
-    from api.bgstats import import_document
+    from api.formats.bgstats import import_document
 
     svc = client.app.state.services
     import_document(svc.log, svc.projector, {

@@ -9,7 +9,7 @@ from pagehelp import shot
 
 import live_server
 import tampering
-from api.cli import layers
+from api.cli.main import layers
 from events.lifecycle import GameEnded
 from events.log import new_game_id
 

@@ -7,8 +7,8 @@ import pytest
 from pagehelp import shot
 
 import live_server
-from api import bgstats
-from api.cli import layers
+from api.formats import bgstats
+from api.cli.main import layers
 
 PLAY = {
     "players": [{"id": 1, "name": "Ana"}, {"id": 2, "name": "Bea"}],

@@ -8,8 +8,8 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.settings import Settings
 from mp2_helpers import PUB, SYN, policy, T
 from test_mp2_recording import SETUP
 

@@ -1,0 +1,1 @@
+"""The command line (`tabletape`): its commands, their help and what they print."""

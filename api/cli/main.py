@@ -1,0 +1,421 @@
+"""The ``tabletape`` command line. Every command but ``serve`` works directly on the DuckDB file
+(``--db``). DuckDB lets one process hold a file, so while ``tabletape serve`` holds it (found
+from the discovery file it writes beside the database, or named with ``--url``) a command goes
+through the service's HTTP API instead, or says in one line what to do (``api.remote``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Optional
+from urllib.parse import quote
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from api.cli.common import (
+    DEFAULT_DB, Db, cli, command_name, console, created, fail, layers, option_value, progress_bar, reported, service,
+    shown,
+    unreadable_rows,
+)
+from api.cli.demo import register as _register_demo
+from api.cli.packs import register as _register_packs
+from api.cli.stats import register as _register_stats
+
+app = typer.Typer(help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True)
+
+
+@app.callback()
+def speak(
+    ctx: typer.Context,
+    lang: Optional[str] = typer.Option(
+        None, "--lang", help="language of messages and errors: en, es or ja (default: LC_ALL, LC_MESSAGES, LANG)"
+    ),
+    url: Optional[str] = typer.Option(
+        None, "--url", envvar="TABLETAPE_URL",
+        help="go through the service at this URL (default: the one holding --db, if it runs)",
+    ),
+) -> None:
+    """tabletape: record board games move by move, replay and query them."""
+    from api import i18n, remote
+
+    if lang is not None and lang not in i18n.LANGS:
+        fail(i18n.text("cli", "bad-lang", i18n.locale_lang(os.environ), langs=", ".join(i18n.LANGS), lang=lang))
+    i18n.cli_lang = lang or i18n.locale_lang(os.environ)
+    remote.given_url = url
+    from api.cli.help import localise_help
+
+    localise_help(ctx.command, i18n.cli_lang)
+
+# -- games --------------------------------------------------------------------------------------
+
+
+@app.command()
+def new(
+    title: str = typer.Argument(..., help="title id, e.g. lost-cities"),
+    players: list[str] = typer.Argument(..., help="player names in seat order"),
+    option: list[str] = typer.Option([], "--option", "-o", help="a title option as key=value (repeatable)"),
+    seed: Optional[int] = typer.Option(None, help="digital play: chance drawn from this seed"),
+    actor: str = typer.Option(os.environ.get("USER", "cli"), help="who records"),
+    db: str = Db,
+) -> None:
+    """Start a game; prints its id and its tokens (shown only now)."""
+    options: dict[str, Any] = {}
+    for pair in option:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            fail(cli("msgs/option-not-pair", pair=pair))
+        options[key] = option_value(value)
+    out = console()
+    with reported(), created(db, title, list(players), options, seed, actor) as (game_id, pinned, write, seats, _):
+        print_created(out, game_id, pinned, write, seats)
+
+
+def print_created(out: Console, game_id: str, options: dict[str, Any], write: str, seats: list[tuple[str, str]]) -> None:
+    out.print(cli("game-created", game_id=game_id))
+    if isinstance(options.get("content"), dict):
+        pack = options["content"]
+        out.print(cli("content-pack", pack_id=escape(str(pack.get("id"))), hash=pack.get("hash")))
+    print_tokens(out, write, seats)
+
+
+def print_tokens(out: Console, write: str, seats: list[tuple[str, str]]) -> None:
+    out.print(cli("write-token", token=write))
+    for seat, (player, token) in enumerate(seats):
+        out.print(cli("seat-token", seat=seat, player=escape(player), token=token))
+
+
+@app.command()
+def games(
+    title: Optional[str] = typer.Option(None, help="only this title"),
+    player: Optional[str] = typer.Option(None, help="only games with this player (any case)"),
+    status: Optional[str] = typer.Option(None, help="in-progress or ended"),
+    limit: int = typer.Option(50, help="at most this many"),
+    db: str = Db,
+) -> None:
+    """List games, newest first."""
+    from datetime import datetime
+
+    from projections.catalog import GameFilter, list_games
+
+    running = service(db)
+    if running is not None:
+        with reported():
+            found = running.get("/games", [("title", title), ("player", player), ("status", status), ("limit", limit)])
+        listed = [
+            (g["game_id"], g["title"], g["players"], g["status"], datetime.fromisoformat(g["created_at"]),
+             g["parent_id"], g["forked_at"])
+            for g in found["games"]
+        ]
+        unreadable = unreadable_rows(found)
+        return print_games(listed, found["total"], unreadable)
+    with layers(db) as lay:
+        rows, total = list_games(lay.log.con, GameFilter(title, player, status), limit, 0)
+        unreadable = lay.projector.quarantine.rows()
+    print_games(
+        [(r.game_id, r.title, r.players, r.status, r.created_at, r.parent_id, r.forked_at) for r in rows], total, unreadable
+    )
+
+
+def print_games(rows: list[tuple[Any, ...]], total: int, unreadable: list[tuple[str, int, str]] = ()) -> None:
+    table = Table(title=f"{len(rows)} of {total} games")
+    table.add_column("game", no_wrap=True, min_width=26)
+    for column in ("title", "players", "status", "created (UTC)", "fork of"):
+        table.add_column(column)
+    for game_id, title, players, status, created_at, parent_id, forked_at in rows:
+        fork = f"{parent_id} @{forked_at}" if parent_id else ""
+        created = created_at.strftime("%Y-%m-%d %H:%M")
+        table.add_row(game_id, shown(title), shown(", ".join(players)), status, created, fork)
+    console().print(table)
+    for game_id, seq, reason in unreadable:  # left out of the catalogue: named, so that none goes unseen
+        console().print(cli("games-unreadable", game_id=game_id, seq=seq, reason=shown(reason)), markup=False)
+
+
+Token = typer.Option(None, "--token", help="through a running service: the game's write token (a seat's, for its view)")
+
+
+def through_with_token(db: str, token: Optional[str]) -> Any:
+    """The running service to go through with the game's token, or None (work on the file); a
+    service without a token given ends the command with what to do."""
+    running = service(db)
+    if running is not None and not token:
+        fail(cli("service-token", db=db, url=running.url, command=command_name()))
+    return None if running is None else running.with_token(token)
+
+
+@app.command()
+def tokens(game_id: str = typer.Argument(..., help="the game"), token: Optional[str] = Token, db: str = Db) -> None:
+    """Issue new tokens for a game (an imported game, or lost tokens); the old ones stop working."""
+    out = console()
+    running = through_with_token(db, token)
+    if running is not None:
+        with reported():
+            issued = running.post(f"/games/{quote(game_id, safe='')}/tokens", None)
+        return print_tokens(out, issued["write_token"], [(t["player"], t["token"]) for t in issued["seat_tokens"]])
+    with layers(db) as lay, reported():
+        game = lay.projector.state(game_id)
+        issued = lay.tokens.issue(game_id, len(game.players))
+        print_tokens(out, issued.write, list(zip(game.players, issued.seats)))
+
+
+# -- recording and replay ------------------------------------------------------------------------
+
+
+@app.command()
+def record(
+    game_id: str = typer.Argument(..., help="the game"),
+    actor: str = typer.Option(os.environ.get("USER", "cli"), help="who records"),
+    token: Optional[str] = Token,
+    db: str = Db,
+) -> None:
+    """Record a game at the table, interactively: moves in notation, undo, redo, quit."""
+    from api.cli.recording import LocalDesk, RemoteDesk, TableRecorder
+
+    out = console()
+    running = through_with_token(db, token)
+    if running is not None:
+        with reported():
+            desk = RemoteDesk(running, game_id, actor)
+            desk.look()  # an unknown game or a wrong token ends here, with its message
+            TableRecorder(desk, out).run(lambda: out.input("> "))
+        return
+    with layers(db) as lay, reported():
+        lay.projector.state(game_id)  # an unknown game ends here, with its message
+        TableRecorder(LocalDesk(lay.recorder, game_id, actor), out).run(lambda: out.input("> "))
+
+
+@app.command()
+def replay(
+    game_id: str = typer.Argument(..., help="the game"),
+    at: Optional[int] = typer.Option(None, help="the table after this raw seq (default: now)"),
+    seat: Optional[int] = typer.Option(None, help="through this seat's eyes"),
+    full: bool = typer.Option(False, help="everything the log knows"),
+    token: Optional[str] = typer.Option(None, "--token", help="through a running service: the seat's token (--seat)"),
+    db: str = Db,
+) -> None:
+    """Print the table at a point of the game: the title's view (public unless --seat / --full)."""
+    from api import i18n
+    from api.cli.console import view_tree
+    from projections.fold import status_words
+    from replay.frames import Perspective
+
+    out = console()
+    running = service(db)
+    if running is not None:
+        with reported():
+            now = running.with_token(token).get(
+                f"/games/{quote(game_id, safe='')}/state", [("at", at), ("seat", seat), ("full", full or None)]
+            )
+        label = cli("msgs/view-label", game_id=game_id, seq=now["at"], eyes=cli(f"msgs/eyes/{now['perspective']}"))
+        out.print(view_tree(label, now["view"]))
+        out.print(f"[bold]{escape(now['status_line'])}[/]")
+        return
+    with layers(db) as lay, reported():
+        last = lay.projector.history(game_id).last_seq
+        if at is not None and not 0 <= at <= last:
+            fail(cli("msgs/at-outside", at=at, last=last))
+        game = lay.projector.state_at(game_id, at)
+        eyes = Perspective(seat=seat, full=full)
+        label = cli("msgs/view-label", game_id=game_id, seq=last if at is None else at, eyes=cli(f"msgs/eyes/{eyes.name}"))
+        out.print(view_tree(label, eyes.see(game)))
+        out.print(f"[bold]{escape(i18n.sentence(status_words(game), i18n.cli_lang))}[/]")
+
+
+@app.command("log")
+def show_log(game_id: str = typer.Argument(..., help="the game"), db: str = Db) -> None:
+    """Print every event of a game's log, marking what undo and amendments no longer count."""
+    from api.cli.console import log_table
+
+    with layers(db) as lay, reported():
+        events = lay.log.read(game_id)
+        table = log_table(lay.projector.state(game_id), lay.projector.history(game_id), events)
+    console().print(table)
+
+
+# -- moving games between databases -----------------------------------------------------------
+
+
+@app.command("export")
+def export_games(
+    game_ids: Optional[list[str]] = typer.Argument(None, help="games to export (default: all); parquet: the DIR"),
+    out: str = typer.Option("-", "--out", "-o", help="JSONL file ('-': standard output); parquet: the DIR"),
+    format: str = typer.Option(
+        "jsonl", "--format", help="jsonl, parquet (the log and every view, by title and month), or bgstats (BG Stats' JSON)"
+    ),
+    db: str = Db,
+) -> None:
+    """Write whole ended games as JSON Lines, one event per line with its envelope (after the content
+    packs they pin); or everything as Parquet; or the finished plays as a BG Stats export. A game in
+    progress is left out (named, it is refused): its log holds hidden cards."""
+    from api.formats.jsonl import ended_games, export_lines
+
+    if format == "bgstats":
+        return export_bgstats(db, out, game_ids)
+    if format == "parquet":
+        from api.cli.stats import export_parquet
+
+        folder = out if out != "-" else (game_ids[0] if game_ids and len(game_ids) == 1 else None)
+        if folder is None:
+            fail("parquet export: name one folder (tabletape export --format parquet DIR)")
+        return export_parquet(db, folder)
+    if format != "jsonl":
+        fail(cli("msgs/format-unknown", format=format))
+
+    left_out: list[str] = []
+    with layers(db) as lay, reported():
+        ids = game_ids or lay.log.game_ids()
+        if not game_ids:
+            ids, left_out = ended_games(lay.projector, ids)
+        lines = export_lines(lay.log, lay.projector, ids, lay.packs)
+        if out == "-":
+            for line in lines:
+                sys.stdout.write(line + "\n")
+            return
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w", encoding="utf-8") as handle:
+            count = sum(1 for line in lines if handle.write(line + "\n"))
+    console(stderr=True).print(cli("exported", count=count, games=len(ids), out=escape(out)))
+    if left_out:
+        console(stderr=True).print(cli("left-out", count=len(left_out)))
+
+
+@app.command("import")
+def import_games(
+    path: str = typer.Argument(..., help="JSONL file ('-': standard input), or a Parquet export's folder"),
+    format: str = typer.Option("jsonl", "--format", help="jsonl (or a Parquet folder), or bgstats (a BG Stats export)"),
+    db: str = Db,
+) -> None:
+    """Add whole games from JSON Lines (or a Parquet export): each is checked by its rules, appended,
+    and verified. ``--format bgstats``: a BG Stats export's plays of the three titles, as score-only
+    games (no moves), each play once; prints what it skipped and why."""
+    from api.formats import jsonl
+
+    if format == "bgstats":
+        return import_bgstats(db, path)
+    if format != "jsonl":
+        fail(cli("bad-format", format=format))
+    if path != "-" and Path(path).is_dir():
+        from api.cli.stats import import_parquet
+
+        return import_parquet(db, path)
+
+    with layers(db) as lay, reported():
+        if path == "-":
+            packs_read, games_read = jsonl.read_export(sys.stdin)
+        else:
+            with open(path, encoding="utf-8") as handle:
+                packs_read, games_read = jsonl.read_export(handle)
+        count = jsonl.import_games(lay.log, lay.projector, games_read, packs_read, lay.packs)
+    if packs_read:
+        console().print(cli("imported-with-packs", count=count, games=len(games_read), packs=len(packs_read)))
+    else:
+        console().print(cli("imported", count=count, games=len(games_read)))
+
+
+def export_bgstats(db: str, out: str, game_ids: Optional[list[str]]) -> None:
+    """``tabletape export --format bgstats [-o FILE]``: every finished game, as BG Stats' JSON."""
+    from api.formats import bgstats
+
+    if out == "-" and game_ids and len(game_ids) == 1 and game_ids[0].endswith(".json"):
+        out = game_ids[0]
+    elif game_ids:
+        fail("bgstats export: it writes every finished game; name only the file (-o FILE)")
+    running = service(db)
+    if running is not None:
+        with reported():
+            document = running.get("/export/bgstats")
+    else:
+        with layers(db) as lay, reported():
+            document = bgstats.export(lay.projector.read_models)
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    if out == "-":
+        sys.stdout.write(text + "\n")
+        return
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(text + "\n", encoding="utf-8")
+    console(stderr=True).print(cli("bgstats-exported", count=len(document["plays"]), out=escape(out)))
+
+
+def import_bgstats(db: str, path: str) -> None:
+    """``tabletape import --format bgstats FILE``: the plays of the three titles, as score-only games."""
+    from api.formats import bgstats
+
+    if path != "-" and not Path(path).is_file():
+        fail(cli("bgstats-no-file", path=path))
+    # bytes: the JSON reader finds their encoding, and refuses what is not text in one line
+    text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    out = console()
+    with layers(db) as lay, reported(), progress_bar(cli("bgstats-reading")) as tick:
+        report = bgstats.import_document(lay.log, lay.projector, bgstats.read_document(text), progress=tick)
+    out.print(
+        cli("bgstats-imported", imported=len(report.imported), already=len(report.already), skipped=len(report.skipped))
+    )
+    if report.other_games:
+        out.print(cli("bgstats-other-games", count=sum(report.other_games.values()), games=len(report.other_games)))
+    for play, reason in report.skipped:
+        out.print(cli("bgstats-skipped", play=shown(play), reason=shown(reason)))
+
+
+@app.command()
+def verify(
+    game_id: str = typer.Argument(None, help="one game; all games when omitted"),
+    rules: bool = typer.Option(
+        False, "--rules", help="also refold each ended game with today's rules and pinned packs and compare its result"
+    ),
+    db: str = Db,
+) -> None:
+    """Check the hash chains and their keyed anchors; exit 1 naming the first altered event of each
+    game (and, with --rules, each ended game whose recorded result today's rules compute
+    differently). Nothing is rewritten."""
+    from projections.rules_check import refold_differs
+
+    bad = 0
+    with layers(db) as lay, reported():
+        if lay.log.anchored_on_open:
+            typer.echo(cli("verify-anchored", count=lay.log.anchored_on_open))
+        if lay.projector.read_models is not None:
+            lay.projector.read_models.refresh()  # every game's rows made: one they cannot hold is named
+        ids = [game_id] if game_id else sorted({*lay.log.game_ids(), *lay.log.anchored_game_ids()})
+        for gid in ids:
+            report = lay.log.verify(gid)
+            if not report.ok and not report.unreadable:
+                bad += 1
+                typer.echo(cli("verify-altered", game_id=gid, seq=report.first_bad_seq, reason=report.reason))
+                continue
+            unreadable = unreadable_in(lay.projector, gid)
+            if unreadable is not None:
+                bad += 1
+                details = unreadable.details
+                typer.echo(cli("verify-unreadable", game_id=gid, seq=details["seq"], reason=details["reason"]))
+                continue
+            differs = refold_differs(lay.log.read_bodies(gid)) if rules else None
+            if differs is not None:
+                bad += 1
+                typer.echo(cli("verify-differs", game_id=gid, reason=differs.reason))
+                continue
+            typer.echo(cli("verify-ok", game_id=gid, events=report.events))
+    raise typer.Exit(1 if bad else 0)
+
+
+def unreadable_in(projector: Any, game_id: str) -> Any:
+    """Why this code cannot read a game (its ``GameUnreadable``), or None."""
+    from events.errors import GameUnreadable
+
+    try:
+        projector.state(game_id)
+    except GameUnreadable as exc:
+        return exc
+    return None
+
+
+_register_stats(app)
+_register_packs(app)
+_register_demo(app)
+
+
+def main() -> None:
+    app()

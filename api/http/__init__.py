@@ -1,0 +1,1 @@
+"""The HTTP service: the FastAPI app, its routes, the edge in front of it and the uvicorn server."""

@@ -1,0 +1,304 @@
+"""Recording: moves, undo, redo, amendments, and the legal moves the recorder picks from.
+
+Every write names ``expected_seq`` (the log's last seq as the writer knows it) and may carry an
+idempotency key, in the body or as the ``Idempotency-Key`` header.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Protocol
+
+from fastapi import APIRouter, Header, Request, Response, status
+from starlette.concurrency import run_in_threadpool
+
+from api import i18n
+from api.http.auth import Credentials, Svc, require_ended_or_write, require_write
+from api.http.by_hand import bearer_token, validated_body, validated_header
+from api.errors import MalformedRequest
+from api.http.openapi import read_by_hand
+from api.http.models import (
+    AmendIn,
+    AppendedEvent,
+    AppendOut,
+    IdempotencyKey,
+    LegalMove,
+    LegalMovesOut,
+    MoveFields,
+    MoveIn,
+    RedoIn,
+    Seq,
+    UndoIn,
+)
+from api.http.routes import errors
+from api.http.services import Services
+from events import codec
+from events.base import Event
+from events.log import AppendResult
+from events.messages import phrase
+from projections.fold import GameState, status_words
+from replay.frames import describe, notation, state_before, take_back_moves
+
+router = APIRouter(tags=["recording"])
+
+IdempotencyHeader = Annotated[IdempotencyKey | None, Header(alias="Idempotency-Key")]
+StatusLanguage = Annotated[str | None, Header(description="the language of the status line (en, es, ja)")]
+WRITE_ERRORS = {
+    200: {"model": AppendOut, "description": "replayed: the idempotency key had already done this"},
+    **errors(401, 403, 404, 409, 422),
+}
+
+
+class Keyed(Protocol):
+    """A write's body: it may carry the idempotency key itself."""
+
+    idempotency_key: str | None
+
+
+def idempotency_key(body: Keyed, header: str | None) -> str | None:
+    """The request's key, from the body or the ``Idempotency-Key`` header (which must agree)."""
+    if header is not None and body.idempotency_key is not None and header != body.idempotency_key:
+        raise MalformedRequest(
+            "the Idempotency-Key header and the body's idempotency_key differ", code="idempotency-key-mismatch"
+        )
+    return body.idempotency_key if body.idempotency_key is not None else header
+
+
+def check_seq(svc: Services, game_id: str, at: int | None) -> int:
+    """``at`` as a raw seq of this game's log (default: its last); 0 reads as the creation."""
+    last = svc.projector.history(game_id).last_seq
+    if at is None:
+        return last
+    if at > last:
+        raise MalformedRequest("seq {at} is past the end of the log (0..{last})", params=dict(at=at, last=last), code="seq-out-of-range", at=at)
+    return at
+
+
+def written(svc: Services, game_id: str, result: AppendResult, accept_language: str | None = None) -> Response:
+    """What a write appended, and where the game stands now (its status line in the language
+    ``Accept-Language`` asks for).
+
+    Encoded here rather than by FastAPI: the model was built from trusted values, and skipping
+    a second validation pass is measurable on the busiest route.
+    """
+    types = result.types or tuple(
+        codec.tag_of(type(b)) for b in svc.log.read_bodies(game_id, result.first_seq, result.last_seq)
+    )
+    game = svc.projector.state(game_id)
+    out = AppendOut(
+        game_id=game_id,
+        first_seq=result.first_seq,
+        last_seq=result.last_seq,
+        replayed=result.replayed,
+        events=[AppendedEvent(seq=s, type=t) for s, t in enumerate(types, result.first_seq)],
+        status_line=said_status(game, i18n.negotiate(accept_language)),
+        to_move=game.title.to_move(game.state),
+        ended=game.ended is not None,
+    )
+    return Response(
+        content=out.model_dump_json(),
+        status_code=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED,
+        media_type="application/json",
+    )
+
+
+def said_status(game: GameState, lang: str) -> str:
+    """The game's status line in ``lang``."""
+    if lang == i18n.DEFAULT and game.score_only is None:  # the busiest route's English, as the title words it
+        return game.title.status(game.state)
+    return i18n.sentence(status_words(game), lang)
+
+
+async def loaded(svc: Services, game_id: str) -> None:
+    """Bring the game and its tokens into memory off the event loop, unless they are there.
+
+    The write routes run on the event loop (a worker-thread hop per request was a large part of
+    an append's cost); this keeps a cold game's first read from stalling every other request.
+    """
+    if not (svc.projector.cached(game_id) and svc.tokens.cached(game_id)):
+        await run_in_threadpool(load_game, svc, game_id)
+
+
+def load_game(svc: Services, game_id: str) -> None:
+    svc.projector.history(game_id)  # raises UnknownGame
+    svc.tokens.has_tokens(game_id)
+
+
+def move_event(game: GameState, body: MoveFields) -> Event:
+    """The request's move as an event: parsed from notation against ``game``, or decoded."""
+    if body.notation is not None:
+        return game.title.parse_move(game.state, body.notation)
+    return codec.from_wire(body.move)
+
+
+@router.post(
+    "/games/{game_id}/moves",
+    status_code=status.HTTP_201_CREATED,
+    response_model=AppendOut,
+    responses=WRITE_ERRORS,
+    openapi_extra=read_by_hand(MoveIn, security=True, headers={"Idempotency-Key": IdempotencyKey}),
+)
+async def record_move(game_id: str, request: Request) -> Response:
+    """Record a move; the rules decide it, and the end or a digital game's chance follow it."""
+    # api.http.fast_lane answers this path before routing; this route documents it and stays correct
+    # wherever the lane is not in front (an app mounted under a prefix)
+    svc = request.app.state.services
+    await writer(svc, game_id, request.headers.get("authorization"))
+    return await append_move(
+        svc, game_id, await request.body(), request.headers.get("idempotency-key"), request.headers.get("accept-language")
+    )
+
+
+async def writer(svc: Services, game_id: str, authorization: str | None) -> None:
+    """The game exists and ``authorization`` holds its write token: checked before the body is
+    read, so a stranger's request costs no parsing."""
+    await loaded(svc, game_id)
+    require_write(svc, game_id, bearer_token(authorization))
+
+
+async def append_move(
+    svc: Services, game_id: str, raw: bytes, key_header: str | None, accept_language: str | None = None
+) -> Response:
+    """The moves route's work, from the raw body and its key header, once ``writer`` has passed.
+
+    The busiest route reads its body, token and key itself, validated by the same models the
+    schema documents: FastAPI's dependency solving was a quarter of an append's server CPU.
+    """
+    body = validated_body(MoveIn, raw)
+    key = validated_header(key_header, "Idempotency-Key", IdempotencyKey)
+    move = move_event(svc.projector.state(game_id), body)
+    result = await svc.recorder.record_async(
+        game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, accept_language)
+
+
+def writer_blocking(svc: Services, game_id: str, authorization: str | None) -> None:
+    """``writer`` in a worker thread: on a store other processes write (PostgreSQL) the game's
+    seq and tokens are asked of the database on every request, which must not stall the loop."""
+    load_game(svc, game_id)
+    require_write(svc, game_id, bearer_token(authorization))
+
+
+def append_move_blocking(
+    svc: Services, game_id: str, raw: bytes, key_header: str | None, accept_language: str | None = None
+) -> Response:
+    """``append_move`` in a worker thread, for the same reason as ``writer_blocking``."""
+    body = validated_body(MoveIn, raw)
+    key = validated_header(key_header, "Idempotency-Key", IdempotencyKey)
+    move = move_event(svc.projector.state(game_id), body)
+    result = svc.recorder.record(
+        game_id, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, accept_language)
+
+
+@router.post(
+    "/games/{game_id}/undo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+async def undo(
+    game_id: str, body: UndoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
+    accept_language: StatusLanguage = None,
+) -> Response:
+    """Back to the state after raw seq ``to_seq`` (any point down to 0), or take back the last move."""
+    if svc.log.shared:  # PostgreSQL: every step asks the database (see ``writer_blocking``)
+        return await run_in_threadpool(undo_blocking, svc, game_id, body, creds, key, accept_language)
+    await loaded(svc, game_id)
+    require_write(svc, game_id, creds)
+    result = await svc.recorder.undo_async(
+        game_id, undo_to(svc, game_id, body), body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, accept_language)
+
+
+def undo_to(svc: Services, game_id: str, body: UndoIn) -> int:
+    """The raw seq an undo goes back to: ``to_seq``, else before the last ``moves`` moves."""
+    if body.to_seq is not None:
+        return body.to_seq
+    live = svc.projector.live(game_id)
+    return take_back_moves(live.history.entries(), live.head_state.created.seed is not None, body.moves or 1)
+
+
+def undo_blocking(
+    svc: Services, game_id: str, body: UndoIn, creds: Credentials, key: str | None, accept_language: str | None
+) -> Response:
+    """``undo`` in a worker thread, for the same reason as ``writer_blocking``."""
+    load_game(svc, game_id)
+    require_write(svc, game_id, creds)
+    result = svc.recorder.undo(
+        game_id, undo_to(svc, game_id, body), body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, accept_language)
+
+
+@router.post(
+    "/games/{game_id}/redo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+async def redo(
+    game_id: str, body: RedoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
+    accept_language: StatusLanguage = None,
+) -> Response:
+    """Re-apply what the last undo removed (while nothing new was recorded since)."""
+    if svc.log.shared:  # PostgreSQL: every step asks the database (see ``writer_blocking``)
+        return await run_in_threadpool(redo_blocking, svc, game_id, body, creds, key, accept_language)
+    await loaded(svc, game_id)
+    require_write(svc, game_id, creds)
+    result = await svc.recorder.redo_async(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
+    return written(svc, game_id, result, accept_language)
+
+
+def redo_blocking(
+    svc: Services, game_id: str, body: RedoIn, creds: Credentials, key: str | None, accept_language: str | None
+) -> Response:
+    """``redo`` in a worker thread, for the same reason as ``writer_blocking``."""
+    load_game(svc, game_id)
+    require_write(svc, game_id, creds)
+    result = svc.recorder.redo(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
+    return written(svc, game_id, result, accept_language)
+
+
+@router.post(
+    "/games/{game_id}/amend", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+def amend(
+    game_id: str, body: AmendIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
+    accept_language: StatusLanguage = None,
+) -> AppendOut:
+    """Replace the event at raw ``seq``; refused (409, with ``breaking_seq``) if a later event breaks."""
+    require_write(svc, game_id, creds)
+    move = move_event(state_before(svc.projector, game_id, body.seq), body)
+    result = svc.recorder.amend(
+        game_id, body.seq, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
+    )
+    return written(svc, game_id, result, accept_language)
+
+
+def _legal(game: GameState, move: Event) -> LegalMove:
+    return LegalMove(notation=notation(game, move), move=codec.to_builtins(move))
+
+
+@router.get("/games/{game_id}/legal-moves", response_model=LegalMovesOut, responses=errors(401, 403, 404, 422))
+def legal_moves(
+    game_id: str,
+    svc: Svc,
+    creds: Credentials,
+    at: Seq | None = None,
+    accept_language: StatusLanguage = None,
+) -> LegalMovesOut:
+    """The moves the recorder may pick now, or after raw seq ``at``. They can show the hand of the
+    seat to move, so before the end they need the write token. The status line is in the language
+    ``Accept-Language`` asks for."""
+    game = svc.projector.state(game_id)
+    require_ended_or_write(svc, game_id, game, creds, phrase("what/legal-moves", "legal moves"))
+    at = check_seq(svc, game_id, at)
+    then = svc.projector.state_at(game_id, at)
+    moves = [] if then.ended is not None else then.title.legal_moves(then.state)
+    node = svc.projector.history(game_id).at(at)
+    return LegalMovesOut(
+        game_id=game_id,
+        at=at,
+        to_move=then.title.to_move(then.state),
+        status_line=said_status(then, i18n.negotiate(accept_language)),
+        moves=[_legal(then, m) for m in moves],
+        ended=then.ended is not None,
+        last=describe(then, node.entries()[-1].body) if node is not None else None,
+    )
