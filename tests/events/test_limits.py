@@ -92,3 +92,29 @@ def test_nesting_depth_counts_lists_and_objects_and_stops_past_its_limit():
     for _ in range(10_000):
         deep = [deep]
     assert limits.nesting_depth(deep, limit=5) == 6
+
+
+def test_a_restored_parquet_export_the_read_side_cannot_hold_is_refused_and_writes_nothing(log, tmp_path):
+    """The Parquet door: rows exported by another store, re-chained around a score past 32 bits
+    (a chain is no secret), are refused by the restore before anything is written."""
+    from events import codec
+    from events.duckdb_log import DuckDBEventLog
+    from events.log import chain_hash, micros
+
+    source = DuckDBEventLog(str(tmp_path / "source.duckdb"))
+    game_id = new_game_id()
+    source.import_games([(game_id, score_only())])
+    table = source.con.execute(
+        "SELECT game_id, seq, recorded_at, actor, type, body, body_json, prev_hash, hash, idempotency_key "
+        "FROM events ORDER BY seq"
+    ).to_arrow_table()
+    source.close()
+    rows = table.to_pylist()
+    forged = GameEnded(scores=(2**31, 1), ranks=(1, 2), winners=(0,))
+    last = rows[-1]
+    last["body"], last["body_json"] = codec.encode(forged), codec.encode_json(forged).decode()
+    last["hash"] = chain_hash(last["prev_hash"], game_id, last["seq"], micros(last["recorded_at"]), last["actor"], last["body"])
+    with pytest.raises(MalformedEvent) as refused:
+        log.restore(table.from_pylist(rows, schema=table.schema))
+    assert refused.value.code == "value-out-of-range"
+    assert not log.exists(game_id)

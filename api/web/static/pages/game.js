@@ -24,7 +24,8 @@ export async function show(main, q, { navigate }) {
   const outbox = outboxOf(id, {
     token: () => g.tokens.write,
     landed: () => reload({ toEnd: true }).catch(console.error),
-    refused: async (e) => { await reload({ toEnd: true }).catch(console.error); g.showError && g.showError(notSent(e)); },
+    // kept until the next write: a stream's frame or a reconnect redraws the recorder meanwhile
+    refused: async (e) => { g.notSent = notSent(e); await reload({ toEnd: true }).catch(console.error); g.showError && g.showError(g.notSent); },
     changed: () => { if (g.info) { renderHistory(); markCurrent(); renderRecorder(); } },
   });
 
@@ -385,6 +386,7 @@ export async function show(main, q, { navigate }) {
       showError(err, e);
       err.scrollIntoView({ block: 'nearest' });
     };
+    if (g.notSent) showError(err, g.notSent);
     if (!atEnd || i.status === 'ended') return;
     if (outbox.pending().length) { pick.append(h('p', { class: 'muted', id: 'picker-waits' }, t('game.waits'))); return; }
     pick.append(h('p', { class: 'muted' }, t('game.loading-moves')));
@@ -476,6 +478,7 @@ export async function show(main, q, { navigate }) {
     if (g.busy) return false;
     if (outbox.pending().length) { g.showError && g.showError({ code: 'move-not-sent', message: t('game.wait-not-sent') }); return false; }
     g.busy = true;
+    g.notSent = null;
     g.showError && g.showError(null);
     let sent = { ...body, expected_seq: g.info.last_seq, actor: 'web', ...(what === 'moves' ? { idempotency_key: newKey() } : {}) };
     try {
