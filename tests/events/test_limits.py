@@ -104,7 +104,7 @@ def test_a_restored_parquet_export_the_read_side_cannot_hold_is_refused_and_writ
     source = DuckDBEventLog(str(tmp_path / "source.duckdb"))
     game_id = new_game_id()
     source.import_games([(game_id, score_only())])
-    table = source.con.execute(
+    table = source.con.sql(
         "SELECT game_id, seq, recorded_at, actor, type, body, body_json, prev_hash, hash, idempotency_key "
         "FROM events ORDER BY seq"
     ).to_arrow_table()
