@@ -15,6 +15,7 @@ import msgspec
 
 from events.base import Event
 from events.errors import MalformedEvent
+from events.names import printable_key
 
 #: the read models keep scores, ranks, seats and counts in 32-bit INTEGER columns
 MIN_INT, MAX_INT = -(2**31), 2**31 - 1
@@ -71,7 +72,10 @@ def check_integer(value: int, field: str, low: int = MIN_INT, high: int = MAX_IN
 
 def check_date(moment: datetime, field: str, minutes: int = 0) -> None:
     """A date, and ``minutes`` after it, within years FIRST_YEAR..LAST_YEAR (``date-out-of-range``)."""
-    end = moment + timedelta(minutes=minutes) if moment.year <= LAST_YEAR else moment
+    try:
+        end = moment + timedelta(minutes=minutes) if moment.year <= LAST_YEAR else moment
+    except OverflowError:  # minutes past what any calendar holds
+        end = datetime.max
     if not (FIRST_YEAR <= moment.year and end.year <= LAST_YEAR):
         _refuse(field, "date-out-of-range", "{field}: dates must lie within the years {first}-{last}", first=FIRST_YEAR, last=LAST_YEAR)
 
@@ -122,12 +126,15 @@ def _walk(value: Any, field: str, depth: int) -> None:
             _refuse(field, "too-deeply-nested", "{field}: lists and objects nest deeper than {max_depth} levels", max_depth=MAX_DEPTH)
         if isinstance(value, dict):
             for key, item in value.items():
+                named = printable_key(key) if key.__class__ is str else key
                 if key.__class__ is str and (len(key) > 64 or not key.isascii()):
-                    check_string(key, f"{field}.{key[:40]}")
-                _walk(item, f"{field}.{key}", depth + 1)
+                    check_string(key, f"{field}.{named[:40]}")
+                _walk(item, f"{field}.{named}", depth + 1)
         else:
             for index, item in enumerate(value):
                 _walk(item, f"{field}.{index}", depth + 1)
+    elif isinstance(value, msgspec.Struct):  # inside a list or an object: walked as its fields
+        _walk(msgspec.to_builtins(value), field, depth)
 
 
 def check_storable(event: Event, what: str = "event") -> None:
@@ -159,6 +166,8 @@ def _check_played(marker: Any, what: str) -> None:
         moment = datetime.fromisoformat(marker.played_at)
     except ValueError:
         _refuse(field, "date-out-of-range", "{field}: {value!r} is not a date and time", value=marker.played_at)
+    if marker.duration_min is not None and marker.duration_min < 0:
+        _refuse(f"{what}.duration_min", "value-out-of-range", "{field}: a duration cannot be negative ({value} minutes)", value=marker.duration_min)
     check_date(moment, field, marker.duration_min or 0)
 
 

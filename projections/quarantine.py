@@ -9,6 +9,7 @@ models, so that a restart still knows it.
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any, Iterable, Sequence
 
@@ -18,6 +19,8 @@ from events.errors import GameUnreadable, MalformedEvent, TabletapeError, game_u
 from events.history import History
 from events.lifecycle import HISTORY_EDITS
 from projections.fold import GameState, fold, start
+
+_logger = logging.getLogger("tabletape.projections")
 
 EDITS = frozenset(HISTORY_EDITS)
 SCHEMA = "CREATE TABLE IF NOT EXISTS unreadable_games (game_id VARCHAR PRIMARY KEY, seq INTEGER NOT NULL, reason VARCHAR NOT NULL)"
@@ -64,10 +67,11 @@ def effective_steps(seqs: Sequence[int], bodies: Sequence[Any]) -> list[tuple[in
 
 
 def reason_of(exc: BaseException) -> str:
-    """Why a game cannot be read, in one line: our refusal's code and message, else the exception."""
-    if isinstance(exc, TabletapeError):
-        return f"{exc.code}: {exc.message}"
-    return f"{type(exc).__name__}: {exc}".splitlines()[0]
+    """Why a game cannot be read, as every reader is told it: our refusal's code, else the
+    exception's kind. Their words may quote an event of a game in progress (a card in a hand), so
+    they go to the server's log alone."""
+    _logger.warning("a game cannot be read: %s: %s", type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+    return exc.code if isinstance(exc, TabletapeError) else type(exc).__name__
 
 
 def first_unfoldable(steps: Sequence[tuple[int, Any]]) -> tuple[int, BaseException] | None:

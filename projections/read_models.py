@@ -434,10 +434,18 @@ class ReadModels:
 
     def add_staged(self, staged: dict[str, pa.Table]) -> None:
         """The ``games`` and ``results`` rows ``stage`` built, in one transaction (the statistics
-        tables follow at the next ``refresh``, as for any new game)."""
+        tables follow at the next ``refresh``, as for any new game). A ``refresh`` that ran between
+        the append and now has written rows of these games already: they are replaced."""
         with self._lock:
             self.con.execute("BEGIN")
             try:
+                if "games" in staged:
+                    self.con.register("_rm_staged_ids", staged["games"].select(["game_id"]))
+                    try:
+                        for name in ("results", "games"):
+                            self.con.execute(f"DELETE FROM {name} WHERE game_id IN (SELECT game_id FROM _rm_staged_ids)")
+                    finally:
+                        self.con.unregister("_rm_staged_ids")
                 for name in ("games", "results"):
                     if name in staged:
                         self.con.register("_rm_staged", staged[name])

@@ -36,7 +36,7 @@ from events.base import Event
 from events.errors import MalformedEvent, TabletapeError
 from events.lifecycle import GameCreated, ScoreOnly, score_only_end
 from events.log import new_game_id
-from events.names import check_player_names
+from events.names import check_player_names, printable_key
 from projections.fold import start
 from projections.stats import model as stats_model
 from projections.stats.sql import ENDED_GAMES
@@ -428,7 +428,7 @@ def _seat_order(scores: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _play_ref(play: dict[str, Any]) -> str:
     ref = play.get("uuid")
     if isinstance(ref, str) and ref.strip():
-        return ref.strip().upper()
+        return printable_key(ref.strip().upper())  # a lone surrogate, escaped: the report and the log can hold it
     # a hand-made file without uuids: the play's own content names it, so a second import finds it
     digest = hashlib.sha256(json.dumps(play, sort_keys=True, default=str).encode()).hexdigest()
     return f"SHA256:{digest[:32].upper()}"
@@ -598,7 +598,7 @@ def import_document(
             report.other_games[other.name] = report.other_games.get(other.name, 0) + 1
             continue
         except _Skip as why:
-            report.skipped.append((ref, str(why)))
+            report.skipped.append((ref, printable_key(str(why))))  # a name in the reason may hold a lone surrogate
             continue
         except MalformedEvent as exc:
             label = ref if len(ref) <= 40 else f"{number}"

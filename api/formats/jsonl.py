@@ -259,9 +259,9 @@ def import_games(
     All or nothing: each game's events are checked against what a store holds and its read-model
     rows built (in the tables' types) before anything is appended."""
     staged = stage_packs(library, list(packs)) if library is not None else []
-    check_games(games)
-    for game_id, events in games:
+    for game_id, events in games:  # first: the rules' refusals may echo what the limits refuse
         limits.check_game(game_id, events)
+    check_games(games)
     at = log.now()
     rows = _staged_rows(projector, games, at)
     added = library.keep(staged) if library is not None else []

@@ -134,6 +134,12 @@ def test_a_file_that_is_not_text_is_refused_in_one_line(tmp_path):
 #: files that once ended in a traceback and are read now (a ref that is a list or an object names nothing)
 ODD = {
     "gameRefId a list": (document(play_with(gameRefId=[1])), "its gameRefId names no game of the file"),
+    "a lone surrogate in an ignored play's uuid": (document(play_with(uuid="X\ud800", ignored=True)),
+                                                   "BG Stats marks it ignored"),
+    "a lone surrogate in a name whose score is no number": (
+        document(play_with(playerScores=[{"playerRefId": 1, "score": "abc"}, {"playerRefId": 2, "score": 1}]),
+                 players=({"id": 1, "name": "Ana\ud800"}, {"id": 2, "name": "Bea"})),
+        "Ana\\ud800's score 'abc' is not a whole number"),
     "playerRefId an object": (document(play_with(playerScores=[{"playerRefId": {"a": 1}, "score": "1"}, {"playerRefId": 2, "score": 1}])),
                               "seat 1's playerRefId {'a': 1} names no player of the file"),
 }
@@ -157,9 +163,18 @@ def test_a_hostile_file_is_refused_in_one_line_and_writes_nothing(tmp_path, name
 def test_an_odd_reference_skips_its_play_without_a_traceback(tmp_path, name):
     text, says = ODD[name]
     path = tmp_path / "odd.json"
-    path.write_text(text)
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
     out = ok("import", "--format", "bgstats", path, "--db", str(tmp_path / "s.duckdb"))
     assert says in out
+
+
+def test_over_http_an_odd_reference_is_reported_not_a_500(store_db):
+    with TestClient(create_app(Settings(db_path=store_db))) as client:
+        admin = {"Authorization": f"Bearer {client.app.state.services.admin_token_issued}"}
+        for name, (text, says) in ODD.items():
+            response = client.post("/import/bgstats", content=text.encode("utf-8", "surrogatepass"), headers=admin)
+            assert response.status_code == 200, (name, response.text)
+            assert says in response.json()["skipped"][0]["reason"], name
 
 
 def test_over_http_a_hostile_file_is_a_422_and_the_store_is_unchanged(store_db):

@@ -189,3 +189,26 @@ def test_opening_the_read_models_catches_the_catalogue_up_with_what_a_crash_left
     }
     assert con.execute("SELECT count(*) FROM results WHERE game_id = ?", [ended_id]).fetchall() == [(2,)]
     assert Projector(file_log).read_models.catch_up() == 0  # past the mark: nothing to look at again
+
+
+def test_an_import_s_staged_rows_land_though_a_refresh_wrote_them_first(log):
+    """A statistics request between an import's append and its staged rows (while its chains are
+    verified) refreshes the read models: the staged rows then replace what it wrote, not clash."""
+    from events.lifecycle import GameCreated, GameEnded, ScoreOnly
+    from events.log import new_game_id
+
+    read_models = Projector(log).read_models
+    game_id = new_game_id()
+    events = [
+        GameCreated(title="lost-cities", players=("Ana", "Bea")),
+        ScoreOnly(source="bgstats", ref="R1", played_at="2026-05-01T20:00:00"),
+        GameEnded(scores=(10, 1), ranks=(1, 2), winners=(0,)),
+    ]
+    at = log.now()
+    staged = read_models.stage([(game_id, events)], at)
+    log.import_games([(game_id, events)], at=at)
+    read_models.refresh()
+    read_models.add_staged(staged)
+    con = log.cursor()
+    assert con.execute("SELECT count(*) FROM games WHERE game_id = ?", [game_id]).fetchall() == [(1,)]
+    assert con.execute("SELECT list(score ORDER BY seat) FROM results WHERE game_id = ?", [game_id]).fetchall() == [([10, 1],)]
