@@ -103,7 +103,7 @@ def layers(db: str) -> Iterator[Layers]:
         log = open_log(db)
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(said(exc))
-    except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
+    except duckdb.IOException as exc:  # another process holds it: a service, a `record` session, anything
         fail(cli("store-busy", db=db, exc=exc))
     except Exception as exc:  # a PostgreSQL server that does not answer (psycopg's OperationalError)
         if type(exc).__module__.startswith("psycopg"):

@@ -1,0 +1,42 @@
+"""The command line's slips of issue 27 item 5, as a user at a terminal sees them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from api.cli.main import app
+
+runner = CliRunner()
+NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": ""}
+#: a process other than ``tabletape serve`` that holds a DuckDB file until its stdin closes
+HOLDER = "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('held', flush=True); sys.stdin.read()"
+
+
+def run(*args: str, input: str | None = None):
+    result = runner.invoke(app, [str(a) for a in args], env=NO_LOCALE, input=input)
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+@pytest.fixture
+def db(tmp_path) -> str:
+    return str(tmp_path / "t.duckdb")
+
+
+def test_a_file_held_by_any_process_names_record_sessions_too(db):
+    run("games", "--db", db)  # the file exists
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, db], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        said = {lang: run("--lang", lang, "games", "--db", db) for lang in ("en", "es", "ja")}
+    finally:
+        holder.communicate("")
+    assert {r.exit_code for r in said.values()} == {1}
+    assert all(r.output.startswith("store-busy") and r.output.count("\n") == 1 for r in said.values())
+    assert "`tabletape serve`, a `tabletape record` session, or any program" in said["en"].output
+    assert "una sesión de `tabletape record` o cualquier programa" in said["es"].output
+    assert "`tabletape record` のセッション" in said["ja"].output
