@@ -83,12 +83,13 @@ def service(db: str) -> Any:
 
 
 @contextmanager
-def layers(db: str) -> Iterator[Layers]:
+def layers(db: str, command: str | None = None) -> Iterator[Layers]:
     """The real layers over one database file, closed afterwards; while a service holds it, a
-    command that reaches here (it has no way through the API) ends with what to do."""
+    command that reaches here (it has no way through the API) ends with what to do, naming it as
+    ``command`` (default: as typed up to its arguments)."""
     running = service(db)
     if running is not None:
-        command = command_name()
+        command = command or command_name()
         fail(cli(_NOT_THROUGH.get(command, "service-no-route"), db=db, url=running.url, command=command))
     import rules  # noqa: F401  (registers every title's events)
     from events.errors import TabletapeError

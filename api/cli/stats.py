@@ -176,7 +176,7 @@ def stats(
             unreadable = unreadable_rows(running.get("/health", []))
         show_answer(name, keep, answer, as_json)
         return say_left_out(unreadable)
-    with layers(db) as lay, reported():
+    with layers(db, command=f"stats {name}") as lay, reported():
         read_models = lay.projector.read_models
         if name == "rebuild":
             started = datetime.now()

@@ -40,3 +40,16 @@ def test_a_file_held_by_any_process_names_record_sessions_too(db):
     assert "`tabletape serve`, a `tabletape record` session, or any program" in said["en"].output
     assert "una sesión de `tabletape record` o cualquier programa" in said["es"].output
     assert "`tabletape record` のセッション" in said["ja"].output
+
+
+def test_stats_rebuild_beside_the_service_names_itself(tmp_path):
+    import live_server
+
+    db = tmp_path / "served.duckdb"
+    base, proc = live_server.start(db, output=tmp_path / "server.txt")
+    try:
+        result = run("stats", "rebuild", "--db", db)
+    finally:
+        live_server.stop(proc)
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith("`tabletape stats rebuild` cannot go through the service at "), result.output
