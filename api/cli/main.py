@@ -122,6 +122,15 @@ def games(
 
 
 def print_games(rows: list[tuple[Any, ...]], total: int, unreadable: list[tuple[str, int, str]] = ()) -> None:
+    if not rows:
+        console().print(escape(cli("games-none")))
+    else:
+        print_games_table(rows, total)
+    for game_id, seq, reason in unreadable:  # left out of the catalogue: named, so that none goes unseen
+        console().print(cli("games-unreadable", game_id=game_id, seq=seq, reason=shown(reason)), markup=False)
+
+
+def print_games_table(rows: list[tuple[Any, ...]], total: int) -> None:
     table = Table(title=f"{len(rows)} of {total} games")
     table.add_column("game", no_wrap=True, min_width=26)
     for column in ("title", "players", "status", "created (UTC)", "fork of"):
@@ -131,8 +140,6 @@ def print_games(rows: list[tuple[Any, ...]], total: int, unreadable: list[tuple[
         created = created_at.strftime("%Y-%m-%d %H:%M")
         table.add_row(game_id, shown(title), shown(", ".join(players)), status, created, fork)
     console().print(table)
-    for game_id, seq, reason in unreadable:  # left out of the catalogue: named, so that none goes unseen
-        console().print(cli("games-unreadable", game_id=game_id, seq=seq, reason=shown(reason)), markup=False)
 
 
 Token = typer.Option(None, "--token", help="through a running service: the game's write token (a seat's, for its view)")

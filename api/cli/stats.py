@@ -117,6 +117,9 @@ def _character(title: str | None, character: Any) -> Any:
 
 
 def print_rows(title: str, rows: list[dict[str, Any]], game: str | None = None) -> None:
+    if not rows:  # a table without columns prints as blank lines
+        console().print(escape(cli("stats/none", title=title)))
+        return
     table = Table(title=title)
     columns = list(rows[0]) if rows else []
     rows = [{**r, "character": _character(game, r["character"])} if "character" in r else r for r in rows]

@@ -53,3 +53,17 @@ def test_stats_rebuild_beside_the_service_names_itself(tmp_path):
         live_server.stop(proc)
     assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
     assert result.output.startswith("`tabletape stats rebuild` cannot go through the service at "), result.output
+
+
+@pytest.mark.parametrize("lang, games, leaderboard", [
+    ("en", "no games yet", "leaderboard: nothing yet (no game matches)"),
+    ("es", "todavía no hay partidas", "leaderboard: nada todavía (ninguna partida coincide)"),
+    ("ja", "まだゲームはありません", "leaderboard: まだありません（条件に合うゲームがありません）"),
+])
+def test_an_empty_answer_says_so_in_one_line(db, lang, games, leaderboard):
+    listed = run("--lang", lang, "games", "--db", db)
+    assert listed.exit_code == 0 and listed.output == games + "\n"
+    asked = run("--lang", lang, "stats", "leaderboard", "--db", db)
+    assert asked.exit_code == 0 and asked.output == leaderboard + "\n"
+    none_of_a_title = run("--lang", lang, "stats", "wagers", "--db", db)
+    assert none_of_a_title.exit_code == 0 and none_of_a_title.output.count("\n") == 1, none_of_a_title.output
