@@ -54,13 +54,19 @@ def make_filters(
     return Filters(title, player, date_from, date_to, tuple(pairs), forks)
 
 
+def _unsigned_zero(value: float, digits: int) -> float:
+    # a share of no points at all comes out as -0.0 (0 / a negative total), and a tiny negative
+    # figure rounds to it: neither is worth a minus sign
+    return round(value, digits) + 0.0
+
+
 def _cell(key: str, value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
         if key.endswith("rate") or key in ("share", "per_expedition", "per_side_round", "per_match"):
-            return f"{value:.1%}"
-        return f"{value:.2f}"
+            return f"{_unsigned_zero(value, 3):.1%}"
+        return f"{_unsigned_zero(value, 2):.2f}"
     return escape(str(value))
 
 

@@ -67,3 +67,18 @@ def test_an_empty_answer_says_so_in_one_line(db, lang, games, leaderboard):
     assert asked.exit_code == 0 and asked.output == leaderboard + "\n"
     none_of_a_title = run("--lang", lang, "stats", "wagers", "--db", db)
     assert none_of_a_title.exit_code == 0 and none_of_a_title.output.count("\n") == 1, none_of_a_title.output
+
+
+def test_a_share_of_nothing_is_never_printed_as_minus_zero(db):
+    import rules  # noqa: F401  (registers every title's events)
+    from events.duckdb_log import DuckDBEventLog
+    from events.log import new_game_id
+    from replay.simulate import random_game
+
+    log = DuckDBEventLog(db)
+    for seed in range(6):  # no bonus in these games, and negative totals: the bonus's share is -0.0
+        log.import_games([(new_game_id(), random_game("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=seed))])
+    log.close()
+    result = run("stats", "sources", "--title", "lost-cities", "--db", db)
+    assert result.exit_code == 0 and "bonus" in result.output
+    assert "-0.0%" not in result.output and "-0.00" not in result.output and "0.0%" in result.output, result.output
