@@ -131,14 +131,18 @@ def print_games(rows: list[tuple[Any, ...]], total: int, unreadable: list[tuple[
 
 
 def print_games_table(rows: list[tuple[Any, ...]], total: int) -> None:
-    table = Table(title=f"{len(rows)} of {total} games")
-    table.add_column("game", no_wrap=True, min_width=26)
-    for column in ("title", "players", "status", "created (UTC)", "fork of"):
-        table.add_column(column)
+    from api import i18n
+
+    texts = i18n.catalogue(i18n.cli_lang)["cli"]
+    table = Table(title=escape(cli("games/list-title", count=len(rows), total=total)))
+    table.add_column(escape(cli("games/col-game")), no_wrap=True, min_width=26)
+    for column in ("title", "players", "status", "created", "fork"):
+        table.add_column(escape(cli(f"games/col-{column}")))
     for game_id, title, players, status, created_at, parent_id, forked_at in rows:
         fork = f"{parent_id} @{forked_at}" if parent_id else ""
         created = created_at.strftime("%Y-%m-%d %H:%M")
-        table.add_row(game_id, shown(title), shown(", ".join(players)), status, created, fork)
+        said_status = texts.get(f"games/status/{status}", status)
+        table.add_row(game_id, shown(title), shown(", ".join(players)), escape(said_status), created, fork)
     console().print(table)
 
 

@@ -82,3 +82,22 @@ def test_a_share_of_nothing_is_never_printed_as_minus_zero(db):
     result = run("stats", "sources", "--title", "lost-cities", "--db", db)
     assert result.exit_code == 0 and "bonus" in result.output
     assert "-0.0%" not in result.output and "-0.00" not in result.output and "0.0%" in result.output, result.output
+
+
+@pytest.mark.parametrize("lang, title, headings, ended", [
+    ("es", "1 de 1 partidas", ("partida", "juego", "jugadores", "estado", "creada (UTC)", "bifurcada de"), "terminada"),
+    ("ja", "1 ゲーム中 1", ("ゲーム", "タイトル", "プレイヤー", "状態", "作成日時 (UTC)", "分岐元"), "終了"),
+])
+def test_games_shows_its_headings_in_the_chosen_language(db, lang, title, headings, ended):
+    import rules  # noqa: F401  (registers every title's events)
+    from events.duckdb_log import DuckDBEventLog
+    from events.log import new_game_id
+    from replay.simulate import random_game
+
+    log = DuckDBEventLog(db)
+    log.import_games([(new_game_id(), random_game("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=1))])
+    log.close()
+    lines = run("--lang", lang, "games", "--db", db).output.splitlines()
+    assert lines[0] == title
+    assert [cell.strip() for cell in lines[2].strip("┃").split("┃")] == list(headings)
+    assert ended in lines[4] and "ended" not in lines[4] and "games" not in "\n".join(lines)
