@@ -17,6 +17,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from api.cli.refusals import refusal, rulebook_apart
+
 DB_HELP = "DuckDB database file, or a PostgreSQL URL (postgresql://...)"
 DEFAULT_DB = "data/tabletape.duckdb"
 Db = typer.Option(DEFAULT_DB, "--db", help=DB_HELP)
@@ -124,7 +126,7 @@ def said(exc: Any) -> str:
     """A domain error as the CLI shows it: its code and its message in the CLI's language."""
     from api import i18n
 
-    return i18n.cli("error", code=exc.code, message=i18n.message(exc, i18n.cli_lang))
+    return i18n.cli("error", code=exc.code, message=refusal(exc))
 
 
 def fail(message: str) -> None:
@@ -143,7 +145,7 @@ def reported() -> Iterator[None]:
     except TabletapeError as exc:
         fail(said(exc))
     except remote.Refused as exc:
-        fail(cli("error", code=exc.code, message=exc.message))
+        fail(cli("error", code=exc.code, message=rulebook_apart(exc.message, exc.rulebook)))
     except remote.NotTabletape as exc:
         fail(cli("msgs/not-tabletape", url=exc.url))
     except remote.Unreachable as exc:

@@ -101,3 +101,12 @@ def test_games_shows_its_headings_in_the_chosen_language(db, lang, title, headin
     assert lines[0] == title
     assert [cell.strip() for cell in lines[2].strip("┃").split("┃")] == list(headings)
     assert ended in lines[4] and "ended" not in lines[4] and "games" not in "\n".join(lines)
+
+
+def test_an_english_refusal_gives_the_rulebook_its_own_line(db):
+    game_id = run("new", "lost-cities", "Ana", "Bea", "--option", "rounds=1", "--db", db).output.split()[1]
+    lines = run("record", game_id, "--db", db, input="R7\nquit\n").output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "lost-cities." in line)
+    assert lines[at].endswith("record the shuffle or the deal first"), lines[at]
+    assert '"' not in lines[at] and "Revuelva" not in lines[at]
+    assert lines[at + 1] == 'the rulebook (es): "Revuelva las cartas y reparta 8 a cada jugador. Coloque las cartas restantes, boca abajo"'
