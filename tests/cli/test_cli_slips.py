@@ -22,6 +22,19 @@ def run(*args: str, input: str | None = None):
     return result
 
 
+def played(db: str, seeds) -> None:
+    """Finished one-round random games of Lost Cities between Ana and Bea, one per seed."""
+    import rules  # noqa: F401  (registers every title's events)
+    from events.duckdb_log import DuckDBEventLog
+    from events.log import new_game_id
+    from replay.simulate import random_game
+
+    log = DuckDBEventLog(db)
+    for seed in seeds:
+        log.import_games([(new_game_id(), random_game("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=seed))])
+    log.close()
+
+
 @pytest.fixture
 def db(tmp_path) -> str:
     return str(tmp_path / "t.duckdb")
@@ -70,15 +83,7 @@ def test_an_empty_answer_says_so_in_one_line(db, lang, games, leaderboard):
 
 
 def test_a_share_of_nothing_is_never_printed_as_minus_zero(db):
-    import rules  # noqa: F401  (registers every title's events)
-    from events.duckdb_log import DuckDBEventLog
-    from events.log import new_game_id
-    from replay.simulate import random_game
-
-    log = DuckDBEventLog(db)
-    for seed in range(6):  # no bonus in these games, and negative totals: the bonus's share is -0.0
-        log.import_games([(new_game_id(), random_game("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=seed))])
-    log.close()
+    played(db, range(6))  # no bonus in these games, and negative totals: the bonus's share is -0.0
     result = run("stats", "sources", "--title", "lost-cities", "--db", db)
     assert result.exit_code == 0 and "bonus" in result.output
     assert "-0.0%" not in result.output and "-0.00" not in result.output and "0.0%" in result.output, result.output
@@ -89,14 +94,7 @@ def test_a_share_of_nothing_is_never_printed_as_minus_zero(db):
     ("ja", "1 ゲーム中 1", ("ゲーム", "タイトル", "プレイヤー", "状態", "作成日時 (UTC)", "分岐元"), "終了"),
 ])
 def test_games_shows_its_headings_in_the_chosen_language(db, lang, title, headings, ended):
-    import rules  # noqa: F401  (registers every title's events)
-    from events.duckdb_log import DuckDBEventLog
-    from events.log import new_game_id
-    from replay.simulate import random_game
-
-    log = DuckDBEventLog(db)
-    log.import_games([(new_game_id(), random_game("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=1))])
-    log.close()
+    played(db, [1])
     lines = run("--lang", lang, "games", "--db", db).output.splitlines()
     assert lines[0] == title
     assert [cell.strip() for cell in lines[2].strip("┃").split("┃")] == list(headings)
