@@ -93,11 +93,11 @@ class NotTabletape(Unreachable):
 
 
 class Refused(Exception):
-    """The service answered an error: ``{code, message}``."""
+    """The service answered an error: ``{code, message}``, and the rulebook's words it quotes."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, rulebook: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.rulebook = status, code, message, rulebook
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def _refused(exc: urllib.error.HTTPError, url: str) -> Exception:
     raw = exc.read()
     try:
         data = json.loads(raw)
-        return Refused(exc.code, str(data["code"]), str(data["message"]))
+        return Refused(exc.code, str(data["code"]), str(data["message"]), data.get("rulebook"))
     except (ValueError, KeyError, TypeError):
         return NotTabletape(url, exc.code)
 

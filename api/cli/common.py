@@ -17,6 +17,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from api.cli.refusals import refusal, rulebook_apart
+
 DB_HELP = "DuckDB database file, or a PostgreSQL URL (postgresql://...)"
 DEFAULT_DB = "data/tabletape.duckdb"
 Db = typer.Option(DEFAULT_DB, "--db", help=DB_HELP)
@@ -83,12 +85,13 @@ def service(db: str) -> Any:
 
 
 @contextmanager
-def layers(db: str) -> Iterator[Layers]:
+def layers(db: str, command: str | None = None) -> Iterator[Layers]:
     """The real layers over one database file, closed afterwards; while a service holds it, a
-    command that reaches here (it has no way through the API) ends with what to do."""
+    command that reaches here (it has no way through the API) ends with what to do, naming it as
+    ``command`` (default: as typed up to its arguments)."""
     running = service(db)
     if running is not None:
-        command = command_name()
+        command = command or command_name()
         fail(cli(_NOT_THROUGH.get(command, "service-no-route"), db=db, url=running.url, command=command))
     import rules  # noqa: F401  (registers every title's events)
     from events.errors import TabletapeError
@@ -103,7 +106,7 @@ def layers(db: str) -> Iterator[Layers]:
         log = open_log(db)
     except TabletapeError as exc:  # e.g. a store whose secret file is gone
         fail(said(exc))
-    except duckdb.IOException as exc:  # most often: `tabletape serve` has it open
+    except duckdb.IOException as exc:  # another process holds it: a service, a `record` session, anything
         fail(cli("store-busy", db=db, exc=exc))
     except Exception as exc:  # a PostgreSQL server that does not answer (psycopg's OperationalError)
         if type(exc).__module__.startswith("psycopg"):
@@ -123,7 +126,7 @@ def said(exc: Any) -> str:
     """A domain error as the CLI shows it: its code and its message in the CLI's language."""
     from api import i18n
 
-    return i18n.cli("error", code=exc.code, message=i18n.message(exc, i18n.cli_lang))
+    return i18n.cli("error", code=exc.code, message=refusal(exc))
 
 
 def fail(message: str) -> None:
@@ -142,7 +145,7 @@ def reported() -> Iterator[None]:
     except TabletapeError as exc:
         fail(said(exc))
     except remote.Refused as exc:
-        fail(cli("error", code=exc.code, message=exc.message))
+        fail(cli("error", code=exc.code, message=rulebook_apart(exc.message, exc.rulebook)))
     except remote.NotTabletape as exc:
         fail(cli("msgs/not-tabletape", url=exc.url))
     except remote.Unreachable as exc:

@@ -122,17 +122,28 @@ def games(
 
 
 def print_games(rows: list[tuple[Any, ...]], total: int, unreadable: list[tuple[str, int, str]] = ()) -> None:
-    table = Table(title=f"{len(rows)} of {total} games")
-    table.add_column("game", no_wrap=True, min_width=26)
-    for column in ("title", "players", "status", "created (UTC)", "fork of"):
-        table.add_column(column)
+    if not rows:
+        console().print(escape(cli("games-none")))
+    else:
+        print_games_table(rows, total)
+    for game_id, seq, reason in unreadable:  # left out of the catalogue: named, so that none goes unseen
+        console().print(cli("games-unreadable", game_id=game_id, seq=seq, reason=shown(reason)), markup=False)
+
+
+def print_games_table(rows: list[tuple[Any, ...]], total: int) -> None:
+    from api import i18n
+
+    texts = i18n.catalogue(i18n.cli_lang)["cli"]
+    table = Table(title=escape(cli("games/list-title", count=len(rows), total=total)))
+    table.add_column(escape(cli("games/col-game")), no_wrap=True, min_width=26)
+    for column in ("title", "players", "status", "created", "fork"):
+        table.add_column(escape(cli(f"games/col-{column}")))
     for game_id, title, players, status, created_at, parent_id, forked_at in rows:
         fork = f"{parent_id} @{forked_at}" if parent_id else ""
         created = created_at.strftime("%Y-%m-%d %H:%M")
-        table.add_row(game_id, shown(title), shown(", ".join(players)), status, created, fork)
+        said_status = texts.get(f"games/status/{status}", status)
+        table.add_row(game_id, shown(title), shown(", ".join(players)), escape(said_status), created, fork)
     console().print(table)
-    for game_id, seq, reason in unreadable:  # left out of the catalogue: named, so that none goes unseen
-        console().print(cli("games-unreadable", game_id=game_id, seq=seq, reason=shown(reason)), markup=False)
 
 
 Token = typer.Option(None, "--token", help="through a running service: the game's write token (a seat's, for its view)")

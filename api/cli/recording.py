@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from api import i18n
+from api.cli.refusals import refusal, rulebook_apart
 from replay.frames import describe
 from api.remote import Refused, Service
 from events.errors import TabletapeError
@@ -181,11 +182,11 @@ class TableRecorder:
             else:
                 self.desk.move(text, self._expected())
         except TabletapeError as exc:
-            self.refused(exc.code, i18n.message(exc, i18n.cli_lang))
+            self.refused(exc.code, refusal(exc))
             return True
         except Refused as exc:  # the service's answer: its code and message, in our language
             self._seen = None  # a 409: someone else recorded meanwhile; look again before the next line
-            self.refused(exc.code, exc.message)
+            self.refused(exc.code, rulebook_apart(exc.message, exc.rulebook))
             return True
         self.show()
         return True

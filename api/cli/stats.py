@@ -54,13 +54,19 @@ def make_filters(
     return Filters(title, player, date_from, date_to, tuple(pairs), forks)
 
 
+def _unsigned_zero(value: float, digits: int) -> float:
+    # a share of no points at all comes out as -0.0 (0 / a negative total), and a tiny negative
+    # figure rounds to it: neither is worth a minus sign
+    return round(value, digits) + 0.0
+
+
 def _cell(key: str, value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
         if key.endswith("rate") or key in ("share", "per_expedition", "per_side_round", "per_match"):
-            return f"{value:.1%}"
-        return f"{value:.2f}"
+            return f"{_unsigned_zero(value, 3):.1%}"
+        return f"{_unsigned_zero(value, 2):.2f}"
     return escape(str(value))
 
 
@@ -117,6 +123,9 @@ def _character(title: str | None, character: Any) -> Any:
 
 
 def print_rows(title: str, rows: list[dict[str, Any]], game: str | None = None) -> None:
+    if not rows:  # a table without columns prints as blank lines
+        console().print(escape(cli("stats/none", title=title)))
+        return
     table = Table(title=title)
     columns = list(rows[0]) if rows else []
     rows = [{**r, "character": _character(game, r["character"])} if "character" in r else r for r in rows]
@@ -176,7 +185,7 @@ def stats(
             unreadable = unreadable_rows(running.get("/health", []))
         show_answer(name, keep, answer, as_json)
         return say_left_out(unreadable)
-    with layers(db) as lay, reported():
+    with layers(db, command=f"stats {name}") as lay, reported():
         read_models = lay.projector.read_models
         if name == "rebuild":
             started = datetime.now()
