@@ -20,7 +20,7 @@ import live_server
 import ports
 import rules  # noqa: F401  (registers every title's events)
 from api import remote
-from api.cli.main import app
+from api.program import app  # the whole program: serve too
 from events.duckdb_log import DuckDBEventLog
 from events.log import new_game_id
 from replay.simulate import random_game
