@@ -8,7 +8,6 @@ key is the backstop against any writer that bypassed the cache.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import hashlib
 import hmac
@@ -26,6 +25,7 @@ import pyarrow as pa
 
 from events import anchors, codec, limits
 from events.base import Event
+from events.group_commit import GroupCommitter, Pending
 from events.errors import (
     ChainBroken,
     ChainSecretMissing,
@@ -33,7 +33,6 @@ from events.errors import (
     GameExists,
     GameUnreadable,
     IdempotencyKeyReused,
-    LogClosed,
     MalformedEvent,
     UnknownGame,
     game_unreadable,
@@ -95,9 +94,6 @@ _CHECK_ROWS_AND_HEAD = (
     "(SELECT last_seq, legacy_seq, mac AS head_mac FROM chain_heads WHERE game_id = $1) ON true WHERE game_id = $1"
 )
 
-#: the longest a commit waits for more appends under load (see ``_gather``)
-GATHER_SECONDS = 0.002
-
 _ARROW_SCHEMA = pa.schema(
     [
         ("game_id", pa.string()),
@@ -144,13 +140,10 @@ class _Head:
         return head
 
 
-class _Pending:
+class _Pending(Pending):
     """One append waiting for its group commit."""
 
-    __slots__ = (
-        "game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor",
-        "rows", "result", "error", "done", "waiter",
-    )
+    __slots__ = ("game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor", "rows")
 
     def __init__(
         self,
@@ -160,8 +153,8 @@ class _Pending:
         expected_seq: int,
         idempotency_key: str | None,
         actor: str,
-        waiter: "tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None" = None,
     ) -> None:
+        super().__init__()
         self.game_id = game_id
         self.events = events
         self.bodies = bodies
@@ -169,16 +162,6 @@ class _Pending:
         self.idempotency_key = idempotency_key
         self.actor = actor
         self.rows: list[tuple] = []
-        self.result: AppendResult | None = None
-        self.error: Exception | None = None
-        self.done = False
-        self.waiter = waiter  # an awaiting task's loop and future; threads wait on the condition
-
-    def outcome(self) -> AppendResult:
-        if self.error is not None:
-            raise self.error
-        assert self.result is not None
-        return self.result
 
 
 @contextmanager
@@ -330,16 +313,7 @@ class DuckDBEventLog:
         self._local = threading.local()
         self._heads_lock = threading.Lock()
         self._heads: OrderedDict[str, _Head] = OrderedDict()
-        self._commit_cv = threading.Condition(threading.Lock())
-        self._queue: list[_Pending] = []
-        self._committing = False
-        self._committer: threading.Thread | None = None
-        self._closing = False
-        #: the size of the last commit, when it returned and how many appends were queued then
-        #: (see ``_gather``)
-        self._last_batch = 0
-        self._committed_at = 0.0
-        self._arrived = 0
+        self._committer = GroupCommitter(self._commit)
         #: write_cpu_us: the committing thread's CPU inside DuckDB's statements (insert, heads,
         #: commit; DuckDB's own worker threads not counted), so a benchmark can tell DuckDB's share
         #: of an append from ours
@@ -415,15 +389,7 @@ class DuckDBEventLog:
         one statement (group commit): one fsync serves them all, and none of them is acknowledged
         before that commit has returned.
         """
-        request = self._request(game_id, events, expected_seq, idempotency_key, actor)
-        with self._commit_cv:
-            self._queue.append(request)
-            while not request.done:
-                if self._committing:
-                    self._commit_cv.wait()
-                    continue
-                self._lead()
-        return request.outcome()
+        return self._committer.submit(self._request(game_id, events, expected_seq, idempotency_key, actor))
 
     async def append_async(
         self,
@@ -438,20 +404,7 @@ class DuckDBEventLog:
         A committer thread takes everything queued (from threads and loops alike) into one
         statement; the awaiting task resumes only after that commit has returned.
         """
-        loop = asyncio.get_running_loop()
-        settled = loop.create_future()
-        request = self._request(game_id, events, expected_seq, idempotency_key, actor, (loop, settled))
-        with self._commit_cv:
-            if self._closing:  # the committer is stopping or gone: nobody would answer
-                raise LogClosed("the event log is closing: nothing more is appended")
-            if self._committer is None:
-                self._committer = threading.Thread(target=self._commit_forever, name="tabletape-committer", daemon=True)
-                self._committer.start()
-            self._queue.append(request)
-            self._commit_cv.notify_all()
-        # shielded: a client that hangs up must not leave an unsettled future behind a commit
-        await asyncio.shield(settled)
-        return request.outcome()
+        return await self._committer.submit_async(self._request(game_id, events, expected_seq, idempotency_key, actor))
 
     def _request(
         self,
@@ -460,7 +413,6 @@ class DuckDBEventLog:
         expected_seq: int,
         idempotency_key: str | None,
         actor: str,
-        waiter: "tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None" = None,
     ) -> "_Pending":
         if not events:
             raise MalformedEvent("an append needs at least one event")
@@ -472,94 +424,28 @@ class DuckDBEventLog:
             expected_seq,
             idempotency_key,
             actor,
-            waiter,
         )
-
-    def _lead(self) -> None:
-        """Commit everything queued; called holding ``_commit_cv``, returns holding it."""
-        self._committing = True
-        batch, self._queue = self._queue, []
-        self._commit_cv.release()
-        try:
-            self._commit(batch)
-        finally:
-            self._commit_cv.acquire()
-            self._committing = False
-            self._committed_at = time.monotonic()
-            self._arrived = len(self._queue)
-            self._commit_cv.notify_all()
-            _wake(batch)
-
-    def _commit_forever(self) -> None:
-        with self._commit_cv:
-            while True:
-                if self._committing or not self._queue:
-                    if self._closing and not self._committing:
-                        return  # everything queued before close() has been committed
-                    self._commit_cv.wait()
-                    continue
-                self._gather()
-                if self._committing or not self._queue:  # a plain append led while it waited
-                    continue
-                try:
-                    self._lead()
-                except Exception:  # noqa: BLE001 - every request of the batch already carries it
-                    continue
-
-    def _gather(self) -> None:
-        """Under load, wait a little for the writers of the last commit to send their next appends.
-
-        A commit's statements cost about the same for one append as for sixteen (DuckDB's
-        UPDATE of the heads is most of it), so while appends keep coming a group is worth
-        waiting for. Measured with 16 clients (`python -m benchmarks.http`): groups of 8 became
-        15, server CPU per append 0.68 ms became 0.43 ms, appends/s 1,470 became 2,150 (waiting
-        1 ms: 13 appends, 0.48 ms; 3 ms: no better). It waits only for an append that comes
-        within that time of the last commit's return, so tables recording at the pace of play
-        never wait.
-        """
-        now = time.monotonic()
-        if now - self._committed_at > GATHER_SECONDS:  # nothing came for a while: not under load
-            self._last_batch = len(self._queue)
-            return
-        deadline = now + GATHER_SECONDS
-        # the appends of the last commit and those that came in while it ran: each is likely a
-        # writer about to send its next one (waiting for the last commit's size alone settles
-        # into two halves taking turns)
-        target = self._last_batch + self._arrived
-        while len(self._queue) < target and not self._closing:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            self._commit_cv.wait(remaining)
-        self._last_batch = len(self._queue)
 
     def _commit(self, batch: list["_Pending"]) -> None:
         """Check each request against the heads; insert every accepted one in one statement and
         write their games' heads in another, in one transaction."""
-        try:
-            with self._lock:
-                accepted = self._stage(batch)
-                if accepted:
-                    cpu = time.thread_time_ns()
-                    try:
-                        self._write([row for request, _ in accepted for row in request.rows], accepted)
-                    except duckdb.ConstraintException:
-                        # another connection wrote one of these games: find which, one by one
-                        for request, _ in accepted:
-                            self._forget_head(request.game_id)
-                        self._commit_one_by_one([request for request, _ in accepted])
-                        return
-                    finally:
-                        self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
-                    self._count(len(accepted), sum(len(r.rows) for r, _ in accepted))
-                    for request, head in accepted:
-                        self._acknowledge(request, head)
-        except BaseException as exc:  # never leave a waiting writer hanging
-            for request in batch:
-                if not request.done:
-                    request.error = exc if isinstance(exc, Exception) else RuntimeError(str(exc))
-                    request.done = True
-            raise
+        with self._lock:
+            accepted = self._stage(batch)
+            if accepted:
+                cpu = time.thread_time_ns()
+                try:
+                    self._write([row for request, _ in accepted for row in request.rows], accepted)
+                except duckdb.ConstraintException:
+                    # another connection wrote one of these games: find which, one by one
+                    for request, _ in accepted:
+                        self._forget_head(request.game_id)
+                    self._commit_one_by_one([request for request, _ in accepted])
+                    return
+                finally:
+                    self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
+                self._count(len(accepted), sum(len(r.rows) for r, _ in accepted))
+                for request, head in accepted:
+                    self._acknowledge(request, head)
 
     def _commit_one_by_one(self, batch: list["_Pending"]) -> None:
         for request in batch:
@@ -1040,12 +926,7 @@ class DuckDBEventLog:
         return rows, head
 
     def close(self) -> None:
-        with self._commit_cv:
-            self._closing = True
-            self._commit_cv.notify_all()
-            committer = self._committer
-        if committer is not None:
-            committer.join(timeout=30)
+        self._committer.close()
         with self._lock:
             self.con.close()
 
@@ -1123,22 +1004,3 @@ def chain_broken(report: VerifyReport) -> ChainBroken | GameUnreadable:
         reason=report.reason,
     )
 
-
-def _wake(batch: list[_Pending]) -> None:
-    """Resume the tasks awaiting a batch: one call per event loop, not one per append."""
-    waiting: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-    for request in batch:
-        if request.waiter is not None:
-            loop, future = request.waiter
-            waiting.setdefault(loop, []).append(future)
-    for loop, futures in waiting.items():
-        try:
-            loop.call_soon_threadsafe(_settle, futures)
-        except RuntimeError:  # the loop has closed: nobody is waiting any more
-            pass
-
-
-def _settle(futures: "list[asyncio.Future[None]]") -> None:
-    for future in futures:
-        if not future.done():
-            future.set_result(None)
