@@ -38,15 +38,9 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events import anchors, codec, limits
 from events.base import Event
-from events.duckdb_log import (
-    _ARROW_SCHEMA,
-    _COLUMNS,
-    SCHEMA as MIRROR_SCHEMA,
-    _chunks,
-    _import_batch,
-    anchored_rows,
-    chain_broken,
-)
+from events.duckdb_log import SCHEMA as MIRROR_SCHEMA
+from events.duckdb_reads import chain_broken
+from events.rows import ARROW_SCHEMA, COLUMNS, anchored_rows, chunks, import_batch
 from events.errors import (
     ChainSecretMissing,
     ConcurrencyConflict,
@@ -94,7 +88,7 @@ CREATE TABLE IF NOT EXISTS chain_heads (
 _EPOCH_US = "(extract(epoch FROM recorded_at) * 1000000)::bigint"
 #: ``anchors.CHECK_COLUMNS`` in PostgreSQL's words
 CHECK_COLUMNS = anchors.CHECK_COLUMNS.replace("epoch_us(recorded_at)", _EPOCH_US)
-_INSERT = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
+_INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
 #: one lock for every process creating the schema (CREATE ... IF NOT EXISTS races otherwise)
 _SCHEMA_LOCK = 0x7461626C  # "tabl"
 
@@ -319,8 +313,8 @@ class PostgresEventLog:
             clash = conn.execute("SELECT game_id FROM chain_heads WHERE game_id = ANY(%s) LIMIT 1", [game_ids]).fetchone()
             if clash:
                 raise GameExists("game {game_id} already exists; an import only adds new games", params=dict(game_id=clash[0]))
-            for chunk in _chunks(games, chunk_events):
-                batch, heads = _import_batch(chunk, at, actor, self._secret)
+            for chunk in chunks(games, chunk_events):
+                batch, heads = import_batch(chunk, at, actor, self._secret)
                 self._copy(conn, batch, heads)
                 inserted += batch.num_rows
         return inserted
@@ -338,11 +332,11 @@ class PostgresEventLog:
         return rows.num_rows
 
     def _copy(self, conn: psycopg.Connection, batch: pa.Table, heads: pa.Table) -> None:
-        """Rows (``_ARROW_SCHEMA``) and their games' heads through COPY."""
-        columns = [batch.column(name).to_pylist() for name in _COLUMNS]
+        """Rows (``ARROW_SCHEMA``) and their games' heads through COPY."""
+        columns = [batch.column(name).to_pylist() for name in COLUMNS]
         last_hash: dict[str, bytes] = {}
         with conn.cursor() as cur:
-            with cur.copy(f"COPY events ({', '.join(_COLUMNS)}) FROM STDIN") as copy:
+            with cur.copy(f"COPY events ({', '.join(COLUMNS)}) FROM STDIN") as copy:
                 for row in zip(*columns):
                     copy.write_row(row)
                     last_hash[row[0]] = row[8]
@@ -363,7 +357,7 @@ class PostgresEventLog:
             with self._pool.connection() as conn:
                 rows = conn.execute(
                     # the text of tx under another name: ORDER BY tx would sort by the output column's text
-                    f"SELECT {', '.join(_COLUMNS)}, tx::text AS tx_text, id FROM events "
+                    f"SELECT {', '.join(COLUMNS)}, tx::text AS tx_text, id FROM events "
                     # the first bound alone lets the planner take a range of the (tx, id) index
                     "WHERE tx >= %s::xid8 AND (tx, id) > (%s::xid8, %s) "
                     "AND tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY events.tx, events.id",
@@ -371,8 +365,8 @@ class PostgresEventLog:
                 ).fetchall()
             if not rows:
                 return 0
-            columns = list(zip(*rows))[: len(_COLUMNS)]
-            table = pa.table([pa.array(c, f.type) for c, f in zip(columns, _ARROW_SCHEMA)], schema=_ARROW_SCHEMA)
+            columns = list(zip(*rows))[: len(COLUMNS)]
+            table = pa.table([pa.array(c, f.type) for c, f in zip(columns, ARROW_SCHEMA)], schema=ARROW_SCHEMA)
             cur = self.con.cursor()
             try:
                 cur.register("_mirror_rows", table)
@@ -606,7 +600,7 @@ def event_rows(
     actor: str,
     key: str | None,
 ) -> list[tuple]:
-    """The stored rows (``_COLUMNS``) of events appended after ``seq`` whose hash is ``prev``."""
+    """The stored rows (``COLUMNS``) of events appended after ``seq`` whose hash is ``prev``."""
     at_us = micros(at)
     rows = []
     for event, body in zip(events, bodies):
