@@ -8,45 +8,37 @@ key is the backstop against any writer that bypassed the cache.
 
 from __future__ import annotations
 
-import asyncio
-import gc
-import hashlib
-import hmac
 import logging
 import threading
 import time
-from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from collections import OrderedDict
 from datetime import datetime
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import duckdb
 import pyarrow as pa
 
 from events import anchors, codec, limits
 from events.base import Event
+from events.duckdb_reads import DuckDBReads, Head, chain_broken
 from events.errors import (
     ChainBroken,
     ChainSecretMissing,
     ConcurrencyConflict,
     GameExists,
-    GameUnreadable,
     IdempotencyKeyReused,
-    LogClosed,
     MalformedEvent,
-    UnknownGame,
-    game_unreadable,
 )
 from events.log import (
-    GENESIS_HASH,
     AppendResult,
-    StoredEvent,
     VerifyReport,
     chain_hash,
     micros,
     utc_now,
 )
+from events.group_commit import GroupCommitter, Pending
+from events.rows import COLUMNS, anchored_rows, chunks, heads_table, import_batch, no_cyclic_gc
 
 _logger = logging.getLogger("tabletape.events")
 
@@ -68,89 +60,15 @@ CREATE TABLE IF NOT EXISTS events (
 ALTER TABLE events ADD COLUMN IF NOT EXISTS mac BLOB;
 """
 
-_COLUMNS = (
-    "game_id",
-    "seq",
-    "recorded_at",
-    "actor",
-    "type",
-    "body",
-    "body_json",
-    "prev_hash",
-    "hash",
-    "idempotency_key",
-    "mac",
-)
-
-_INSERT_ONE = f"INSERT INTO events VALUES ({','.join('?' * len(_COLUMNS))})"
-_ROW = f"({','.join('?' * len(_COLUMNS))})"
+_INSERT_ONE = f"INSERT INTO events VALUES ({','.join('?' * len(COLUMNS))})"
+_ROW = f"({','.join('?' * len(COLUMNS))})"
 #: a commit of one game with at most this many events is one statement (events and head); past
 #: about eight, BEGIN, the appender, the head's UPDATE and COMMIT cost less (measured)
 _ONE_STATEMENT_ROWS = 6
-#: a game's head record, as ``anchors`` checks it
-_HEAD_ROW = "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?"
-#: a game's rows as ``anchors.check_chain`` reads them, each followed by the game's head record
-_CHECK_ROWS_AND_HEAD = (
-    f"SELECT {anchors.CHECK_COLUMNS}, last_seq, legacy_seq, head_mac FROM events LEFT JOIN "
-    "(SELECT last_seq, legacy_seq, mac AS head_mac FROM chain_heads WHERE game_id = $1) ON true WHERE game_id = $1"
-)
-
-#: the longest a commit waits for more appends under load (see ``_gather``)
-GATHER_SECONDS = 0.002
-
-_ARROW_SCHEMA = pa.schema(
-    [
-        ("game_id", pa.string()),
-        ("seq", pa.int32()),
-        ("recorded_at", pa.timestamp("us")),
-        ("actor", pa.string()),
-        ("type", pa.string()),
-        ("body", pa.binary()),
-        ("body_json", pa.string()),
-        ("prev_hash", pa.binary()),
-        ("hash", pa.binary()),
-        ("idempotency_key", pa.string()),
-        ("mac", pa.binary()),
-    ]
-)
-
-_HEADS_ARROW = pa.schema(
-    [("game_id", pa.string()), ("last_seq", pa.int32()), ("legacy_seq", pa.int32()), ("mac", pa.binary())]
-)
-
-
-class _Head:
-    """What the log remembers of one game between appends."""
-
-    __slots__ = ("seq", "hash", "keys", "legacy", "anchored", "checked")
-
-    def __init__(
-        self, seq: int, hash_: bytes, keys: dict[str, tuple[int, int]], legacy: int = 0, anchored: bool = True
-    ) -> None:
-        self.seq = seq
-        self.hash = hash_
-        self.keys = keys
-        #: events up to this seq predate the keyed anchors (see ``events.anchors``)
-        self.legacy = legacy
-        #: whether the stored head record vouches for ``seq`` and ``hash``
-        self.anchored = anchored
-        #: whether every event up to ``seq`` was checked against its chain and anchors (or
-        #: appended by this process); DuckDB's file lock keeps other writers out meanwhile
-        self.checked = False
-
-    def copy(self) -> "_Head":
-        head = _Head(self.seq, self.hash, dict(self.keys), self.legacy, self.anchored)
-        head.checked = self.checked
-        return head
-
-
-class _Pending:
+class _Pending(Pending):
     """One append waiting for its group commit."""
 
-    __slots__ = (
-        "game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor",
-        "rows", "result", "error", "done", "waiter",
-    )
+    __slots__ = ("game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor", "rows")
 
     def __init__(
         self,
@@ -160,8 +78,8 @@ class _Pending:
         expected_seq: int,
         idempotency_key: str | None,
         actor: str,
-        waiter: "tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None" = None,
     ) -> None:
+        super().__init__()
         self.game_id = game_id
         self.events = events
         self.bodies = bodies
@@ -169,127 +87,6 @@ class _Pending:
         self.idempotency_key = idempotency_key
         self.actor = actor
         self.rows: list[tuple] = []
-        self.result: AppendResult | None = None
-        self.error: Exception | None = None
-        self.done = False
-        self.waiter = waiter  # an awaiting task's loop and future; threads wait on the condition
-
-    def outcome(self) -> AppendResult:
-        if self.error is not None:
-            raise self.error
-        assert self.result is not None
-        return self.result
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cycle collector: a bulk import allocates millions of acyclic objects, and with
-    a large heap of live events every collection rescans them (measured: ~170k -> ~215k ev/s)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _chunks(games: list, size: int) -> Iterator[list]:
-    chunk, count = [], 0
-    for game in games:
-        chunk.append(game)
-        count += len(game[1])
-        if count >= size:
-            yield chunk
-            chunk, count = [], 0
-    if chunk:
-        yield chunk
-
-
-_SEQ_BYTES = tuple(i.to_bytes(8, "big") for i in range(4096))
-
-
-def _import_batch(
-    games: list[tuple[str, Sequence[Event]]], at: datetime, actor: str, secret: bytes
-) -> tuple[pa.Table, pa.Table]:
-    """Rows of whole new games as one Arrow table (bodies encoded, hash chains and MACs computed),
-    and their heads."""
-    tail = micros(at).to_bytes(8, "big", signed=True) + actor.encode() + b"\x00"
-    encode, encode_json, sha256, blake2b = codec.encode, codec.encode_json, hashlib.sha256, hashlib.blake2b
-    no_key = anchors.key_marker(None)
-    tags = {event_type: tag for tag, event_type in codec.registered().items()}
-    game_col: list[str] = []
-    seq_col: list[int] = []
-    type_col: list[str] = []
-    body_col: list[bytes] = []
-    json_col: list[bytes] = []
-    prev_col: list[bytes] = []
-    hash_col: list[bytes] = []
-    mac_col: list[bytes] = []
-    heads: list[tuple[str, int, int, bytes]] = []
-    seq_bytes = _SEQ_BYTES
-    for game_id, events in games:
-        limits.check_game(game_id, events)
-        bodies = [encode(event) for event in events]
-        n = len(bodies)
-        if n >= len(seq_bytes):
-            seq_bytes = tuple(i.to_bytes(8, "big") for i in range(n + 1))
-        prefix, mac_prefix = game_id.encode() + b"\x00", anchors.event_mac_prefix(game_id)
-        prev = GENESIS_HASH
-        hashes = []
-        for seq_b, body in zip(seq_bytes[1 : n + 1], bodies):
-            # the bytes of chain_hash() and anchors.event_mac(), inlined: this loop is the import's hot path
-            prev = sha256(b"".join((prev, prefix, seq_b, tail, body))).digest()
-            hashes.append(prev)
-            mac_col.append(blake2b(b"".join((mac_prefix, seq_b, prev, no_key)), key=secret, digest_size=32).digest())
-        heads.append((game_id, n, 0, anchors.head_mac(secret, game_id, n, prev, 0)))
-        prev_col.append(GENESIS_HASH)
-        prev_col.extend(hashes[:-1])
-        hash_col.extend(hashes)
-        type_col.extend([tags[event.__class__] for event in events])
-        game_col.extend([game_id] * n)
-        seq_col.extend(range(1, n + 1))
-        body_col.extend(bodies)
-        json_col.extend([encode_json(event) for event in events])
-    count = len(seq_col)
-    columns = {
-        "game_id": pa.array(game_col, pa.string()),
-        "seq": pa.array(seq_col, pa.int32()),
-        "recorded_at": pa.repeat(pa.scalar(at, pa.timestamp("us")), count),
-        "actor": pa.repeat(pa.scalar(actor, pa.string()), count),
-        "type": pa.array(type_col, pa.string()),
-        "body": pa.array(body_col, pa.binary()),
-        "body_json": pa.array(json_col, pa.binary()).cast(pa.string()),
-        "prev_hash": pa.array(prev_col, pa.binary()),
-        "hash": pa.array(hash_col, pa.binary()),
-        "idempotency_key": pa.nulls(count, pa.string()),
-        "mac": pa.array(mac_col, pa.binary()),
-    }
-    return pa.table([columns[name] for name in _COLUMNS], schema=_ARROW_SCHEMA), _heads_table(heads)
-
-
-def _heads_table(heads: list[tuple[str, int, int, bytes]]) -> pa.Table:
-    columns = list(zip(*heads)) or [(), (), (), ()]
-    return pa.table(
-        [pa.array(list(column), field.type) for column, field in zip(columns, _HEADS_ARROW)], schema=_HEADS_ARROW
-    )
-
-
-def anchored_rows(secret: bytes, table: pa.Table) -> tuple[pa.Table, pa.Table]:
-    """Restored rows in game and seq order with this store's MACs, and their games' heads."""
-    table = table.select([c for c in _COLUMNS if c != "mac"])
-    table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
-    for game_id, seq, body in zip(*(table.column(c).to_pylist() for c in ("game_id", "seq", "body"))):
-        limits.check_game(game_id, (codec.decode(body),), seq)
-    columns = ("game_id", "seq", "hash", "idempotency_key")
-    macs, heads = [], []
-    ids, seqs, hashes, keys = (table.column(c).to_pylist() for c in columns)
-    for i, (game_id, seq, digest, key) in enumerate(zip(ids, seqs, hashes, keys)):
-        macs.append(anchors.event_mac(secret, game_id, seq, digest, key))
-        if i + 1 == len(ids) or ids[i + 1] != game_id:
-            heads.append((game_id, seq, 0, anchors.head_mac(secret, game_id, seq, digest, 0)))
-    rows = table.append_column("mac", pa.array(macs, pa.binary())).cast(_ARROW_SCHEMA)
-    return rows, _heads_table(heads)
 
 
 def database_file(con: duckdb.DuckDBPyConnection) -> str | None:
@@ -307,7 +104,7 @@ def connect(path: str = ":memory:") -> duckdb.DuckDBPyConnection:
     return duckdb.connect(path)
 
 
-class DuckDBEventLog:
+class DuckDBEventLog(DuckDBReads):
     """Append-only event log in a DuckDB table ``events``."""
 
     #: whether other processes may write the same store (one process holds a DuckDB file)
@@ -329,17 +126,8 @@ class DuckDBEventLog:
         self._lock = threading.RLock()
         self._local = threading.local()
         self._heads_lock = threading.Lock()
-        self._heads: OrderedDict[str, _Head] = OrderedDict()
-        self._commit_cv = threading.Condition(threading.Lock())
-        self._queue: list[_Pending] = []
-        self._committing = False
-        self._committer: threading.Thread | None = None
-        self._closing = False
-        #: the size of the last commit, when it returned and how many appends were queued then
-        #: (see ``_gather``)
-        self._last_batch = 0
-        self._committed_at = 0.0
-        self._arrived = 0
+        self._heads: OrderedDict[str, Head] = OrderedDict()
+        self._committer = GroupCommitter(self._commit)
         #: write_cpu_us: the committing thread's CPU inside DuckDB's statements (insert, heads,
         #: commit; DuckDB's own worker threads not counted), so a benchmark can tell DuckDB's share
         #: of an append from ours
@@ -391,7 +179,7 @@ class DuckDBEventLog:
         if not rows:
             return 0
         heads = [(g, last, last, anchors.head_mac(self._secret, g, last, bytes(h), last)) for g, last, h in rows]
-        self.con.register("_new_heads", _heads_table(heads))
+        self.con.register("_new_heads", heads_table(heads))
         try:
             self.con.execute("INSERT INTO chain_heads SELECT * FROM _new_heads")
         finally:
@@ -415,15 +203,7 @@ class DuckDBEventLog:
         one statement (group commit): one fsync serves them all, and none of them is acknowledged
         before that commit has returned.
         """
-        request = self._request(game_id, events, expected_seq, idempotency_key, actor)
-        with self._commit_cv:
-            self._queue.append(request)
-            while not request.done:
-                if self._committing:
-                    self._commit_cv.wait()
-                    continue
-                self._lead()
-        return request.outcome()
+        return self._committer.submit(self._request(game_id, events, expected_seq, idempotency_key, actor))
 
     async def append_async(
         self,
@@ -438,20 +218,7 @@ class DuckDBEventLog:
         A committer thread takes everything queued (from threads and loops alike) into one
         statement; the awaiting task resumes only after that commit has returned.
         """
-        loop = asyncio.get_running_loop()
-        settled = loop.create_future()
-        request = self._request(game_id, events, expected_seq, idempotency_key, actor, (loop, settled))
-        with self._commit_cv:
-            if self._closing:  # the committer is stopping or gone: nobody would answer
-                raise LogClosed("the event log is closing: nothing more is appended")
-            if self._committer is None:
-                self._committer = threading.Thread(target=self._commit_forever, name="tabletape-committer", daemon=True)
-                self._committer.start()
-            self._queue.append(request)
-            self._commit_cv.notify_all()
-        # shielded: a client that hangs up must not leave an unsettled future behind a commit
-        await asyncio.shield(settled)
-        return request.outcome()
+        return await self._committer.submit_async(self._request(game_id, events, expected_seq, idempotency_key, actor))
 
     def _request(
         self,
@@ -460,7 +227,6 @@ class DuckDBEventLog:
         expected_seq: int,
         idempotency_key: str | None,
         actor: str,
-        waiter: "tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None" = None,
     ) -> "_Pending":
         if not events:
             raise MalformedEvent("an append needs at least one event")
@@ -472,94 +238,28 @@ class DuckDBEventLog:
             expected_seq,
             idempotency_key,
             actor,
-            waiter,
         )
-
-    def _lead(self) -> None:
-        """Commit everything queued; called holding ``_commit_cv``, returns holding it."""
-        self._committing = True
-        batch, self._queue = self._queue, []
-        self._commit_cv.release()
-        try:
-            self._commit(batch)
-        finally:
-            self._commit_cv.acquire()
-            self._committing = False
-            self._committed_at = time.monotonic()
-            self._arrived = len(self._queue)
-            self._commit_cv.notify_all()
-            _wake(batch)
-
-    def _commit_forever(self) -> None:
-        with self._commit_cv:
-            while True:
-                if self._committing or not self._queue:
-                    if self._closing and not self._committing:
-                        return  # everything queued before close() has been committed
-                    self._commit_cv.wait()
-                    continue
-                self._gather()
-                if self._committing or not self._queue:  # a plain append led while it waited
-                    continue
-                try:
-                    self._lead()
-                except Exception:  # noqa: BLE001 - every request of the batch already carries it
-                    continue
-
-    def _gather(self) -> None:
-        """Under load, wait a little for the writers of the last commit to send their next appends.
-
-        A commit's statements cost about the same for one append as for sixteen (DuckDB's
-        UPDATE of the heads is most of it), so while appends keep coming a group is worth
-        waiting for. Measured with 16 clients (`python -m benchmarks.http`): groups of 8 became
-        15, server CPU per append 0.68 ms became 0.43 ms, appends/s 1,470 became 2,150 (waiting
-        1 ms: 13 appends, 0.48 ms; 3 ms: no better). It waits only for an append that comes
-        within that time of the last commit's return, so tables recording at the pace of play
-        never wait.
-        """
-        now = time.monotonic()
-        if now - self._committed_at > GATHER_SECONDS:  # nothing came for a while: not under load
-            self._last_batch = len(self._queue)
-            return
-        deadline = now + GATHER_SECONDS
-        # the appends of the last commit and those that came in while it ran: each is likely a
-        # writer about to send its next one (waiting for the last commit's size alone settles
-        # into two halves taking turns)
-        target = self._last_batch + self._arrived
-        while len(self._queue) < target and not self._closing:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            self._commit_cv.wait(remaining)
-        self._last_batch = len(self._queue)
 
     def _commit(self, batch: list["_Pending"]) -> None:
         """Check each request against the heads; insert every accepted one in one statement and
         write their games' heads in another, in one transaction."""
-        try:
-            with self._lock:
-                accepted = self._stage(batch)
-                if accepted:
-                    cpu = time.thread_time_ns()
-                    try:
-                        self._write([row for request, _ in accepted for row in request.rows], accepted)
-                    except duckdb.ConstraintException:
-                        # another connection wrote one of these games: find which, one by one
-                        for request, _ in accepted:
-                            self._forget_head(request.game_id)
-                        self._commit_one_by_one([request for request, _ in accepted])
-                        return
-                    finally:
-                        self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
-                    self._count(len(accepted), sum(len(r.rows) for r, _ in accepted))
-                    for request, head in accepted:
-                        self._acknowledge(request, head)
-        except BaseException as exc:  # never leave a waiting writer hanging
-            for request in batch:
-                if not request.done:
-                    request.error = exc if isinstance(exc, Exception) else RuntimeError(str(exc))
-                    request.done = True
-            raise
+        with self._lock:
+            accepted = self._stage(batch)
+            if accepted:
+                cpu = time.thread_time_ns()
+                try:
+                    self._write([row for request, _ in accepted for row in request.rows], accepted)
+                except duckdb.ConstraintException:
+                    # another connection wrote one of these games: find which, one by one
+                    for request, _ in accepted:
+                        self._forget_head(request.game_id)
+                    self._commit_one_by_one([request for request, _ in accepted])
+                    return
+                finally:
+                    self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
+                self._count(len(accepted), sum(len(r.rows) for r, _ in accepted))
+                for request, head in accepted:
+                    self._acknowledge(request, head)
 
     def _commit_one_by_one(self, batch: list["_Pending"]) -> None:
         for request in batch:
@@ -581,7 +281,7 @@ class DuckDBEventLog:
             self._count(1, len(request.rows))
             self._acknowledge(request, accepted[0][1])
 
-    def _stage(self, batch: list["_Pending"]) -> list[tuple["_Pending", "_Head"]]:
+    def _stage(self, batch: list["_Pending"]) -> list[tuple["_Pending", "Head"]]:
         """Decide each request in arrival order; build rows for the accepted ones.
 
         Heads are advanced tentatively, so two requests for one game in the same batch behave
@@ -589,8 +289,8 @@ class DuckDBEventLog:
         """
         at = self._clock()
         at_us = micros(at)
-        tentative: dict[str, _Head] = {}
-        accepted: list[tuple[_Pending, _Head]] = []
+        tentative: dict[str, Head] = {}
+        accepted: list[tuple[_Pending, Head]] = []
         secret = self._secret
         for request in batch:
             game_id = request.game_id
@@ -671,7 +371,7 @@ class DuckDBEventLog:
         """Appends, commits and events written by this process (appends / commits = group size)."""
         return dict(self._stats)
 
-    def _refusal(self, game_id: str, head: "_Head") -> ChainBroken | None:
+    def _refusal(self, game_id: str, head: "Head") -> ChainBroken | None:
         """Why no event may be appended to this game (its chain is broken), or None."""
         report = self._broken.get(game_id)
         if report is None and not head.anchored:
@@ -681,7 +381,7 @@ class DuckDBEventLog:
             self._broken[game_id] = report
         return None if report is None else chain_broken(report)
 
-    def _write(self, rows: list[tuple], accepted: list[tuple["_Pending", "_Head"]]) -> None:
+    def _write(self, rows: list[tuple], accepted: list[tuple["_Pending", "Head"]]) -> None:
         """The rows and their games' new heads, atomically.
 
         Writing the head is the price of noticing a deleted last event. Measured on a DuckDB file,
@@ -703,9 +403,9 @@ class DuckDBEventLog:
             self.con.execute("ROLLBACK")
             raise
 
-    def _heads_of(self, accepted: list[tuple["_Pending", "_Head"]]) -> list[tuple[str, "_Head", bool]]:
+    def _heads_of(self, accepted: list[tuple["_Pending", "Head"]]) -> list[tuple[str, "Head", bool]]:
         """Each game's last head in the batch, and whether the game is new."""
-        last: dict[str, _Head] = {}
+        last: dict[str, Head] = {}
         new: set[str] = set()
         for request, head in accepted:
             last[request.game_id] = head
@@ -713,7 +413,7 @@ class DuckDBEventLog:
                 new.add(request.game_id)
         return [(game_id, head, game_id in new) for game_id, head in last.items()]
 
-    def _write_one(self, rows: list[tuple], game_id: str, head: "_Head", new: bool) -> None:
+    def _write_one(self, rows: list[tuple], game_id: str, head: "Head", new: bool) -> None:
         """One game's rows and head in one statement: the events are inserted only with the head."""
         mac = anchors.head_mac(self._secret, game_id, head.seq, head.hash, head.legacy)
         if new:
@@ -734,7 +434,7 @@ class DuckDBEventLog:
             self._broken[game_id] = report
             raise chain_broken(report)
 
-    def _anchor(self, heads: list[tuple[str, "_Head", bool]]) -> None:
+    def _anchor(self, heads: list[tuple[str, "Head", bool]]) -> None:
         """Write the heads of a group commit: new games' inserted, the others updated."""
         inserts: list = []
         updates: list = []
@@ -777,7 +477,7 @@ class DuckDBEventLog:
             self._appender.clear()  # rows buffered before a failure must not ride along with the next group
             raise
 
-    def _acknowledge(self, request: "_Pending", head: "_Head") -> None:
+    def _acknowledge(self, request: "_Pending", head: "Head") -> None:
         """After the commit returned: the head becomes the log's, the writer is released."""
         self._remember(request.game_id, head)
         request.done = True
@@ -809,12 +509,12 @@ class DuckDBEventLog:
                 raise GameExists("game {game_id} already exists; an import only adds new games", params=dict(game_id=clash[0][0]))
             # DuckDB releases the GIL while it inserts a chunk, so the next one is encoded and
             # hashed meanwhile (measured on 2 cores: ~240k events/s against ~190k one after another)
-            with _no_cyclic_gc(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletape-import") as inserter:
+            with no_cyclic_gc(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletape-import") as inserter:
                 self.con.execute("BEGIN")
                 try:
                     pending = None
-                    for chunk in _chunks(games, chunk_events):
-                        batch, heads = _import_batch(chunk, at, actor, self._secret)
+                    for chunk in chunks(games, chunk_events):
+                        batch, heads = import_batch(chunk, at, actor, self._secret)
                         if pending is not None:
                             pending.result()
                         pending = inserter.submit(self._insert_arrow, batch, heads)
@@ -867,278 +567,7 @@ class DuckDBEventLog:
             self.con.unregister(f"{name}_rows")
             self.con.unregister(f"{name}_heads")
 
-    # -- reading ---------------------------------------------------------------------------
-
-    def reader(self) -> duckdb.DuckDBPyConnection:
-        """This thread's own cursor on the database, for reads (sees every committed append)."""
-        cursor = getattr(self._local, "cursor", None)
-        if cursor is None:
-            with self._lock:
-                cursor = self._local.cursor = self.con.cursor()
-        return cursor
-
-    def ping(self) -> None:
-        """Raise if the database does not answer."""
-        self.reader().execute("SELECT 1").fetchall()
-
-    def cursor(self) -> duckdb.DuckDBPyConnection:
-        """A new cursor on the same database, for a layer that keeps its own tables."""
-        with self._lock:
-            return self.con.cursor()
-
-    @property
-    def store(self) -> duckdb.DuckDBPyConnection:
-        """The connection of the tables every process must share (tokens, keys): this file."""
-        return self.con
-
-    def sync(self) -> int:
-        """Nothing to copy: the read models read this very database (see ``PostgresEventLog``)."""
-        return 0
-
-    def recorded_times(self, game_id: str, seqs: Sequence[int]) -> dict[int, datetime]:
-        """When the events at ``seqs`` of a game were recorded."""
-        marks = ", ".join("?" * len(seqs))
-        return dict(self.reader().execute(
-            f"SELECT seq, recorded_at FROM events WHERE game_id = ? AND seq IN ({marks})", [game_id, *seqs]
-        ).fetchall())
-
-    def replayed(self, game_id: str, idempotency_key: str) -> AppendResult | None:
-        """The first result of an append made with this key, if there was one."""
-        span = self._head(game_id).keys.get(idempotency_key)
-        return AppendResult(game_id, span[0], span[1], replayed=True) if span else None
-
-    def exists(self, game_id: str) -> bool:
-        return self.last_seq(game_id) > 0
-
-    def cached_seq(self, game_id: str) -> int | None:
-        """The last seq if this process remembers it, else None (no query)."""
-        head = self._heads.get(game_id)
-        return None if head is None else head.seq
-
-    def last_seq(self, game_id: str) -> int:
-        return self._head(game_id).seq
-
-    def read(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
-        rows = self.read_raw(game_id, from_seq, to_seq)
-        decode = codec.decode
-        return [
-            StoredEvent(game_id, seq, at, actor, decode(body), prev.hex(), digest.hex())
-            for seq, at, actor, body, prev, digest in rows
-        ]
-
-    def read_bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Event]:
-        """Only the decoded bodies (the fast path for folding)."""
-        # no ORDER BY: a game's rows come back in insertion order, checked below
-        rows = self.reader().execute(
-            "SELECT seq, body FROM events WHERE game_id = ? AND seq >= ? AND seq <= ?",
-            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
-        ).fetchall()
-        if not rows:
-            if from_seq <= 1 and not self.exists(game_id):
-                raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
-            return []
-        if rows[-1][0] - rows[0][0] != len(rows) - 1 or any(
-            a[0] >= b[0] for a, b in zip(rows, rows[1:])
-        ):
-            rows.sort()
-        return codec.decode_many([row[1] for row in rows])
-
-    def read_raw(
-        self, game_id: str, from_seq: int = 1, to_seq: int | None = None
-    ) -> list[tuple[int, datetime, str, bytes, bytes, bytes]]:
-        rows = self.reader().execute(
-            "SELECT seq, recorded_at, actor, body, prev_hash, hash FROM events "
-            "WHERE game_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
-            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
-        ).fetchall()
-        if not rows and not self._head(game_id).seq:
-            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
-        return rows
-
-    def game_ids(self) -> list[str]:
-        return [r[0] for r in self.reader().execute("SELECT DISTINCT game_id FROM events ORDER BY 1").fetchall()]
-
-    def verify(self, game_id: str) -> VerifyReport:
-        """Check a game's hash chain and its keyed anchors; name the first seq that does not match."""
-        report, _ = self._check(game_id)
-        return report
-
-    def read_checked(self, game_id: str) -> list[Event]:
-        """The decoded bodies of a game whose chain and anchors check out; raises ChainBroken naming
-        the first altered seq otherwise (the verdict is kept: writes to that game are refused)."""
-        report = self._broken.get(game_id)
-        if report is None:
-            with self._heads_lock:
-                head = self._heads.get(game_id)
-            if head is not None and head.checked:
-                return self.read_bodies(game_id)
-            rows, stored_head = self._check_rows(game_id)
-            report, bodies = anchors.check_chain(game_id, rows, stored_head, self._secret)
-            if report.ok:
-                # the rows just checked give the head too: a first load reads the game once
-                head = head or self._head_from_rows(game_id, rows, stored_head)
-                head.checked = report.events == head.seq
-                return bodies
-            self._broken[game_id] = report
-        raise chain_broken(report)
-
-    def _head_from_rows(self, game_id: str, rows: list[tuple], stored_head: tuple | None) -> _Head:
-        """The head of a game whose rows (``CHECK_COLUMNS``, in seq order) were just checked."""
-        keys: dict[str, tuple[int, int]] = {}
-        for row in rows:
-            key = row[8]
-            if key is not None:
-                first = keys.get(key, (row[0], row[0]))[0]
-                keys[key] = (first, row[0])
-        seq, last_hash = rows[-1][0], bytes(rows[-1][7])
-        legacy = stored_head[1] if stored_head is not None else 0
-        return self._remember(game_id, _Head(seq, last_hash, keys, legacy, anchored=stored_head is not None))
-
-    def anchored_game_ids(self) -> list[str]:
-        """Games that have a keyed head, with or without events left."""
-        return [r[0] for r in self.reader().execute("SELECT game_id FROM chain_heads ORDER BY 1").fetchall()]
-
-    def now(self) -> datetime:
-        """The time this log stamps events with (its clock)."""
-        return self._clock()
-
-    def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
-        """``verify`` of many games in two queries (an import's thousands of games)."""
-        reader = self.reader()
-        reader.register("_verify_ids", pa.table({"game_id": pa.array(list(game_ids), pa.string())}))
-        try:
-            rows = reader.execute(
-                f"SELECT game_id, {anchors.CHECK_COLUMNS} FROM events JOIN _verify_ids USING (game_id) ORDER BY game_id, seq"
-            ).fetchall()
-            heads = reader.execute(
-                "SELECT game_id, last_seq, legacy_seq, mac FROM chain_heads JOIN _verify_ids USING (game_id)"
-            ).fetchall()
-        finally:
-            reader.unregister("_verify_ids")
-        return anchors.check_many(game_ids, rows, heads, self._secret)
-
-    def _check(self, game_id: str) -> tuple[VerifyReport, list[Event]]:
-        rows, head = self._check_rows(game_id)
-        return anchors.check_chain(game_id, rows, head, self._secret)
-
-    def _check_rows(self, game_id: str) -> tuple[list[tuple], tuple | None]:
-        """A game's rows as ``check_chain`` reads them, in seq order, and its ``chain_heads`` row."""
-        reader = self.reader()
-        # no ORDER BY: a game's rows come back in insertion order (sorted here if not); the head
-        # rides along on every row, as one query costs DuckDB less than two
-        joined = reader.execute(_CHECK_ROWS_AND_HEAD, [game_id]).fetchall()
-        width = len(joined[0]) - 3 if joined else 0
-        rows = [row[:width] for row in joined]
-        if any(a[0] >= b[0] for a, b in zip(rows, rows[1:])):
-            rows.sort(key=lambda row: row[0])
-        if joined:
-            head = joined[0][width:] if joined[0][width] is not None else None
-        else:  # no rows: the head alone tells a game cut back to nothing from no game
-            head = next(iter(reader.execute(_HEAD_ROW, [game_id]).fetchall()), None)
-        if not rows and head is None:
-            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
-        return rows, head
-
     def close(self) -> None:
-        with self._commit_cv:
-            self._closing = True
-            self._commit_cv.notify_all()
-            committer = self._committer
-        if committer is not None:
-            committer.join(timeout=30)
+        self._committer.close()
         with self._lock:
             self.con.close()
-
-    # -- internals -------------------------------------------------------------------------
-
-    def _head(self, game_id: str) -> _Head:
-        with self._heads_lock:
-            head = self._heads.get(game_id)
-            if head is not None:
-                self._heads.move_to_end(game_id)
-                return head
-        seq, last_hash, keys = 0, GENESIS_HASH, {}
-        for key, first, last, digest in self.reader().execute(
-            "SELECT idempotency_key, min(seq), max(seq), arg_max(hash, seq) FROM events "
-            "WHERE game_id = ? GROUP BY idempotency_key",
-            [game_id],
-        ).fetchall():
-            if key is not None:
-                keys[key] = (first, last)
-            if last > seq:
-                seq, last_hash = last, bytes(digest)
-        if not seq:
-            return _Head(seq, last_hash, keys)
-        return self._remember(game_id, self._anchored_head(game_id, seq, last_hash, keys))
-
-    def _anchored_head(self, game_id: str, seq: int, last_hash: bytes, keys: dict[str, tuple[int, int]]) -> _Head:
-        """The head as stored, checked against its keyed record (a cheap check: no event is read)."""
-        row = next(iter(self.reader().execute(_HEAD_ROW, [game_id]).fetchall()), None)
-        if row is None:
-            return _Head(seq, last_hash, keys, 0, anchored=False)
-        last_seq, legacy, mac = row
-        expected = anchors.head_mac(self._secret, game_id, seq, last_hash, legacy)
-        anchored = last_seq == seq and hmac.compare_digest(bytes(mac), expected)
-        return _Head(seq, last_hash, keys, legacy, anchored)
-
-    def _remember(self, game_id: str, head: _Head) -> _Head:
-        """Cache a head unless a newer one is cached already (a reader may race a commit)."""
-        with self._heads_lock:
-            current = self._heads.get(game_id)
-            if current is not None and current.seq >= head.seq:
-                self._heads.move_to_end(game_id)
-                return current
-            self._cached_keys += len(head.keys) - (len(current.keys) if current is not None else 0)
-            self._heads[game_id] = head
-            self._heads.move_to_end(game_id)
-            while len(self._heads) > 1 and (
-                len(self._heads) > self._head_cache_size or self._cached_keys > self._head_cache_keys
-            ):
-                _, evicted = self._heads.popitem(last=False)
-                self._cached_keys -= len(evicted.keys)
-            return head
-
-    def _forget_head(self, game_id: str) -> None:
-        with self._heads_lock:
-            forgotten = self._heads.pop(game_id, None)
-            if forgotten is not None:
-                self._cached_keys -= len(forgotten.keys)
-
-    def _stored_bodies(self, game_id: str, first: int, last: int) -> list[bytes]:
-        rows = self.reader().execute(
-            "SELECT body FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-            [game_id, first, last],
-        ).fetchall()
-        return [bytes(r[0]) for r in rows]
-
-
-def chain_broken(report: VerifyReport) -> ChainBroken | GameUnreadable:
-    """The error that names where a game's log was altered (or, intact, where this code cannot read it)."""
-    if report.unreadable:
-        return game_unreadable(report.game_id, report.first_bad_seq or 0, report.reason or "")
-    return ChainBroken(
-        "game {game_id}: its log was altered at seq {first_bad_seq} ({reason}); it is neither served nor written until it is repaired", params=dict(game_id=report.game_id, first_bad_seq=report.first_bad_seq, reason=report.reason),
-        game_id=report.game_id,
-        seq=report.first_bad_seq,
-        reason=report.reason,
-    )
-
-
-def _wake(batch: list[_Pending]) -> None:
-    """Resume the tasks awaiting a batch: one call per event loop, not one per append."""
-    waiting: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-    for request in batch:
-        if request.waiter is not None:
-            loop, future = request.waiter
-            waiting.setdefault(loop, []).append(future)
-    for loop, futures in waiting.items():
-        try:
-            loop.call_soon_threadsafe(_settle, futures)
-        except RuntimeError:  # the loop has closed: nobody is waiting any more
-            pass
-
-
-def _settle(futures: "list[asyncio.Future[None]]") -> None:
-    for future in futures:
-        if not future.done():
-            future.set_result(None)

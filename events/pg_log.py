@@ -27,7 +27,6 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -38,24 +37,19 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events import anchors, codec, limits
 from events.base import Event
-from events.duckdb_log import (
-    _ARROW_SCHEMA,
-    _COLUMNS,
-    SCHEMA as MIRROR_SCHEMA,
-    _chunks,
-    _import_batch,
-    anchored_rows,
-    chain_broken,
-)
+from events.duckdb_log import SCHEMA as MIRROR_SCHEMA
+from events.duckdb_reads import chain_broken
+from events.pg_reads import PostgresReads
+from events.pg_store import PgStore
+from events.rows import ARROW_SCHEMA, COLUMNS, anchored_rows, chunks, import_batch
 from events.errors import (
     ChainSecretMissing,
     ConcurrencyConflict,
     GameExists,
     IdempotencyKeyReused,
     MalformedEvent,
-    UnknownGame,
 )
-from events.log import GENESIS_HASH, AppendResult, StoredEvent, VerifyReport, chain_hash, micros, utc_now
+from events.log import GENESIS_HASH, AppendResult, VerifyReport, chain_hash, micros, utc_now
 
 _logger = logging.getLogger("tabletape.events")
 
@@ -91,10 +85,7 @@ CREATE TABLE IF NOT EXISTS chain_heads (
 );
 """
 
-_EPOCH_US = "(extract(epoch FROM recorded_at) * 1000000)::bigint"
-#: ``anchors.CHECK_COLUMNS`` in PostgreSQL's words
-CHECK_COLUMNS = anchors.CHECK_COLUMNS.replace("epoch_us(recorded_at)", _EPOCH_US)
-_INSERT = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
+_INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
 #: one lock for every process creating the schema (CREATE ... IF NOT EXISTS races otherwise)
 _SCHEMA_LOCK = 0x7461626C  # "tabl"
 
@@ -111,7 +102,7 @@ def secret_path(dsn: str) -> Path:
     return Path("data") / (re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".key")
 
 
-class PostgresEventLog:
+class PostgresEventLog(PostgresReads):
     """Append-only event log in PostgreSQL tables ``events`` and ``chain_heads``."""
 
     #: whether other processes may write the same store (tokens are then never cached)
@@ -319,8 +310,8 @@ class PostgresEventLog:
             clash = conn.execute("SELECT game_id FROM chain_heads WHERE game_id = ANY(%s) LIMIT 1", [game_ids]).fetchone()
             if clash:
                 raise GameExists("game {game_id} already exists; an import only adds new games", params=dict(game_id=clash[0]))
-            for chunk in _chunks(games, chunk_events):
-                batch, heads = _import_batch(chunk, at, actor, self._secret)
+            for chunk in chunks(games, chunk_events):
+                batch, heads = import_batch(chunk, at, actor, self._secret)
                 self._copy(conn, batch, heads)
                 inserted += batch.num_rows
         return inserted
@@ -338,11 +329,11 @@ class PostgresEventLog:
         return rows.num_rows
 
     def _copy(self, conn: psycopg.Connection, batch: pa.Table, heads: pa.Table) -> None:
-        """Rows (``_ARROW_SCHEMA``) and their games' heads through COPY."""
-        columns = [batch.column(name).to_pylist() for name in _COLUMNS]
+        """Rows (``ARROW_SCHEMA``) and their games' heads through COPY."""
+        columns = [batch.column(name).to_pylist() for name in COLUMNS]
         last_hash: dict[str, bytes] = {}
         with conn.cursor() as cur:
-            with cur.copy(f"COPY events ({', '.join(_COLUMNS)}) FROM STDIN") as copy:
+            with cur.copy(f"COPY events ({', '.join(COLUMNS)}) FROM STDIN") as copy:
                 for row in zip(*columns):
                     copy.write_row(row)
                     last_hash[row[0]] = row[8]
@@ -363,7 +354,7 @@ class PostgresEventLog:
             with self._pool.connection() as conn:
                 rows = conn.execute(
                     # the text of tx under another name: ORDER BY tx would sort by the output column's text
-                    f"SELECT {', '.join(_COLUMNS)}, tx::text AS tx_text, id FROM events "
+                    f"SELECT {', '.join(COLUMNS)}, tx::text AS tx_text, id FROM events "
                     # the first bound alone lets the planner take a range of the (tx, id) index
                     "WHERE tx >= %s::xid8 AND (tx, id) > (%s::xid8, %s) "
                     "AND tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY events.tx, events.id",
@@ -371,8 +362,8 @@ class PostgresEventLog:
                 ).fetchall()
             if not rows:
                 return 0
-            columns = list(zip(*rows))[: len(_COLUMNS)]
-            table = pa.table([pa.array(c, f.type) for c, f in zip(columns, _ARROW_SCHEMA)], schema=_ARROW_SCHEMA)
+            columns = list(zip(*rows))[: len(COLUMNS)]
+            table = pa.table([pa.array(c, f.type) for c, f in zip(columns, ARROW_SCHEMA)], schema=ARROW_SCHEMA)
             cur = self.con.cursor()
             try:
                 cur.register("_mirror_rows", table)
@@ -450,140 +441,6 @@ class PostgresEventLog:
                     _logger.warning("lost the PostgreSQL notifications; reconnecting")
                     threading.Event().wait(1.0)
 
-    # -- reading ---------------------------------------------------------------------------
-
-    def reader(self) -> duckdb.DuckDBPyConnection:
-        """This thread's own cursor on the mirror (DuckDB), for the read models' SQL."""
-        cursor = getattr(self._local, "cursor", None)
-        if cursor is None:
-            with self._mirror_lock:
-                cursor = self._local.cursor = self.con.cursor()
-        return cursor
-
-    def cursor(self) -> duckdb.DuckDBPyConnection:
-        """A new cursor on the mirror, for a layer that keeps its own (derived) tables."""
-        with self._mirror_lock:
-            return self.con.cursor()
-
-    def ping(self) -> None:
-        with self._pool.connection() as conn:
-            conn.execute("SELECT 1")
-
-    def stats(self) -> dict[str, int]:
-        """Appends, commits and events written by this process, and its id (``worker``: which
-        of several workers answered)."""
-        with self._stats_lock:
-            return {**self._stats, "worker": os.getpid()}
-
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        with self._pool.connection() as conn:
-            return conn.execute(sql, params).fetchall()
-
-    def replayed(self, game_id: str, idempotency_key: str) -> AppendResult | None:
-        first, last = self._query(
-            "SELECT min(seq), max(seq) FROM events WHERE game_id = %s AND idempotency_key = %s",
-            [game_id, idempotency_key],
-        )[0]
-        return None if first is None else AppendResult(game_id, first, last, replayed=True)
-
-    def exists(self, game_id: str) -> bool:
-        return self.last_seq(game_id) > 0
-
-    def cached_seq(self, game_id: str) -> int | None:
-        """Always None: another process may have appended since (every answer is a query)."""
-        return None
-
-    def last_seq(self, game_id: str) -> int:
-        return self._query("SELECT coalesce(max(seq), 0) FROM events WHERE game_id = %s", [game_id])[0][0]
-
-    def recorded_times(self, game_id: str, seqs: Sequence[int]) -> dict[int, datetime]:
-        """When the events at ``seqs`` of a game were recorded."""
-        return dict(self._query(
-            "SELECT seq, recorded_at FROM events WHERE game_id = %s AND seq = ANY(%s)", [game_id, list(seqs)]
-        ))
-
-    def read(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[StoredEvent]:
-        decode = codec.decode
-        return [
-            StoredEvent(game_id, seq, at, actor, decode(body), prev.hex(), digest.hex())
-            for seq, at, actor, body, prev, digest in self.read_raw(game_id, from_seq, to_seq)
-        ]
-
-    def read_bodies(self, game_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[Event]:
-        rows = self._query(
-            "SELECT body FROM events WHERE game_id = %s AND seq >= %s AND seq <= %s ORDER BY seq",
-            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
-        )
-        if not rows and from_seq <= 1 and not self.exists(game_id):
-            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
-        return codec.decode_many([row[0] for row in rows])
-
-    def read_raw(
-        self, game_id: str, from_seq: int = 1, to_seq: int | None = None
-    ) -> list[tuple[int, datetime, str, bytes, bytes, bytes]]:
-        rows = self._query(
-            "SELECT seq, recorded_at, actor, body, prev_hash, hash FROM events "
-            "WHERE game_id = %s AND seq >= %s AND seq <= %s ORDER BY seq",
-            [game_id, from_seq, to_seq if to_seq is not None else 2**31 - 1],
-        )
-        if not rows and not self.exists(game_id):
-            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
-        return rows
-
-    def game_ids(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT DISTINCT game_id FROM events ORDER BY 1")]
-
-    def anchored_game_ids(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT game_id FROM chain_heads ORDER BY 1")]
-
-    def verify(self, game_id: str) -> VerifyReport:
-        """Check a game's hash chain and its keyed anchors; name the first seq that does not match."""
-        rows, head = self._check_rows(game_id)
-        return anchors.check_chain(game_id, rows, head, self._secret)[0]
-
-    def now(self) -> datetime:
-        """The time this log stamps events with (its clock)."""
-        return self._clock()
-
-    def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
-        """``verify`` of many games in one snapshot (an import's thousands of games)."""
-        ids = list(game_ids)
-        rows, heads = self._chain_rows(
-            f"SELECT game_id, {CHECK_COLUMNS} FROM events WHERE game_id = ANY(%s) ORDER BY game_id, seq",
-            "SELECT game_id, last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ANY(%s)", [ids],
-        )
-        return anchors.check_many(ids, rows, heads, self._secret)
-
-    def read_checked(self, game_id: str) -> list[Event]:
-        """The decoded bodies of a game whose chain and anchors check out; raises ChainBroken
-        naming the first altered seq otherwise (and refuses writes to that game from then on)."""
-        report = self._broken.get(game_id)
-        if report is None:
-            rows, head = self._check_rows(game_id)
-            report, bodies = anchors.check_chain(game_id, rows, head, self._secret)
-            if report.ok:
-                return bodies
-            self._broken[game_id] = report
-        raise chain_broken(report)
-
-    def _check_rows(self, game_id: str) -> tuple[list[tuple], tuple | None]:
-        rows, heads = self._chain_rows(
-            f"SELECT {CHECK_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq",
-            "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = %s", [game_id],
-        )
-        head = heads[0] if heads else None
-        if not rows and head is None:
-            raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
-        return rows, head
-
-    def _chain_rows(self, rows_sql: str, heads_sql: str, params: list[Any]) -> tuple[list[tuple], list[tuple]]:
-        """Event rows and head rows read in one snapshot: under READ COMMITTED each statement takes
-        its own, so an append committed between the two made a sound game look cut short (and
-        marked broken)."""
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            return conn.execute(rows_sql, params).fetchall(), conn.execute(heads_sql, params).fetchall()
-
     def close(self) -> None:
         self._closing = True
         if self._listener is not None:
@@ -606,7 +463,7 @@ def event_rows(
     actor: str,
     key: str | None,
 ) -> list[tuple]:
-    """The stored rows (``_COLUMNS``) of events appended after ``seq`` whose hash is ``prev``."""
+    """The stored rows (``COLUMNS``) of events appended after ``seq`` whose hash is ``prev``."""
     at_us = micros(at)
     rows = []
     for event, body in zip(events, bodies):
@@ -633,61 +490,3 @@ def _lock_within(conn: psycopg.Connection, sql: str, params: list[Any], timeout:
         raise TimeoutError(f"the lock was not free within {timeout} s") from None
     finally:
         conn.execute("SET lock_timeout TO DEFAULT")
-
-
-# -- the shared tables, in the SQL our stores speak ------------------------------------------
-
-
-@lru_cache(maxsize=256)
-def _dialect(sql: str) -> str:
-    """DuckDB's SQL of the token and key stores (and of plain queries on the log's tables) as
-    PostgreSQL reads it."""
-    return sql.replace("make_timestamp(?)", "(timestamp 'epoch' + ?::bigint * interval '1 microsecond')").replace("?", "%s").replace("BLOB", "BYTEA").replace("epoch_us(recorded_at)", _EPOCH_US)
-
-
-class PgCursor:
-    """A connection of its own with the calls ``TokenStore``, ``AdminToken`` and ``CreationKeys``
-    make of a DuckDB cursor (``execute(...).fetchone()``, ``executemany``, BEGIN/COMMIT)."""
-
-    def __init__(self, dsn: str) -> None:
-        self._dsn = dsn
-        self._conn = psycopg.connect(dsn, autocommit=True)
-        self._cur = self._conn.cursor()
-
-    def execute(self, sql: str, params: Sequence[Any] | None = None) -> "PgCursor":
-        self._cur.execute(_dialect(sql), params)
-        return self
-
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> "PgCursor":
-        self._cur.executemany(_dialect(sql), rows)
-        return self
-
-    def fetchone(self) -> tuple | None:
-        return self._cur.fetchone() if self._cur.description else None
-
-    def fetchall(self) -> list[tuple]:
-        return self._cur.fetchall() if self._cur.description else []
-
-    def cursor(self) -> "PgCursor":
-        return PgCursor(self._dsn)
-
-    def close(self) -> None:
-        self._conn.close()
-
-
-class PgStore:
-    """The PostgreSQL connection of the shared tables: each ``cursor()`` is a connection."""
-
-    def __init__(self, dsn: str) -> None:
-        self._dsn = dsn
-        self._cursors: list[PgCursor] = []
-
-    def cursor(self) -> PgCursor:
-        cursor = PgCursor(self._dsn)
-        self._cursors.append(cursor)
-        return cursor
-
-    def close(self) -> None:
-        for cursor in self._cursors:
-            cursor.close()
-        self._cursors.clear()
