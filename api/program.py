@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from api.cli.common import DEFAULT_DB, cli, fail
+from api.cli.common import DEFAULT_DB, cli, fail, said
 from api.cli.main import app
 
 @app.command()
@@ -35,6 +35,13 @@ def serve(
 
     from api import i18n, remote
 
+    from events.errors import TabletapeError
+    from events.stores import check_driver
+
+    try:
+        check_driver(db)
+    except TabletapeError as exc:  # the app would fail at its start, with a traceback
+        fail(said(exc))
     running = remote.discovered(db)
     if running is not None:  # the second would fail on DuckDB's lock
         fail(cli("service-busy", db=db, url=running.url, pid=running.pid))

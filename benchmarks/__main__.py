@@ -154,7 +154,7 @@ def bench_eventsourcing(log: DuckDBEventLog, ids: list[str], ours_ms: tuple[floa
         from eventsourcing.application import Application
         from eventsourcing.domain import Aggregate, event
     except ImportError:
-        row("eventsourcing comparison", "skipped", "pip install '.[bench]'")
+        row("eventsourcing comparison", "skipped", "make bench installs the bench extra")
         return
 
     class Match(Aggregate):

@@ -215,6 +215,13 @@ class ChartsNotInstalled(TabletapeError):
     status = 503
 
 
+class PostgresNotInstalled(TabletapeError):
+    """A PostgreSQL ``--db`` on an install without psycopg (the ``postgres`` extra)."""
+
+    code = "postgres-not-installed"
+    status = 503
+
+
 class LogClosed(TabletapeError):
     """An append that came after the event log began to close: nothing was written."""
 

@@ -27,7 +27,7 @@ def _figure_class() -> type["Figure"]:
         from matplotlib.figure import Figure
     except ImportError:
         raise ChartsNotInstalled(
-            "the server charts need matplotlib: install it with pip install -c requirements.lock -e '.[charts]'",
+            "the server charts need matplotlib: install it with make serve EXTRAS=charts (pip's extra '.[charts]')",
             params={},
         ) from None
 

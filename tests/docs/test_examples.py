@@ -35,7 +35,7 @@ def test_example_runs(block, tmp_path):
         live_server.stop(proc)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None, reason="mkdocs is missing: .venv/bin/pip install -e '.[docs]'")
+@pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None, reason="mkdocs is missing: make .venv/.test installs the docs extra")
 def test_the_manual_builds_without_a_broken_link(tmp_path):
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],

@@ -22,7 +22,7 @@ from pagehelp import ARTIFACTS, DESKTOP, PHONE, PHONE_TALL, WIDE, own_server
 CHROMIUM = os.environ.get("TABLETAPE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
     "install Debian's browser with `sudo apt-get install -y --no-install-recommends chromium` "
-    "(or point TABLETAPE_CHROMIUM at a Chromium) and the driver with `.venv/bin/pip install -e '.[test]'`"
+    "(or point TABLETAPE_CHROMIUM at a Chromium) and the driver with `make .venv/.test` (the test extra)"
 )
 ARGS = [
     "--headless",
