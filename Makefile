@@ -75,6 +75,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python -m benchmarks.growth
 	$(BIN)/python -m benchmarks.memory
 	$(BIN)/python -m benchmarks.workers
+	$(BIN)/python -m benchmarks.tournament --quick
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .hypothesis
