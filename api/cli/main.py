@@ -23,10 +23,13 @@ from api.cli.common import (
     unreadable_rows,
 )
 from api.cli.demo import register as _register_demo
+from api.cli.help import FlowingGroup
 from api.cli.packs import register as _register_packs
 from api.cli.stats import register as _register_stats
 
-app = typer.Typer(help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True)
+app = typer.Typer(
+    help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True, cls=FlowingGroup
+)
 
 
 @app.callback()
