@@ -38,8 +38,8 @@ SHOWN_MOVES = 40
 @dataclass(frozen=True)
 class Look:
     """Where the game stands, as the recorder shows it after each line: the public view, and the
-    hand of the seat to move where the recorder may see it (on the file; the legal moves name
-    its cards anyway)."""
+    hand of the seat to move where the recorder may see it (on the file: the legal moves name its
+    cards anyway; through the service a hand needs its seat's token)."""
 
     game_id: str
     last_seq: int
@@ -155,8 +155,8 @@ class TableRecorder:
         """The table, then what the one to move may do."""
         look = self._seen = self.desk.look()
         self.console.print(f"[dim]{escape(i18n.cli('record/last', seq=look.last_seq, last=look.last))}[/]")
-        label = i18n.cli("msgs/view-label", game_id=look.game_id, seq=look.last_seq, eyes=i18n.cli("msgs/eyes/public"))
-        self.console.print(picture(look.view, look.content, label, look.status, look.hand, look.to_move), soft_wrap=False)
+        # the public view: a hand only when asked (``hand``), not to everyone facing the screen
+        self.console.print(picture(look.view, look.content, "", look.status), soft_wrap=False)
         self.choices(look)
 
     def choices(self, look: Look, every: bool = False) -> None:

@@ -59,16 +59,14 @@ def title_name(title: str) -> str:
 # -- one picture ---------------------------------------------------------------------------------
 
 
-def picture(view: dict[str, Any], content: dict[str, Any] | None, label: str, status: str,
-            hand: dict[str, Any] | None = None, hand_seat: int | None = None) -> RenderableType:
-    """The table: a heading (the title, ``label``), the title's own drawing, the status line.
-    ``hand``: a seat's hand the reader may see besides the view (the recorder's seat to move)."""
+def picture(view: dict[str, Any], content: dict[str, Any] | None, label: str, status: str) -> RenderableType:
+    """The table: a heading (the title, ``label``), the title's own drawing, the status line."""
     draw = DRAWINGS.get(view.get("title", ""), generic)
-    heading = Text(f"{title_name(view.get('title', ''))} · {label}", style="bold")
-    return Group(heading, *draw(view, content or {}, hand, hand_seat), Text(status, style="bold"))
+    heading = Text(" · ".join(w for w in (title_name(view.get("title", "")), label) if w), style="bold")
+    return Group(heading, *draw(view, content or {}), Text(status, style="bold"))
 
 
-def generic(view: dict[str, Any], content: dict[str, Any], hand: Any, hand_seat: Any) -> list[RenderableType]:
+def generic(view: dict[str, Any], content: dict[str, Any]) -> list[RenderableType]:
     return [Text(escape(view.get("status", "")))]
 
 
@@ -85,7 +83,7 @@ def cards(listed: list[str], empty: str = "·") -> Text:
     return Text(" ").join(card(c) for c in listed)
 
 
-def lost_cities(view: dict[str, Any], content: dict[str, Any], hand: Any, hand_seat: Any) -> list[RenderableType]:
+def lost_cities(view: dict[str, Any], content: dict[str, Any]) -> list[RenderableType]:
     players = view["players"]
     sides = [" & ".join(players[s] for s in seats) for seats in view["sides"]]
     scores = view["scores"]
@@ -117,13 +115,8 @@ def lost_cities(view: dict[str, Any], content: dict[str, Any], hand: Any, hand_s
     ]
     if just:
         out.append(Text(said("lc/just-discarded", colour=term("lost-cities", "colour", just))))
-    seen = view.get("hand") if view.get("seat") is not None else None
-    if seen is None and hand is not None:
-        seen, hand_seat = hand, hand_seat
-    elif seen is not None:
-        hand_seat = view["seat"]
-    if seen is not None and hand_seat is not None:
-        out.append(hand_line(players[hand_seat], seen))
+    if view.get("seat") is not None and view.get("hand") is not None:  # a seat's own view
+        out.append(hand_line(players[view["seat"]], view["hand"]))
     for other in view.get("hands") or []:  # the full view, once the game has ended
         out.append(hand_line(players[other["seat"]], other))
     return out
@@ -223,7 +216,7 @@ def character(title: str, content: dict[str, Any], cid: str | None) -> str:
     return (found or {}).get("name", cid)
 
 
-def marco_polo(view: dict[str, Any], content: dict[str, Any], hand: Any, hand_seat: Any) -> list[RenderableType]:
+def marco_polo(view: dict[str, Any], content: dict[str, Any]) -> list[RenderableType]:
     title = view["title"]
     goods = GOODS + (("jade",) if title == "marco-polo-2" else ())
     out: list[RenderableType] = [Text(round_line(view))]
