@@ -6,6 +6,7 @@ and not each other."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,7 +30,9 @@ def console(stderr: bool = False) -> Console:
     # piped output is not squeezed to 80 columns
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else 160
-    return Console(highlight=False, soft_wrap=True, stderr=stderr, width=width)
+    # NO_COLOR: plain text, no bold or dim either (rich would still send those escape codes)
+    plain = {"color_system": None} if os.environ.get("NO_COLOR") else {}
+    return Console(highlight=False, soft_wrap=True, stderr=stderr, width=width, **plain)
 
 
 @contextmanager

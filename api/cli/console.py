@@ -1,57 +1,14 @@
-"""Rendering for the command line (rich): a title's view as a tree, a game's log as a table.
-
-Views are plain dicts from the title's ``view``; nothing here knows any title.
-"""
+"""Rendering for the command line (rich): a game's log as a table (the table itself: ``table``)."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from rich.table import Table
-from rich.tree import Tree
 
 from events.history import History
 from events.lifecycle import Amended, Redone, Undone
 from events.log import StoredEvent
 from projections.fold import GameState
 from replay.frames import describe
-
-
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float, bool))
-
-
-def _inline(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, list) and all(_scalar(v) for v in value):
-        return " ".join(_inline(v) for v in value) if value else "(none)"
-    if _scalar(value):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _add(tree: Tree, key: str, value: Any) -> None:
-    if isinstance(value, dict) and value and not all(_scalar(v) for v in value.values()):
-        branch = tree.add(f"[bold]{key}[/]")
-        for k, v in value.items():
-            _add(branch, str(k), v)
-    elif isinstance(value, dict):
-        tree.add(f"[bold]{key}[/]: " + ", ".join(f"{k} {_inline(v)}" for k, v in value.items()))
-    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        branch = tree.add(f"[bold]{key}[/]")
-        for index, item in enumerate(value):
-            _add(branch, str(index), item)
-    else:
-        tree.add(f"[bold]{key}[/]: {_inline(value)}")
-
-
-def view_tree(label: str, view: dict[str, Any]) -> Tree:
-    tree = Tree(label)
-    for key, value in view.items():
-        _add(tree, str(key), value)
-    return tree
 
 
 def log_table(game: GameState, history: History, events: list[StoredEvent]) -> Table:

@@ -23,10 +23,13 @@ from api.cli.common import (
     unreadable_rows,
 )
 from api.cli.demo import register as _register_demo
+from api.cli.help import FlowingGroup
 from api.cli.packs import register as _register_packs
 from api.cli.stats import register as _register_stats
 
-app = typer.Typer(help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True)
+app = typer.Typer(
+    help="tabletape: record board games move by move, replay and query them.", no_args_is_help=True, cls=FlowingGroup
+)
 
 
 @app.callback()
@@ -206,34 +209,48 @@ def replay(
     seat: Optional[int] = typer.Option(None, help="through this seat's eyes"),
     full: bool = typer.Option(False, help="everything the log knows"),
     token: Optional[str] = typer.Option(None, "--token", help="through a running service: the seat's token (--seat)"),
+    as_json: bool = typer.Option(False, "--json", help="print the title's view as JSON instead of the picture"),
     db: str = Db,
 ) -> None:
-    """Print the table at a point of the game: the title's view (public unless --seat / --full)."""
+    """Draw the table at a point of the game: each player's board, the shared board, the hand the
+    eyes may see, whose turn (public unless --seat / --full)."""
     from api import i18n
-    from api.cli.console import view_tree
     from projections.fold import status_words
     from replay.frames import Perspective
 
-    out = console()
     running = service(db)
     if running is not None:
         with reported():
-            now = running.with_token(token).get(
+            through = running.with_token(token)
+            now = through.get(
                 f"/games/{quote(game_id, safe='')}/state", [("at", at), ("seat", seat), ("full", full or None)]
             )
-        label = cli("msgs/view-label", game_id=game_id, seq=now["at"], eyes=cli(f"msgs/eyes/{now['perspective']}"))
-        out.print(view_tree(label, now["view"]))
-        out.print(f"[bold]{escape(now['status_line'])}[/]")
-        return
+            content = None if as_json else through.get(f"/games/{quote(game_id, safe='')}/content")
+        return print_table(game_id, now["at"], now["perspective"], now["view"], content, now["status_line"], as_json)
     with layers(db) as lay, reported():
         last = lay.projector.history(game_id).last_seq
         if at is not None and not 0 <= at <= last:
             fail(cli("msgs/at-outside", at=at, last=last))
         game = lay.projector.state_at(game_id, at)
         eyes = Perspective(seat=seat, full=full)
-        label = cli("msgs/view-label", game_id=game_id, seq=last if at is None else at, eyes=cli(f"msgs/eyes/{eyes.name}"))
-        out.print(view_tree(label, eyes.see(game)))
-        out.print(f"[bold]{escape(i18n.sentence(status_words(game), i18n.cli_lang))}[/]")
+        view = eyes.see(game)
+        status = i18n.sentence(status_words(game), i18n.cli_lang)
+        content = game.title.table_content(game.state)
+    print_table(game_id, last if at is None else at, eyes.name, view, content, status, as_json)
+
+
+def print_table(
+    game_id: str, seq: int, eyes: str, view: dict[str, Any], content: Any, status: str, as_json: bool
+) -> None:
+    """``replay``'s answer: the picture (``api.cli.table``), or the view as JSON."""
+    if as_json:
+        answer = {"game_id": game_id, "at": seq, "perspective": eyes, "status_line": status, "view": view}
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
+        return
+    from api.cli.table import picture
+
+    label = cli("msgs/view-label", game_id=game_id, seq=seq, eyes=cli(f"msgs/eyes/{eyes}"))
+    console().print(picture(view, content, label, status), soft_wrap=False)
 
 
 @app.command("log")

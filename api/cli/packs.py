@@ -168,7 +168,7 @@ def upload(path: str = typer.Argument(..., help="a pack file ('-': standard inpu
 @pack_app.command()
 def derive(
     pack_id: str = typer.Argument(..., help="the pack the new version starts from"),
-    add: list[str] = typer.Option([], "--add", help='a component kind:id={spec}, e.g. node:KAS={"kind":"city","shield":"bow"}'),
+    add: list[str] = typer.Option([], "--add", help="a component kind:id={spec}, e.g. node:KAS='{\"kind\": \"city\", \"shield\": \"bow\"}'"),
     replace: list[str] = typer.Option([], "--replace", help="a component kind:id={spec} in place of the pack's"),
     remove: list[str] = typer.Option([], "--remove", help="a component kind:id to leave out"),
     changes: Optional[str] = typer.Option(None, "--changes", help='a JSON file {"add": [...], "replace": [...], "remove": [...]}'),
