@@ -137,10 +137,10 @@ def main() -> None:
         return
     for workload in args.only or WORKLOADS:
         ours = per_unit(ROOT, workload)
-        line = f"{workload:<11} {ours / 1e6:8.2f} M instructions {UNIT[workload]}"
+        line = f"{workload:<11} {ours / 1e3:10,.1f} k instructions {UNIT[workload]}"
         if args.against:
             theirs = per_unit(os.path.abspath(args.against), workload)
-            line += f"   against {theirs / 1e6:8.2f} M: {ours / theirs:.3f}x"
+            line += f"   against {theirs / 1e3:10,.1f} k: {ours / theirs:.3f}x"
         print(line, flush=True)
 
 

@@ -255,7 +255,10 @@ class Served:
         self.proc.wait(timeout=60)
 
 
-async def tournament(server: Served, pool: list[tuple], steps: list[int], seconds: float, stats_rate: float) -> list[Table]:
+async def tournament(
+    server: Served, pool: list[tuple], steps: list[int], seconds: float, stats_rate: float
+) -> tuple[list[Table], int]:
+    """The tables opened, and the most of them that held every goal."""
     port = server.port
     figures, tables, tasks = Figures(), [], []
     stop = asyncio.Event()
@@ -308,8 +311,7 @@ async def tournament(server: Served, pool: list[tuple], steps: list[int], second
     stats_task.cancel()
     await asyncio.gather(*tasks, stats_task, return_exceptions=True)
     await asyncio.sleep(0.5)
-    tournament.held = held  # type: ignore[attr-defined]
-    return tables
+    return tables, held
 
 
 def lost(db: str, tables: list[Table], env: dict[str, str]) -> int:
@@ -330,10 +332,9 @@ def run(name: str, db: str, workers: int, env: dict[str, str], pool: list[tuple]
           f"{stats_rate:g} statistics page loads/s, {seconds:g} s a step", flush=True)
     server = Served(db, workers, env)
     try:
-        tables = uvloop.run(tournament(server, pool, steps, seconds, stats_rate))
+        tables, held = uvloop.run(tournament(server, pool, steps, seconds, stats_rate))
     finally:
         server.stop()
-    held = tournament.held  # type: ignore[attr-defined]
     row(f"{name}: most tables that held every goal", f"{held:,}", ">= 2,000", held >= 2000)
     gone = lost(db, tables, env)
     row(f"{name}: acknowledged moves lost", f"{gone}", "0", gone == 0)
