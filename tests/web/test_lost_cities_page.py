@@ -130,7 +130,7 @@ def test_record_a_round_undo_amend_follow_and_scrub(page, browser, server, http)
         page.keyboard.press("ArrowRight")
     assert int(page.locator("#drawing").get_attribute("data-index")) == 5
     assert drawn_seq(page) == steps[5]["seq"]
-    assert f"at={steps[5]['seq']}" in page.url
+    assert page.url.endswith("at=5")  # the step, as the label numbers it
     check_drawing(page, http, game_id)
     slider.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", "40")
     assert drawn_seq(page) == steps[40]["seq"]
@@ -147,14 +147,32 @@ def test_record_a_round_undo_amend_follow_and_scrub(page, browser, server, http)
     assert drawn_seq(page) == steps[1]["seq"]
     shot(page, "lc-06-scrubbed")
 
-    # a link to any point
-    at = steps[-10]["seq"]  # after the last history edit: the state after raw seq ``at``
+    # a link to any point: ?at=N is step N as the label, the slider and the timeline number it
+    at = len(steps) - 10  # after the last history edit
     page.goto(f"{server}/?game={game_id}&at={at}")
     page.wait_for_selector("#drawing[data-seq]")
-    assert drawn_seq(page) == at
+    assert drawn_seq(page) == steps[at]["seq"]
+    assert page.locator("#step-label").inner_text().startswith(f"Step {at} of {len(steps) - 1}:")
+    assert page.locator("#scrub").input_value() == str(at)
     assert page.locator("#permalink").get_attribute("href") == f"/?game={game_id}&at={at}"
-    assert lost_cities_drawn(page) == lost_cities_expected(state(http, game_id, at)["view"])
+    assert lost_cities_drawn(page) == lost_cities_expected(state(http, game_id, steps[at]["seq"])["view"])
     shot(page, "lc-06b-link")
+    page.locator("h1").click()
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#step-label").inner_text().startswith(f"Step {at - 1} of")
+    assert page.url.endswith(f"at={at - 1}")
+    assert page.locator("#permalink").get_attribute("href") == f"/?game={game_id}&at={at - 1}"
+    assert not page.locator("#bad-step").is_visible()
+
+    # a link naming no step says so, and shows the latest step rather than another one quietly
+    for bad in ("abc", "-3", "1.5", str(len(steps) + 5)):
+        page.goto(f"{server}/?game={game_id}&at={bad}")
+        page.wait_for_selector("#drawing[data-seq]")
+        notice = page.locator("#bad-step")
+        notice.wait_for(state="visible")
+        assert f"no step “{bad}”" in notice.inner_text() and f"0 to {len(steps) - 1}" in notice.inner_text()
+        assert drawn_seq(page) == steps[-1]["seq"]
+    shot(page, "lc-06c-bad-link")
 
 
 def test_phone_layout(phone, server, http):

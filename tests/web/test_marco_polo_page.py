@@ -75,6 +75,7 @@ def test_record_a_round_at_the_table(page, browser, server, http):
     for _ in range(10):
         page.keyboard.press("ArrowLeft")
     at = drawn_seq(page)
+    at_step = int(page.locator("#drawing").get_attribute("data-index"))
     page.click("#fork")
     page.wait_for_url(lambda url: game_id not in url)
     page.wait_for_selector("#recorder[data-ready=true]", state="attached")
@@ -82,15 +83,20 @@ def test_record_a_round_at_the_table(page, browser, server, http):
     fork = http.get(f"/games/{fork_id}").json()
     assert fork["parent_id"] == game_id and fork["forked_at"] == at
     assert page.locator(".game-meta a", has_text="fork of").is_visible()
+    page.locator(".game-meta a", has_text="fork of").click()  # the parent, at the step it branched
+    page.wait_for_url(lambda url: game_id in url and url.endswith(f"at={at_step}"))
+    page.wait_for_selector("#drawing[data-seq]")
+    assert drawn_seq(page) == at
     page.goto(f"{server}/?game={game_id}")
     page.wait_for_selector(f"#forks [data-fork='{fork_id}']")
 
     # a phone opens a point of the game by its link
     context = browser.new_context(viewport=PHONE)
     phone = context.new_page()
-    phone.goto(f"{server}/?game={game_id}&at={at}")
+    phone.goto(f"{server}/?game={game_id}&at={at_step}")
     phone.wait_for_selector("#drawing[data-seq]")
     assert drawn_seq(phone) == at
+    assert phone.locator("#step-label").inner_text().startswith(f"Step {at_step} of")
     check_drawing(phone, http, game_id)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(phone, "mp-05-phone")

@@ -19,7 +19,9 @@ export async function show(main, q, { navigate }) {
     eyes: 'public', stream: null, reloadTimer: null, busy: false, left: false,
     names: new Map(), // seq -> {move, text} of a seat's own move, whole (from this device's seat tokens)
   };
-  const wantAt = q.get('at');
+  // ?at=N opens step N as the label and the timeline number it; ?seq=N (a fork's link to its parent)
+  // the step whose event is the log's seq N. Either becomes ?at= once the game is open.
+  const wantAt = q.get('at'), wantSeq = q.get('seq');
   if (handed.eyes) g.eyes = handed.eyes;
   const outbox = outboxOf(id, {
     token: () => g.tokens.write,
@@ -38,6 +40,7 @@ export async function show(main, q, { navigate }) {
   const noMoves = h('p', { class: 'panel no-moves', id: 'no-moves', role: 'note', hidden: true },
     t('game.no-moves'));
   const stepLabel = h('p', { class: 'step-label', id: 'step-label', 'aria-live': 'polite' });
+  const badStep = h('p', { class: 'notice bad-step', id: 'bad-step', role: 'alert', hidden: true });
   const slider = h('input', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, value: 0, 'aria-describedby': 'step-label' });
   // the visible text is the accessible name; the title says which key does the same
   // the arrow keys as their keycaps print them, in every language (the key hint below does so too)
@@ -70,6 +73,7 @@ export async function show(main, q, { navigate }) {
           slider,
           h('div', { class: 'steps' }, first, back, fwd, last),
           stepLabel,
+          badStep,
           h('p', { class: 'small muted keys-hint' }, t('game.keys-hint')),
           h('div', { class: 'row' }, link, h('span', { class: 'field inline' }, h('label', { for: 'eyes' }, t('game.seen-by')), eyesSel))),
         sheet, scoreBox,
@@ -234,7 +238,7 @@ export async function show(main, q, { navigate }) {
       h('span', { class: `badge ${i.status}` }, i.status === 'ended' ? t('game.ended') : t('game.in-progress')),
       i.score_only ? h('span', { class: 'badge', id: 'score-only' }, t('game.score-only'))
         : i.digital ? h('span', { class: 'badge' }, t('game.digital')) : h('span', { class: 'badge' }, t('game.at-the-table')),
-      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&at=${i.forked_at}` }, t('game.fork-of')) : null,
+      i.parent_id ? h('a', { href: `/?game=${i.parent_id}&seq=${i.forked_at}` }, t('game.fork-of')) : null,
       i.result_differs ? h('span', { class: 'badge rules-flag', id: 'rules-flag', title: i.result_differs.message }, t('game.rules-differ')) : null].filter(Boolean));
     live.hidden = i.status === 'ended';
     noMoves.hidden = !i.score_only;
@@ -257,11 +261,21 @@ export async function show(main, q, { navigate }) {
     drawTable(f);
     markCurrent();
     const url = new URL(location.href);
-    if (pos === g.frames.length - 1) url.searchParams.delete('at'); else url.searchParams.set('at', String(f.seq));
+    url.searchParams.delete('seq');
+    if (pos === g.frames.length - 1) url.searchParams.delete('at'); else url.searchParams.set('at', String(pos));
     history_(url, replace);
-    link.href = `/?game=${id}&at=${f.seq}`;
+    link.href = `/?game=${id}&at=${pos}`;
     renderScore(f);
     renderRecorder();
+  }
+  // a link's ?at= (or ?seq=) that names no step here says so instead of quietly showing another
+  function openAsked() {
+    if (wantAt === null && (wantSeq === null || /^\d+$/.test(wantSeq))) return;
+    const asked = wantAt !== null ? wantAt : wantSeq;
+    const steps = g.frames.length - 1;
+    if (wantAt !== null && /^\d+$/.test(wantAt) && Number(wantAt) <= steps) { setPos(Number(wantAt), { replace: true }); return; }
+    badStep.textContent = t('game.no-such-step', { asked: asked.slice(0, 20), steps });
+    badStep.hidden = false;
   }
   function labelStep() {
     const f = g.frames[g.pos];
@@ -279,8 +293,8 @@ export async function show(main, q, { navigate }) {
     if (s === location.pathname + location.search) return;
     window.history.replaceState(null, '', s); // scrubbing is not navigation: one history entry per game
   }
-  function go(pos) { if (g.frames.length) setPos(pos); }
-  slider.addEventListener('input', () => setPos(Number(slider.value)));
+  function go(pos) { if (g.frames.length) { badStep.hidden = true; setPos(pos); } }
+  slider.addEventListener('input', () => { badStep.hidden = true; setPos(Number(slider.value)); });
 
   function drawTable(f) {
     const ctx = { players: g.info.players, content: g.content, frame: f, info: g.info, eyes: g.eyes };
@@ -643,7 +657,9 @@ export async function show(main, q, { navigate }) {
   }
   document.addEventListener('keydown', onKey);
 
-  await reload({ keepSeq: wantAt !== null ? Number(wantAt) : null, toEnd: wantAt === null });
+  const seq = wantSeq !== null && /^\d+$/.test(wantSeq) ? Number(wantSeq) : null;
+  await reload({ keepSeq: seq, toEnd: seq === null });
+  openAsked();
   return {
     leave() {
       g.left = true;

@@ -35,7 +35,7 @@ export async function show(main, q, { navigate }) {
           h('span', { class: 'title' }, names[g.title] || g.title),
           h('span', { class: 'players' }, g.players.join(' · ')),
           h('span', { class: `badge ${g.status}` }, g.status === 'ended' ? t('games.badge-ended') : t('games.badge-in-progress')),
-          g.parent_id ? h('span', { class: 'muted small' }, t('games.fork-at', { seq: g.forked_at })) : null,
+          g.parent_id ? h('span', { class: 'muted small' }, t('games.a-fork')) : null,
           g.score_only ? h('span', { class: 'badge', title: t('games.score-only-help') }, t('games.score-only')) : null,
           h('time', { class: 'muted small', datetime: g.created_at }, dateTime(g.created_at))))));
     if (offset + data.games.length < data.total) {
