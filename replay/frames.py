@@ -412,6 +412,16 @@ def take_back_seq(entries: list[Entry], digital: bool) -> int | None:
     return None
 
 
+def describe_as_seen(game: GameState, body: Event, ended: bool | None = None) -> str:
+    """``describe`` of a step of ``game`` as the table saw it: not a digital shuffle's order, nor the
+    card a face-down draw took, nor a digital game's seed (it deals every card), until the game has
+    ended (``ended``: whether it has now, when ``game`` is an earlier step of it)."""
+    ended = game.ended is not None if ended is None else ended
+    if not ended and isinstance(body, GameCreated):
+        body = msgspec.structs.replace(body, seed=None)
+    return describe(game, known_move(game, body, Perspective(all_moves=ended)) or body).rstrip()
+
+
 def describe(game: GameState, body: Event) -> str:
     """An event in words: the title's notation for its moves, a phrase for lifecycle events."""
     if isinstance(body, GameCreated):

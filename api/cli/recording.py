@@ -28,7 +28,7 @@ from api.remote import Refused, Service
 from events import codec
 from events.errors import TabletapeError
 from projections.fold import status_words
-from replay.frames import PUBLIC, Perspective, describe, known_move, notation, take_back_moves
+from replay.frames import PUBLIC, describe_as_seen, notation, take_back_moves
 from replay.recorder import Recorder
 
 QUIT = {"quit", "q", "exit"}
@@ -86,10 +86,8 @@ class LocalDesk:
         status = i18n.sentence(status_words(game), i18n.cli_lang)
         to_move = game.title.to_move(game.state)
         hand = game.title.view(game.state, to_move).get("hand") if to_move is not None else None
-        # the last step as the table saw it: not a digital shuffle's order, nor the card a draw took
-        seen = known_move(game, last.body, Perspective(all_moves=game.ended is not None)) or last.body
         return Look(
-            self.game_id, history.last_seq, describe(game, seen), status, game.ended is not None, moves,
+            self.game_id, history.last_seq, describe_as_seen(game, last.body), status, game.ended is not None, moves,
             PUBLIC.see(game), game.title.table_content(game.state), hand, to_move,
         )
 

@@ -202,6 +202,12 @@ def _game_reads(client, store: Store, game: Game, title: str) -> None:
         store.read(gid, f"get /games/{{game_id}}/stream?lang={lang}", json.dumps(said, ensure_ascii=False))
         frames = client.get(f"/games/{gid}/frames", headers={"Accept-Language": lang})
         store.read(gid, f"get /games/{{game_id}}/frames in {lang}", frames.text)
+    # the write token's legal moves list the hand to move (the recorder picks from it); what they
+    # say of the step before is only what the table saw
+    for at in range(1, last + 1):
+        said = client.get(f"/games/{gid}/legal-moves", params={"at": at}, headers=game.auth).json()
+        store.read(gid, f"get /games/{{game_id}}/legal-moves?at={at} with the write token (last, status_line)",
+                   json.dumps([said["last"], said["status_line"]], ensure_ascii=False))
     content = client.get(f"/games/{gid}/content").json()
     store.read(gid, "get /games/{game_id}/content", json.dumps(beyond_pack(content, PACKS[title])))
     store.asked.add(("get", "/games/{game_id}/content"))
@@ -291,6 +297,9 @@ def _cli_reads(store: Store, tmp: Path) -> None:
         store.read(game.id, "tabletape export GAME", run("export", game.id))
         exact = f"SELECT seq, kind, detail FROM moves WHERE game_id = '{game.id}'"
         store.read(game.id, "tabletape sql (the exact query)", run("sql", exact, "--json"))
+        store.read(game.id, "tabletape replay GAME (the table's picture)", run("replay", game.id))
+        store.read(game.id, "tabletape replay GAME --at 3", run("replay", game.id, "--at", 3))
+        store.read(game.id, "tabletape replay GAME --json", run("replay", game.id, "--json"))
     folder = tmp / "parquet"
     store.read(None, "tabletape export --format parquet", run("export", "--format", "parquet", folder))
     for where, text in _parquet_text(folder) if folder.exists() else []:
@@ -413,3 +422,15 @@ def test_a_stream_opened_after_the_end_hides_again_once_undone_back_into_play(cl
         frame = json.loads(messages[-1]["data"]) if isinstance(messages[-1]["data"], str) else messages[-1]["data"]
         assert frame["seq"] == last + 1 and "hand" not in frame["view"] and "hands" not in frame["view"], name
         assert not tokens(json.dumps(frame)) & hidden, name
+
+
+def test_the_write_tokens_last_step_keeps_a_digital_games_seed_and_shuffle(store):
+    """A digital game's seed deals every card and its shuffle lists the draw pile: neither is in
+    what the legal moves say of the step before, to the write token either, until the end."""
+    for title in TITLES:
+        game = store.games[title, "digital"]
+        said = [text for where, text in store.reads[game.id] if "with the write token" in where]
+        assert said and not any("seed" in text for text in said), said[:2]
+        if title == "lost-cities":
+            first = json.loads(said[1])[0]  # seq 2: the server's shuffle
+            assert first.startswith("shuffle") and "," not in first, first

@@ -36,7 +36,7 @@ from events.base import Event
 from events.log import AppendResult
 from events.messages import phrase
 from projections.fold import GameState, status_words
-from replay.frames import describe, notation, state_before, take_back_moves
+from replay.frames import describe_as_seen, notation, state_before, take_back_moves
 
 router = APIRouter(tags=["recording"])
 
@@ -300,5 +300,5 @@ def legal_moves(
         status_line=said_status(then, i18n.negotiate(accept_language)),
         moves=[_legal(then, m) for m in moves],
         ended=then.ended is not None,
-        last=describe(then, node.entries()[-1].body) if node is not None else None,
+        last=describe_as_seen(then, node.entries()[-1].body, game.ended is not None) if node is not None else None,
     )
