@@ -340,3 +340,32 @@ def own_server(tmp_path_factory, name: str, seeded: bool = False):
     base, proc = live_server.start(path)
     yield base
     live_server.stop(proc)
+
+
+CLIPPED = """() => {
+  const out = [];
+  const controls = document.querySelectorAll('button, a[href], summary, label, [role=button], [role=tab], .kind, th, .chip, .badge');
+  for (const e of controls) {
+    const box = e.getBoundingClientRect();
+    const s = getComputedStyle(e);
+    if (!box.width || !box.height || s.visibility === 'hidden' || e.closest('[hidden], .visually-hidden')) continue;
+    if (!(e.textContent || '').trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const text = range.getBoundingClientRect();
+    if (!text.width || !text.height) continue;
+    // the words stand out of their own box (cut off, or drawn over a neighbour), or an ellipsis hides some
+    const out_x = text.left < box.left - 1 || text.right > box.right + 1;
+    const out_y = text.top < box.top - 1 || text.bottom > box.bottom + 1;
+    const cut = (s.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1) || (s.textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth);
+    if (out_x || out_y || cut) out.push({tag: e.tagName.toLowerCase(), id: e.id, cls: String(e.className || ''), text: e.textContent.trim().slice(0, 40),
+                                         box: [Math.round(box.width), Math.round(box.height)], words: [Math.round(text.width), Math.round(text.height)]});
+  }
+  return out;
+}"""
+
+
+def clipped(page) -> list[dict]:
+    """Visible controls and headings whose words do not fit their box at this width: cut off,
+    hidden behind an ellipsis, or standing out of the box."""
+    return page.evaluate(CLIPPED)

@@ -12,7 +12,7 @@ import re
 import httpx
 import pytest
 
-from pagehelp import ARTIFACTS, last_seq, own_server, pick, report_fact, shot, wait_ready
+from pagehelp import ARTIFACTS, clipped, last_seq, own_server, pick, report_fact, shot, wait_ready
 from test_page_languages_sweep import VISIBLE, finished_games, open_recording
 
 
@@ -118,6 +118,7 @@ def test_no_code_id_or_seq_in_the_main_text(tall_phone, codes_server, lang, titl
         wait_ready(page, after=before)
         seen.extend(codes_on(page, names, title))
     shot(page, f"no-codes-{lang}-{title}-recording")
+    recording_cut = clipped(page)
     game_id = page.url.split("game=")[1].split("&")[0]
     # a stale entry: another device records the same move just before this page's reaches the server
     ahead = []
@@ -146,10 +147,17 @@ def test_no_code_id_or_seq_in_the_main_text(tall_phone, codes_server, lang, titl
     page.wait_for_selector("#forks > *", state="attached")
     seen.extend(codes_on(page, finished_names, title))
     shot(page, f"no-codes-{lang}-{title}-finished")
+    cut = clipped(page)
+    page.locator("#drawing").first.scroll_into_view_if_needed()
     for where in ("/", "/?page=stats"):
         page.goto(f"{codes_server}{where}")
         page.wait_for_function("() => !document.querySelector('main').getAttribute('aria-busy')")
         seen.extend(codes_on(page, finished_names + names, title))
+        cut += clipped(page)
     found = sorted(set(seen))
     (ARTIFACTS / f"no-codes-{lang}-{title}.json").write_text(json.dumps(found, ensure_ascii=False, indent=1))
+    cut = recording_cut + cut
+    (ARTIFACTS / f"clipped-{lang}-{title}.json").write_text(json.dumps(cut, ensure_ascii=False, indent=1))
     assert found == [], found
+    # issue 28 item 8: no label clipped at 375 px in any language
+    assert cut == [], cut
