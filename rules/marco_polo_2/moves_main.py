@@ -12,7 +12,7 @@ from rules.marco_polo_2.state import (
     BOOK_SPACE, COLOUR_INITIAL, COLOURS, CONTRACTS_SPACE, GUILD, KHAN, MP2State, PlayerState, pack_of,
 )
 from rules.marco_polo_2.moves_map import (
-    Arrivals, Map, Seat, _discards, dice_sets, marker_choices, offers, value, walks,
+    Arrivals, Map, Seat, _discards, by_cost, dice_sets, marker_choices, offers, value, walks,
 )
 from rules.marco_polo_2.moves_travel import _travel_moves
 
@@ -151,7 +151,7 @@ def _card_moves(sx: Seat, m: Map, city: str, t: str, limit: int) -> list[Event]:
         found = walks(m, p, start, limit)
         if p.character == "mongke":
             found = [w for w in found if not any(x in m.oases for x in w[0][:-1])]
-        for path, _, _, _, (coins, camels, jade) in offers(found, limit):
+        for path, _, _, _, (coins, camels, jade) in offers(by_cost(found), limit):
             if not sx.pays({"coins": coins, "camels": camels, "jade": jade}):
                 continue
             for take, discard, picks in arrivals((path[-1],)):

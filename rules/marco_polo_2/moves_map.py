@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from heapq import heappop, heappush
 from itertools import combinations, product
 
 from rules.marco_polo_2.engine import _described_map, can_pay, own_slot
@@ -97,32 +98,26 @@ def _undercut(front: list, cost: tuple[int, int, int]) -> bool:
     return any(c[0] <= cost[0] and c[1] <= cost[1] and c[2] <= cost[2] for c, _ in front)
 
 
-def _keep(front: list, cost: tuple[int, int, int], walked: tuple[str, ...]) -> bool:
-    """Adds ``cost`` to ``front`` unless undercut, dropping what it undercuts; whether it was added."""
-    if _undercut(front, cost):
-        return False
-    front[:] = [(c, w) for c, w in front if not (cost[0] <= c[0] and cost[1] <= c[1] and cost[2] <= c[2])]
-    front.append((cost, walked))
-    return True
-
-
 def walks(m: Map, p: PlayerState, start: str, max_steps: int, mongke: bool = False, extras: bool = False) -> list[Walk]:
-    """The walks from ``start`` of at most ``max_steps`` steps a picker needs (a node may come again,
-    ruling MP2-5), guild routes only with the seal: per (end, steps, extra post, oases skipped), each
-    route cost no other walk undercuts. ``mongke``: an oasis passed is no step; ``extras``: also per
-    city passed without the seat's post, never the end. Bounded by the step budget and, for the
-    stepless oases, by dropping a walk that reaches a (node, steps, extra, oases) no cheaper than one
-    already reached: an oasis loop adds no oasis after the first turn, so it ends."""
+    """Walks from ``start`` of at most ``max_steps`` steps (a node may come again, ruling MP2-5), guild
+    routes only with the seal: per (end, steps, extra post, number of oases skipped) the cheapest
+    found (coins + camels + 2 jade, then fewest nodes). ``mongke``: an oasis passed is no step;
+    ``extras``: also per city passed without the seat's post, never the end. The search goes state by
+    state (node, steps, extra, oases skipped), cheapest first, and goes on only from the cheapest walk
+    to each: bounded by the step budget and, for the stepless oases, by their number."""
     cities, posts, seals, nodes, adj, oases = m.cities, p.posts, p.seals, m.nodes, m.adj, m.oases
     waived = p.character == "gantulga"
-    none: frozenset = frozenset()
-    labels: dict = {(start, 0, None, none): [((0, 0, 0), ())]}
+    first = (start, 0, None, 0)
+    labels: dict = {first: ((0, 0), (0, 0, 0), (), ())}
     ends: dict = {}
-    todo = [(start, 0, None, none, (0, 0, 0), ())]
+    todo = [((0, 0), 0, first)]
+    queued = 0
     while todo:
-        here, steps, extra, skipped, cost, path = todo.pop()
-        if (cost, path) not in labels[(here, steps, extra, skipped)]:
-            continue  # undercut since it was queued
+        rank, _, key = heappop(todo)
+        here, steps, extra, _ = key
+        best, cost, path, skipped = labels[key]
+        if best != rank:
+            continue  # a cheaper walk came here after this one was queued
         for there, r in adj.get(here, ()):
             g = r.get("guild")
             if there not in nodes or (g and g not in seals):
@@ -130,31 +125,31 @@ def walks(m: Map, p: PlayerState, start: str, max_steps: int, mongke: bool = Fal
             jade = cost[2] + r.get("jade", 0)
             c = (cost[0], cost[1], jade) if waived else (cost[0] + r.get("coins", 0), cost[1] + r.get("camels", 0), jade)
             walked = path + (there,)
+            rank = (c[0] + c[1] + 2 * c[2], len(walked))
             if extra != there:  # ending where the extra post went would put a second post there
-                _keep(ends.setdefault((there, steps + 1, extra, skipped), []), c, walked)
+                end = (there, steps + 1, extra, len(skipped))
+                if end not in ends or rank < ends[end][0]:
+                    ends[end] = (rank, c, walked, skipped)
             stepless = mongke and there in oases
             n_steps = steps if stepless else steps + 1
             if n_steps + 1 > max_steps:
                 continue
-            n_skipped = skipped | {there} if stepless else skipped
-            choices = (extra, there) if extras and extra is None and there in cities and there not in posts else (extra,)
-            for e in choices:
-                key = (there, n_steps, e, n_skipped)
-                if _keep(labels.setdefault(key, []), c, walked):
-                    todo.append((there, n_steps, e, n_skipped, c, walked))
-    out: list[Walk] = []
-    for (_, steps, extra, skipped), front in ends.items():
-        if steps <= max_steps:
-            for cost, path in front:
-                out.append((path, steps, extra, tuple(dict.fromkeys(x for x in path[:-1] if x in skipped)), cost))
-    return out
+            n_skipped = skipped + (there,) if stepless and there not in skipped else skipped
+            for e in ((extra, there) if extras and extra is None and there in cities and there not in posts else (extra,)):
+                nxt = (there, n_steps, e, len(n_skipped))
+                old = labels.get(nxt)
+                if old is None or rank < old[0]:
+                    labels[nxt] = (rank, c, walked, n_skipped)
+                    queued += 1
+                    heappush(todo, (rank, queued, nxt))
+    return [(path, steps, extra, skipped, cost) for (_, steps, extra, _), (_, cost, path, skipped) in ends.items()]
 
 
 def offers(found: list[Walk], limit: int, extras: bool = False) -> list[Walk]:
-    """Of ``found``, the walks of at most ``limit`` steps that differ in what the move does: per
-    (end, extra post, number of oases skipped), each route cost no other undercuts, fewest steps first."""
+    """Of ``found`` (sorted by ``by_cost``), the walks of at most ``limit`` steps that differ in what the
+    move does: per (end, extra post, number of oases skipped), each route cost no other undercuts."""
     per: dict = {}
-    for w in sorted(found, key=lambda w: (w[4], len(w[0]), w[0])):
+    for w in found:
         path, steps, extra, skipped, cost = w
         if steps > limit or (extra is not None and not extras):
             continue
@@ -162,6 +157,11 @@ def offers(found: list[Walk], limit: int, extras: bool = False) -> list[Walk]:
         if not _undercut(front, cost):
             front.append((cost, w))
     return [w for front in per.values() for _, w in front]
+
+
+def by_cost(found: list[Walk]) -> list[Walk]:
+    """``found`` cheapest first (coins, camels, jade), then fewest nodes: the order ``offers`` reads."""
+    return sorted(found, key=lambda w: (w[4], len(w[0]), w[0]))
 
 
 def _discards(held: tuple[str, ...], taken: tuple[str, ...], hold: int) -> list[tuple[str, ...]]:

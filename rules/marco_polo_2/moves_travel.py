@@ -5,7 +5,7 @@ from __future__ import annotations
 from events.base import Event
 from rules.marco_polo_2.events import Travelled
 from rules.marco_polo_2.state import TRAVEL_SPACE
-from rules.marco_polo_2.moves_map import Arrivals, Map, Seat, dice_sets, offers, value, walks
+from rules.marco_polo_2.moves_map import Arrivals, Map, Seat, by_cost, dice_sets, offers, value, walks
 
 
 def _travel_moves(sx: Seat, m: Map) -> list[Event]:
@@ -28,7 +28,7 @@ def _travel_moves(sx: Seat, m: Map) -> list[Event]:
     longest = max(pl[3] for pl in plans)
     upper = any(pl[0] == 3 for pl in plans)
     entries = Arrivals(sx, m)
-    found = [walks(m, p, start, longest, mongke, upper) for start in p.figures]
+    found = [by_cost(walks(m, p, start, longest, mongke, upper)) for start in p.figures]
     for fig, start in enumerate(p.figures):
         by_limit: dict = {}
         for row, dice, fixed, limit in plans:
