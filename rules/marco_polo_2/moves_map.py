@@ -90,7 +90,7 @@ def map_of(state: MP2State) -> Map:
 
 #: one walk a picker is offered: the nodes after the start, the steps counted, the city it passes for
 #: the upper row's extra post (or None), the different oases Möngke Khan skips, the route costs
-Walk = tuple[tuple[str, ...], int, "str | None", tuple[str, ...], tuple[int, int, int]]
+Walk = tuple[tuple[str, ...], int, str | None, tuple[str, ...], tuple[int, int, int]]
 
 
 def _undercut(front: list, cost: tuple[int, int, int]) -> bool:

@@ -29,7 +29,7 @@ def _travel_moves(sx: Seat, m: Map) -> list[Event]:
     upper = any(pl[0] == 3 for pl in plans)
     entries = Arrivals(sx, m)
     found = [by_cost(walks(m, p, start, longest, mongke, upper)) for start in p.figures]
-    for fig, start in enumerate(p.figures):
+    for fig in range(len(found)):
         by_limit: dict = {}
         for row, dice, fixed, limit in plans:
             key = (limit, row == 3)
