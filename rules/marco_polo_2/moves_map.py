@@ -136,12 +136,13 @@ def walks(m: Map, p: PlayerState, start: str, max_steps: int, mongke: bool = Fal
                 continue
             n_skipped = skipped + (there,) if stepless and there not in skipped else skipped
             for e in ((extra, there) if extras and extra is None and there in cities and there not in posts else (extra,)):
+                # a walk here in as few steps or fewer, no dearer, already goes on from here
+                if any((o := labels.get((there, s, e, len(n_skipped)))) is not None and o[0] <= rank for s in range(n_steps + 1)):
+                    continue
                 nxt = (there, n_steps, e, len(n_skipped))
-                old = labels.get(nxt)
-                if old is None or rank < old[0]:
-                    labels[nxt] = (rank, c, walked, n_skipped)
-                    queued += 1
-                    heappush(todo, (rank, queued, nxt))
+                labels[nxt] = (rank, c, walked, n_skipped)
+                queued += 1
+                heappush(todo, (rank, queued, nxt))
     return [(path, steps, extra, skipped, cost) for (_, steps, extra, _), (_, cost, path, skipped) in ends.items()]
 
 
