@@ -103,8 +103,9 @@ def walks(m: Map, p: PlayerState, start: str, max_steps: int, mongke: bool = Fal
     routes only with the seal: per (end, steps, extra post, number of oases skipped) the cheapest
     found (coins + camels + 2 jade, then fewest nodes). ``mongke``: an oasis passed is no step;
     ``extras``: also per city passed without the seat's post, never the end. The search goes state by
-    state (node, steps, extra, oases skipped), cheapest first, and goes on only from the cheapest walk
-    to each: bounded by the step budget and, for the stepless oases, by their number."""
+    state (node, steps, extra, oases skipped), cheapest first, and goes on from a state only with the
+    first walk into it that no walk with fewer steps undercuts: bounded by the step budget and, for
+    the stepless oases, by their number."""
     cities, posts, seals, nodes, adj, oases = m.cities, p.posts, p.seals, m.nodes, m.adj, m.oases
     waived = p.character == "gantulga"
     first = (start, 0, None, 0)
