@@ -147,9 +147,9 @@ class MarcoPolo2(GrowingPacks[MP2State]):
     options_type: ClassVar[type] = Options
     codes: ClassVar[tuple[str, ...]] = CODES
     content: ClassVar[dict[str, str]] = CONTENT_REF
-    #: 2: Isabella Donati unpaid for a reroll, no path revisits a node, Donata Badoer's pieces per
-    #: マス (issue 14); older snapshots differ
-    version: ClassVar[str] = "2"
+    #: 2: Isabella Donati unpaid for a reroll, Donata Badoer's pieces per マス (issue 14); 3: a path
+    #: may come back to a node, Möngke Khan paid once per different oasis (issue 29); older snapshots differ
+    version: ClassVar[str] = "3"
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> MP2State:
         return _setup(players, options)

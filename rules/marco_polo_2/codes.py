@@ -58,7 +58,6 @@ GUILD_ROUTE = P + "guild-route"
 GANTULGA_LOWER_ROW = P + "gantulga-lower-row"
 EXTRA_POST = P + "extra-post"
 SECOND_FIGURE = P + "second-figure"
-PATH_REVISITS = P + "path-revisits-node"
 # --- books, Khan, guilds --------------------------------------------------------------------------
 BOOK_DIE = P + "book-die"
 BOOK_OPTION = P + "book-option"

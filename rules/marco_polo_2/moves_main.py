@@ -12,7 +12,7 @@ from rules.marco_polo_2.state import (
     BOOK_SPACE, COLOUR_INITIAL, COLOURS, CONTRACTS_SPACE, GUILD, KHAN, MP2State, PlayerState, pack_of,
 )
 from rules.marco_polo_2.moves_map import (
-    Arrivals, Map, Seat, _discards, _route_cost, dice_sets, marker_choices, paths, value,
+    Arrivals, Map, Seat, _discards, by_cost, dice_sets, marker_choices, offers, value, walks,
 )
 from rules.marco_polo_2.moves_travel import _travel_moves
 
@@ -29,9 +29,10 @@ def _caravan_paths(state: MP2State, p: PlayerState, book: int, m: Map) -> list[t
             per.append([()])
             continue
         ends: dict[str, tuple[str, ...]] = {}
-        for path in paths(m, p, p.caravans[i][1], limit):
-            if path[-1] not in ends or len(path) < len(ends[path[-1]]):
-                ends[path[-1]] = path
+        here = p.caravans[i][1]
+        for path, *_ in walks(m, p, here, limit):
+            if path[-1] != here and (path[-1] not in ends or (len(path), path) < (len(ends[path[-1]]), ends[path[-1]])):
+                ends[path[-1]] = path  # back where it stood is the same as not moving
         per.append([()] + sorted(ends.values()))
     if p.character == "piedro":
         combos = list(product(*per))
@@ -140,16 +141,18 @@ def _repeats(sx: Seat, city: str, t: str, v: int, pay: dict, extra: dict) -> lis
 
 
 def _card_moves(sx: Seat, m: Map, city: str, t: str, limit: int) -> list[Event]:
-    """A card's multi-step move: per figure, each cheapest path (no oasis passed for Möngke Khan, whose
-    skipped oases ``decide`` accepts) within the die, a post where it ends (ruling MP2-20)."""
+    """A card's multi-step move: per figure and end, each walk's route cost no other undercuts (no oasis
+    passed for Möngke Khan, whose skipped oases ``decide`` accepts) within the die, a post where it
+    ends (ruling MP2-20)."""
     p, seat = sx.p, sx.seat
     out: list[Event] = []
     arrivals = Arrivals(sx, m)
     for fig, start in enumerate(p.figures):
-        for path in paths(m, p, start, limit):
-            if p.character == "mongke" and any(x in m.oases for x in path[:-1]):
-                continue
-            if not sx.pays(_route_cost(m, p, start, path)):
+        found = walks(m, p, start, limit)
+        if p.character == "mongke":
+            found = [w for w in found if not any(x in m.oases for x in w[0][:-1])]
+        for path, _, _, _, (coins, camels, jade) in offers(by_cost(found), limit):
+            if not sx.pays({"coins": coins, "camels": camels, "jade": jade}):
                 continue
             for take, discard, picks in arrivals((path[-1],)):
                 out.append(CityCardUsed(city=city, die=t, path=path, figure=fig, take=take, discard=discard,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from heapq import heappop, heappush
 from itertools import combinations, product
 
 from rules.marco_polo_2.engine import _described_map, can_pay, own_slot
@@ -87,28 +88,82 @@ def map_of(state: MP2State) -> Map:
     return _map_of(pack_of(state), state.described)
 
 
-def paths(m: Map, p: PlayerState, start: str, max_len: int) -> list[tuple[str, ...]]:
-    """Simple paths from ``start`` up to ``max_len`` steps, the cheapest per (end, length, nodes passed
-    that are cities) -- guild routes only with the seal."""
-    best: dict = {}
-    cities, posts, seals, nodes, adj = m.cities, p.posts, p.seals, m.nodes, m.adj
-    stack = [(start, (), 0)]
-    while stack:
-        here, path, cost = stack.pop()
-        if path:
-            key = (path[-1], len(path), frozenset(x for x in path[:-1] if x in cities and x not in posts))
-            if key not in best or cost < best[key][0]:
-                best[key] = (cost, path)
-        if len(path) >= max_len:
-            continue
+#: one walk a picker is offered: the nodes after the start, the steps counted, the city it passes for
+#: the upper row's extra post (or None), the different oases Möngke Khan skips, the route costs
+Walk = tuple[tuple[str, ...], int, str | None, tuple[str, ...], tuple[int, int, int]]
+
+
+def _undercut(front: list, cost: tuple[int, int, int]) -> bool:
+    """Whether some cost already in ``front`` is no higher than ``cost`` in coins, camels and jade."""
+    return any(c[0] <= cost[0] and c[1] <= cost[1] and c[2] <= cost[2] for c, _ in front)
+
+
+def walks(m: Map, p: PlayerState, start: str, max_steps: int, mongke: bool = False, extras: bool = False) -> list[Walk]:
+    """Walks from ``start`` of at most ``max_steps`` steps (a node may come again, ruling MP2-5), guild
+    routes only with the seal: per (end, steps, extra post, number of oases skipped) the cheapest
+    found (coins + camels + 2 jade, then fewest nodes). ``mongke``: an oasis passed is no step;
+    ``extras``: also per city passed without the seat's post, never the end. The search goes state by
+    state (node, steps, extra, oases skipped), cheapest first, and goes on from a state only with the
+    first walk into it that no walk with fewer steps undercuts: bounded by the step budget and, for
+    the stepless oases, by their number."""
+    cities, posts, seals, nodes, adj, oases = m.cities, p.posts, p.seals, m.nodes, m.adj, m.oases
+    waived = p.character == "gantulga"
+    first = (start, 0, None, 0)
+    labels: dict = {first: ((0, 0), (0, 0, 0), (), ())}
+    ends: dict = {}
+    todo = [((0, 0), 0, first)]
+    queued = 0
+    while todo:
+        rank, _, key = heappop(todo)
+        here, steps, extra, _ = key
+        best, cost, path, skipped = labels[key]
+        if best != rank:
+            continue  # a cheaper walk came here after this one was queued
         for there, r in adj.get(here, ()):
-            if there == start or there in path or there not in nodes:
-                continue
             g = r.get("guild")
-            if g and g not in seals:
+            if there not in nodes or (g and g not in seals):
                 continue
-            stack.append((there, path + (there,), cost + r.get("coins", 0) + r.get("camels", 0) + r.get("jade", 0) * 2))
-    return [v[1] for v in best.values()]
+            jade = cost[2] + r.get("jade", 0)
+            c = (cost[0], cost[1], jade) if waived else (cost[0] + r.get("coins", 0), cost[1] + r.get("camels", 0), jade)
+            walked = path + (there,)
+            rank = (c[0] + c[1] + 2 * c[2], len(walked))
+            if extra != there:  # ending where the extra post went would put a second post there
+                end = (there, steps + 1, extra, len(skipped))
+                if end not in ends or rank < ends[end][0]:
+                    ends[end] = (rank, c, walked, skipped)
+            stepless = mongke and there in oases
+            n_steps = steps if stepless else steps + 1
+            if n_steps + 1 > max_steps:
+                continue
+            n_skipped = skipped + (there,) if stepless and there not in skipped else skipped
+            for e in ((extra, there) if extras and extra is None and there in cities and there not in posts else (extra,)):
+                # a walk here in as few steps or fewer, no dearer, already goes on from here
+                if any((o := labels.get((there, s, e, len(n_skipped)))) is not None and o[0] <= rank for s in range(n_steps + 1)):
+                    continue
+                nxt = (there, n_steps, e, len(n_skipped))
+                labels[nxt] = (rank, c, walked, n_skipped)
+                queued += 1
+                heappush(todo, (rank, queued, nxt))
+    return [(path, steps, extra, skipped, cost) for (_, steps, extra, _), (_, cost, path, skipped) in ends.items()]
+
+
+def offers(found: list[Walk], limit: int, extras: bool = False) -> list[Walk]:
+    """Of ``found`` (sorted by ``by_cost``), the walks of at most ``limit`` steps that differ in what the
+    move does: per (end, extra post, number of oases skipped), each route cost no other undercuts."""
+    per: dict = {}
+    for w in found:
+        path, steps, extra, skipped, cost = w
+        if steps > limit or (extra is not None and not extras):
+            continue
+        front = per.setdefault((path[-1], extra, len(skipped)), [])
+        if not _undercut(front, cost):
+            front.append((cost, w))
+    return [w for front in per.values() for _, w in front]
+
+
+def by_cost(found: list[Walk]) -> list[Walk]:
+    """``found`` cheapest first (coins, camels, jade), then fewest nodes: the order ``offers`` reads."""
+    return sorted(found, key=lambda w: (w[4], len(w[0]), w[0]))
 
 
 def _discards(held: tuple[str, ...], taken: tuple[str, ...], hold: int) -> list[tuple[str, ...]]:
@@ -150,21 +205,6 @@ class Seat:
 
 def _resources(p: PlayerState) -> dict:
     return {"coins": p.coins, "camels": p.camels, "pepper": p.pepper, "silk": p.silk, "gold": p.gold, "jade": p.jade, "vp": p.vp}
-
-
-def _route_cost(m: Map, p: PlayerState, start: str, path: tuple[str, ...]) -> dict:
-    coins = camels = jade = 0
-    here = start
-    edge = m.edge
-    for there in path:
-        r = edge[(here, there)]
-        coins += r.get("coins", 0)
-        camels += r.get("camels", 0)
-        jade += r.get("jade", 0)
-        here = there
-    if p.character == "gantulga":
-        coins = camels = 0
-    return {"coins": coins, "camels": camels, "jade": jade}
 
 
 def marker_choices(state: MP2State, m: Map, exclude: str = "") -> tuple[str, ...]:

@@ -15,10 +15,6 @@ from rules.marco_polo_2.work import Work, gain, gain_bundle, pay
 Q_GUILD_ROUTE = '"ギルドマークがある場合そのギルドマーカーを所持していないと通行不可。（未アップグレードのままでもよい）"'
 
 
-#: the seed pays Möngke Khan per oasis skipped ("飛ばしたオアシス１つにつき"), not per pass through one
-Q_ONCE = "a path visits each node at most once, the node it starts from included (ruling MP2-5)"
-
-
 def node(w: Work, nid: str) -> dict:
     return component(w, "node", nid)
 
@@ -95,15 +91,17 @@ def bonus_of(w: Work, kind: str, cid: str) -> dict:
 
 
 def steps_of(w: Work, seat: int, path: tuple[str, ...]) -> tuple[int, list[str]]:
-    """(steps counted, oases Möngke Khan skipped): "オアシスをないものとして飛ばして移動できる"."""
+    """(steps counted, oases Möngke Khan skipped): "オアシスをないものとして飛ばして移動できる" -- every pass
+    through an oasis is no step, each different oasis passed is paid once ("飛ばしたオアシス１つにつき", ruling MP2-5)."""
     if w.p(seat).character != "mongke":
         return len(path), []
-    skipped = [x for x in path[:-1] if node(w, x)["kind"] == "oasis"]
-    return len(path) - len(skipped), skipped
+    passes = [x for x in path[:-1] if node(w, x)["kind"] == "oasis"]
+    return len(path) - len(passes), list(dict.fromkeys(passes))
 
 
 def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool, why: str) -> None:
-    """Steps along routes: each must exist, its guild seal be owned, its costs be paid; no node twice."""
+    """Steps along routes: each must exist, its guild seal be owned, its costs be paid. A node may come
+    again (ruling MP2-5)."""
     if not w.strict:
         if pay_costs:
             _walk_trusted(w, seat, start, path)
@@ -111,12 +109,6 @@ def walk(w: Work, seat: int, start: str, path: tuple[str, ...], pay_costs: bool,
     d = w.pl.get(seat) or w.p(seat)
     here = start
     gantulga = d.character == "gantulga"
-    seen = {start}
-    for there in path:
-        if isinstance(there, str):
-            if there in seen:
-                codes.illegal(codes.PATH_REVISITS, "the path {path} from {start} {why} comes back to {there}: {once}", path=list(path), start=start, why=why, there=there, once=Q_ONCE)
-            seen.add(there)
     for there in path:
         r = known(w, "route", route_id(here, there)) if isinstance(there, str) else None
         if r is None:
@@ -226,6 +218,8 @@ def move(w: Work, seat: int, path, path2, figure: int, limit: int, extra, take, 
                 codes.illegal(codes.EXTRA_POST, "only the upper row places an extra post: {rule}", rule="\"上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。\"")
             if (extra not in path[:-1] and extra not in path2[:-1]) or extra in d.posts or not is_city(w, extra):
                 codes.illegal(codes.EXTRA_POST, "{extra!r} is not a city passed without {player}'s post", extra=extra, player=w.who(seat))
+            if extra in ends:
+                codes.illegal(codes.EXTRA_POST, "{extra} is where the move ends, which takes {player}'s post: one post of a colour per location", extra=extra, player=w.who(seat))
         if place_post(w, seat, extra):
             placed.add(extra)
     for e in ends:

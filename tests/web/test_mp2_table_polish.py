@@ -112,6 +112,27 @@ def test_a_travel_along_a_known_route_then_a_new_one_is_tapped_place_by_place(ta
     check_drawing(page, http, game_id)
 
 
+def test_a_travel_tapped_back_and_forth_comes_back_to_a_place(tall_phone, server, http):
+    """marco-polo-2.ja.txt: "ダイス目の最も小さい数字の値の歩数移動できます。" (ruling MP2-5: a path may pass or end on a place
+    again): Bea taps Beijing, Xian, Beijing, Xian; each step is marked, the move is recorded, one post."""
+    page = tall_phone
+    game_id, token = recorded(http, TO_XIAN)
+    open_game(page, server, game_id, token)
+    c = Counter(page)
+    box = page.locator("#facts [data-fact=new-route]")
+    c.tap(box.locator("summary"))
+    for place in ("Beijing", "Xian", "Beijing", "Xian"):
+        c.tap(box.locator(f".mp2-place[aria-label^='{place}']"))
+    assert page.locator("dialog.mp2-ask[open]").count() == 0  # every leg is on the map
+    assert box.locator("[data-path]").get_attribute("data-path") == "XIA,BEI,XIA"
+    assert CODE.findall(box.inner_text()) == []
+    before = last_seq(page)
+    c.tap(box.locator(".mp2-travel-dice .move[data-row='2'][data-dice='4,4']"))
+    wait_ready(page, after=before)
+    bea = state(http, game_id)["view"]["seats"][1]
+    assert bea["figures"] == ["XIA"] and bea["posts"].count("XIA") == 1
+
+
 def test_a_correction_asks_for_the_component_it_needs(tall_phone, server, http):
     """Ana's travel corrected to a book the pack has no free options for: the book's form opens, and
     the correction goes in carrying it."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from mp2_helpers import LAYOUT, NAMES, SYN, T, apply, do, laid_out, plain, refused, revealed, rolled, seat
+from rules.marco_polo_2.content import SYNTHETIC
 from rules.marco_polo_2.events import SetupDealt
 
 P = "marco-polo-2."
@@ -31,43 +32,104 @@ def test_mongke_khan_skips_oases_and_is_paid_for_each():
     refused(other, "@0 travel 2 dice=1,3 path=O1,C3", P + "travel-steps")
 
 
-def test_mongke_khan_is_paid_once_per_oasis_a_path_never_passes_one_twice():
-    """marco-polo-2.ja.txt: "この効果で飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する。" (ruling MP2-5: a path
-    visits a node at most once, so an oasis skipped pays once; issue 14 found +24 VP for going back and forth)"""
+def test_mongke_khan_is_paid_once_per_different_oasis_however_often_he_passes_it():
+    """marco-polo-2.ja.txt: "この効果で飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する。" (ruling MP2-5: each
+    different oasis skipped pays once per movement, every pass is no step; issue 14 found +24 VP for
+    going back and forth when each pass paid)"""
+    from rules.marco_polo_2.events import Travelled
+
     state = seat(plain(chars=("mongke", "dewu"), dice=[(1, 3, 3, 4, 4), (3, 3, 3, 3, 3)]), 0, figures=("C2",))
-    back_and_forth = "@0 travel 1 dice=1 path=O3,O4,O3,O4,O3,O4,O3,C6 choices=" + ",".join(["coins"] * 7)
-    error = refused(state, back_and_forth, P + "path-revisits-node")
-    assert "O3" in error.message and "MP2-5" in error.message
-    refused(state, "@0 travel 1 dice=1 path=O3,O4,O3,C6 choices=coins,coins,coins", P + "path-revisits-node")
-    state = do(state, "@0 travel 1 dice=1 path=O3,O4,C3 choices=coins,camels")  # two oases, one step
-    p = state.seats[0]
-    assert (p.figures, p.vp, p.coins) == (("C3",), 3 + 3, 8 - 2 - 2 - 1 + 2)  # lower row 2, routes 2 + 1
+    back_and_forth = "@0 travel 1 dice=1 path=O3,O4,O3,O4,O3,O4,O3,C6 choices="
+    error = refused(state, back_and_forth + ",".join(["coins"] * 7), P + "extra-choice")
+    assert "coins" in error.message
+    refused(state, back_and_forth + "coins", P + "missing-choice")
+    long = do(state, back_and_forth + "coins,camels")  # two oases, one step: the lower row
+    p = long.seats[0]
+    assert (p.figures, p.vp, p.coins, p.camels) == (("C6",), 3 + 3 + 3, 8 - 2 - 2 - 1 + 2, 3 + 1)  # + outpost OT4: 3 VP
+    assert do(state, "@0 travel 1 dice=1 path=O3,O4,O3,C6 choices=coins,camels") == long  # the same move, shorter
+    ends_on_one = do(state, "@0 travel 1 dice=1 path=O3,O4,O3 choices=coins,coins").seats[0]  # O3 passed, then the end
+    assert (ends_on_one.figures, ends_on_one.vp, ends_on_one.coins) == (("O3",), 6, 8 - 2 - 2 + 4)
+    offered = {T.format_move(m) for m in T.legal_moves(state) if isinstance(m, Travelled) and m.row == 1 and m.dice == ("1",)}
+    assert "@0 travel 1 dice=1 path=O3,O4,O3,C6 choices=coins,camels" not in offered  # all coins or all camels
+    assert "@0 travel 1 dice=1 path=O3,O4,O3,C6 choices=coins,coins" in offered
+    assert not any(t.startswith(back_and_forth) for t in offered)  # the same as the shorter walk
 
 
-def test_no_path_comes_back_to_a_node_a_travel_a_card_move_a_split_or_a_caravan():
-    """marco-polo-2.ja.txt: "ダイス目の最も小さい数字の値の歩数移動できます。" "キャラバンの移動は通過コストのコイン・ラクダ・翡翠は関係ない。"
-    (ruling MP2-5: a path visits a node at most once, its start included; Mailin & Tian Chin's two
-    walks may share nodes) -- and ``legal_moves`` offers no such path."""
-    from rules.marco_polo_2.events import CityCardUsed, Travelled
+def test_a_path_may_pass_or_end_on_a_node_again_a_travel_a_card_move_a_split_or_a_caravan():
+    """marco-polo-2.ja.txt: "ダイス目の最も小さい数字の値の歩数移動できます。" "上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。"
+    "キャラバンの移動は通過コストのコイン・ラクダ・翡翠は関係ない。" (ruling MP2-5: the rulebook lets a movement go back and
+    forth; the seed is silent) -- a table going to C2 and back for the upper row's extra post."""
     from test_mp2_choices import table
 
     state = plain(chars=("dewu", "mongke"), dice=[(3, 3, 3, 5, 5), (3, 3, 3, 3, 3)])
-    refused(state, "@0 travel 3 dice=3,3,3 path=C1,BEI,O1", P + "path-revisits-node")  # back to its start
-    refused(state, "@0 travel 3 dice=3,5,5 path=O1,O2,O1", P + "path-revisits-node")
-    for m in T.legal_moves(state):
-        if isinstance(m, Travelled):
-            walk = ("BEI", *m.path)
-            assert len(set(walk)) == len(walk), m
+    there_and_back = do(state, "@0 travel 3 dice=3,3,3 path=C1,C2,C1 extra=C2")
+    p = there_and_back.seats[0]
+    assert (p.figures, p.posts, p.posts_left, p.camels) == (("C1",), ("C2", "C1"), 9, 3 - 2)  # C1-C2 twice: 1 camel each
+    home = do(state, "@0 travel 3 dice=3,3,3 path=C1,BEI extra=C1").seats[0]  # back to its start
+    assert (home.figures, home.posts) == (("BEI",), ("C1",))
     card = seat(table(), 0, posts=("C3",), posts_left=10, figures=("C3",), dice=(3, 3, 3, 3, 3))  # CC19 at C3: a move
-    refused(card, "@0 card C3 3 path=O4,C3,O1", P + "path-revisits-node")
-    assert all(len({"C3", *m.path}) == len(m.path) + 1 for m in T.legal_moves(card) if isinstance(m, CityCardUsed) and m.path)
+    assert do(card, "@0 card C3 3 path=O4,C3,O1").seats[0].figures == ("O1",)
     mailin = plain(chars=("mailin", "dewu"))
-    refused(mailin, "@0 travel 2 dice=3,3 path=C1 path2=O1,BEI", P + "path-revisits-node")
-    both = do(mailin, "@0 travel 2 dice=3,3 path=O1 path2=O1")  # two figures, one oasis: allowed
-    assert both.seats[0].figures == ("O1", "O1")
+    assert do(mailin, "@0 travel 2 dice=3,3 path=C1 path2=O1,BEI").seats[0].figures == ("C1", "BEI")
     cars = caravans(chars=("dewu", "mongke"), dice=[(3, 5, 5, 5, 5), (3, 3, 3, 3, 3)])
     cars = seat(do(seat(cars, 0, figures=("C1",), pepper=1), "@0 caravan pepper RT1 C2"), 0, coins=0, camels=0)
-    refused(cars, "@0 book 3 die=5 option=1 caravans=O3,C2,C1", P + "path-revisits-node")
+    assert do(cars, "@0 book 3 die=5 option=1 caravans=O3,C2,C1").seats[0].caravans[0][1] == "C1"
+
+
+def test_posts_stay_one_per_colour_per_location_a_second_post_is_refused():
+    """marco-polo-2.ja.txt: "移動を終えた場合、自分のボードから交易所コマを１つ取り、そこに置かなければなりません。"
+    "上段を選んだ場合、追加で通過した都市１つに交易所コマ１つを置くことができます。" (ruling MP2-5: never two posts of a colour on a
+    location, however often a path passes it)"""
+    state = plain(chars=("dewu", "mongke"), dice=[(3, 3, 3, 5, 5), (3, 3, 3, 3, 3)])
+    error = refused(state, "@0 travel 3 dice=3,3,3 path=C1,C2,C1 extra=C1", P + "extra-post")  # passed, then the end
+    assert "one post of a colour per location" in error.message
+    twice = do(state, "@0 travel 3 dice=3,3,3 path=C1,BEI,C1").seats[0]  # C1 reached twice: one post
+    assert (twice.posts, twice.posts_left) == (("C1",), 10)
+    held = seat(state, 0, posts=("C2",), posts_left=10)
+    refused(held, "@0 travel 3 dice=3,3,3 path=C1,C2,C1 extra=C2", P + "extra-post")  # C2 holds the seat's post
+    mailin = plain(chars=("mailin", "dewu"), dice=[(3, 3, 3, 5, 5), (3, 3, 3, 3, 3)])
+    refused(mailin, "@0 travel 3 dice=3,3,3 path=C1,C2 path2=C1 extra=C1", P + "extra-post")  # the other figure's end
+    both = do(mailin, "@0 travel 2 dice=3,3 path=C1 path2=C1").seats[0]  # both figures end in C1: one post
+    assert (both.posts, both.posts_left) == (("C1",), 10)
+
+
+def route_costs(state, seat_, start, path) -> tuple[int, int, int]:
+    routes = {frozenset(r["ends"]): r for r in SYNTHETIC.components["route"].values()}
+    coins = camels = jade = 0
+    for here, there in zip((start, *path), path):
+        r = routes[frozenset((here, there))]
+        coins, camels, jade = coins + r.get("coins", 0), camels + r.get("camels", 0), jade + r.get("jade", 0)
+    return (0, 0, jade) if state.seats[seat_].character == "gantulga" else (coins, camels, jade)
+
+
+def test_legal_moves_offer_each_different_travel_once_back_and_forth_included():
+    """marco-polo-2.ja.txt: "ダイス目の最も小さい数字の値の歩数移動できます。" (ruling MP2-5: ``legal_moves`` offers, per row, dice
+    and figure, each walk within the step budget that differs in its end, extra post, number of oases
+    skipped or route costs, once; Möngke Khan's stepless oasis loops end)."""
+    from rules.marco_polo_2.events import Travelled
+
+    states = [
+        plain(chars=("dewu", "mongke"), dice=[(3, 3, 3, 5, 5), (3, 3, 3, 3, 3)]),
+        seat(plain(chars=("mongke", "dewu"), dice=[(6, 6, 6, 4, 1), (3, 3, 3, 3, 3)]), 0, figures=("C2",)),
+        plain(chars=("mailin", "dewu"), dice=[(4, 4, 4, 5, 5), (3, 3, 3, 3, 3)]),
+        plain(chars=("gantulga", "dewu"), dice=[(2, 3, 3, 5, 5), (3, 3, 3, 3, 3)]),
+    ]
+    for state in states:
+        travels = [m for m in T.legal_moves(state) if isinstance(m, Travelled)]
+        assert travels
+        seen = {}
+        for m in travels:
+            assert T.decide(state, m) == (m,), m
+            figures = state.seats[0].figures
+            other = figures[1 - m.figure] if m.path2 else None
+            cost = route_costs(state, 0, figures[m.figure], m.path), route_costs(state, 0, other, m.path2) if m.path2 else None
+            oases = len({x for x in m.path[:-1] if x.startswith("O")}) if state.seats[0].character == "mongke" else 0
+            key = (m.row, m.dice, m.figure, m.path[-1], m.path2[-1:], m.extra, oases, cost, m.take, m.discard, m.choices)
+            assert key not in seen, (T.format_move(m), T.format_move(seen[key]))
+            seen[key] = m
+    offered = {T.format_move(m) for m in T.legal_moves(states[0])}
+    assert {"@0 travel 3 dice=3,3,3 path=C1,C2,C1 extra=C2", "@0 travel 3 dice=3,3,3 path=C1,BEI extra=C1"} <= offered
+    assert "@0 travel 3 dice=3,3,3 path=C1,C2,C1 extra=C1" not in offered
 
 
 def test_de_wu_guild_with_one_die_jade_on_improving_and_a_shield():

@@ -111,22 +111,27 @@ def test_over_http_isabella_donati_is_not_paid_for_a_black_die_rerolled(client):
     assert (after["coins"], after["vp"], after["black"]) == (before["coins"], before["vp"], [6]) and after["coins"] == 12
 
 
-def test_over_http_a_path_back_and_forth_over_oases_is_refused_naming_the_rule(client):
-    """marco-polo-2.ja.txt: "この効果で飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する。" (issue 14: O3,O4,O3,... was
-    accepted for +24 VP and +9 coins)"""
+def test_over_http_a_path_back_and_forth_over_oases_pays_each_oasis_once(client):
+    """marco-polo-2.ja.txt: "この効果で飛ばしたオアシス１つにつき、３ポイントと２コインか１ラクダ獲得する。" (ruling MP2-5; issue 14:
+    O3,O4,O3,... was paid for every pass, +24 VP and +9 coins)"""
     gid, auth = at_table(client, "mongke,dewu", "roll 1 1,3,3,4,4;3,3,3,3,3")
     assert send(client, gid, auth, "@0 travel 2 dice=3,3 path=C1,C2").status_code == 201  # route costs 3 coins, 1 camel
     for text in ("@0 end", "@1 khan 3", "@1 end"):
         assert send(client, gid, auth, text).status_code == 201
     before = client.get(f"/games/{gid}").json()["last_seq"]
-    response = send(client, gid, auth, "@0 travel 1 dice=1 path=O3,O4,O3,O4,O3,O4,O3,C6 choices=" + ",".join(["coins"] * 7))
+    back_and_forth = "@0 travel 1 dice=1 path=O3,O4,O3,O4,O3,O4,O3,C6 choices="
+    response = send(client, gid, auth, back_and_forth + ",".join(["coins"] * 7))
     assert response.status_code == 422, response.text
     body = response.json()
-    assert body["code"] == "marco-polo-2.path-revisits-node" and "at most once" in body["message"]
+    assert body["code"] == "marco-polo-2.extra-choice" and "coins" in body["message"]
     assert client.get(f"/games/{gid}").json()["last_seq"] == before
     legal = client.get(f"/games/{gid}/legal-moves", headers=auth).json()["moves"]
-    travels = [T.parse_move(None, m["notation"]) for m in legal if m["notation"].startswith("@0 travel")]
-    assert travels and all(len(set(("C2", *t.path))) == len(t.path) + 1 for t in travels)
+    travels = [m["notation"] for m in legal if m["notation"].startswith("@0 travel 1 dice=1 ")]
+    assert "@0 travel 1 dice=1 path=O3,O4,O3,C6 choices=coins,coins" in travels  # O3 twice, paid once
+    assert not any(t.startswith(back_and_forth) for t in travels)  # the same travel, longer
+    vp = seat0(client, gid, auth)["vp"]
+    assert send(client, gid, auth, back_and_forth + "coins,coins").status_code == 201
+    assert seat0(client, gid, auth)["vp"] == vp + 2 * 3 + 3  # two oases, the outpost tile at C6
 
 
 def test_over_http_donata_piece_goes_on_a_special_city_beside_the_neutral_die(client):

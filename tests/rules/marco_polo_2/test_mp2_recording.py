@@ -201,13 +201,14 @@ def test_the_table_content_holds_what_the_log_described_but_goal_cards():
 
 
 def test_snapshots_stored_under_the_old_rules_are_not_reused(log):
-    """The rules changed in version 2 (issue 14: Isabella Donati, paths, Donata Badoer's pieces): a
-    snapshot folded by the old rules is never read back, the game is folded again."""
+    """The rules changed in version 2 (issue 14: Isabella Donati, paths, Donata Badoer's pieces) and 3
+    (issue 29: paths may come back, Möngke Khan paid once per oasis): a snapshot folded by older
+    rules is never read back, the game is folded again."""
     from mp2_helpers import SYN
     from projections.projector import Projector
     from replay.recorder import Recorder
 
-    assert T.version == "2"
+    assert T.version == "3"
     recorder = Recorder(log, Projector(log, snapshot_every=4))
     gid, _ = recorder.create("marco-polo-2", NAMES[:2], {**SYN, "characters": "chosen"})
     for text in ("setup chars=isabella,dewu start=S1,S2 goals=G01,G02,G03;G04,G05,G06 bonuses=C1:CB1,C5:CB2,BAG:CB3,BAL:CB4,HOR:CB5 "
@@ -217,7 +218,7 @@ def test_snapshots_stored_under_the_old_rules_are_not_reused(log):
         recorder.record_notation(gid, text)
     coins = recorder.projector.state(gid).state.seats[0].coins
     rows = log.con.execute("SELECT seq, rules_version, length, state FROM snapshots WHERE game_id = ?", [gid]).fetchall()
-    assert rows and {r[1] for r in rows} == {"marco-polo-2@2"}
+    assert rows and {r[1] for r in rows} == {"marco-polo-2@3"}
 
     def rewrite(version: str) -> None:
         """Every snapshot replaced by one paying Isabella 2 coins more, stored under ``version``."""
@@ -228,7 +229,9 @@ def test_snapshots_stored_under_the_old_rules_are_not_reused(log):
             wrong = msgspec.msgpack.encode((msgspec.structs.replace(state, seats=(p,) + state.seats[1:]), ended, forked))
             log.con.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?, ?)", [gid, seq, version, length, wrong])
 
-    rewrite("marco-polo-2@2")  # the check that snapshots are read at all
+    rewrite("marco-polo-2@3")  # the check that snapshots are read at all
     assert Projector(log, snapshot_every=4).state(gid).state.seats[0].coins == coins + 2
+    rewrite("marco-polo-2@2")
+    assert Projector(log, snapshot_every=4).state(gid).state.seats[0].coins == coins == 12
     rewrite("marco-polo-2@1")
     assert Projector(log, snapshot_every=4).state(gid).state.seats[0].coins == coins == 12

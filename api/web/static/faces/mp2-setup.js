@@ -366,7 +366,7 @@ export function newRouteTravel(box, ctx) {
       picked.pop();
       const rid = drawn.pop();
       if (rid) store.fresh.delete(`route:${rid}`);
-    } else if (picked.includes(id)) { refuse('place-twice', t('mp2.travel.place-twice')); return; } else {
+    } else { // any other place, one already passed included (ruling MP2-5)
       const a = picked[picked.length - 1];
       let rid = null;
       if (!joined(a, id)) { // a leg the map lacks: drawn now, with the route's form
@@ -387,7 +387,9 @@ export function newRouteTravel(box, ctx) {
   }
   function render() {
     const marks = Object.fromEntries(p.figures.map((f) => [f, t('mp2.travel.figure-of', { player: p.player })]));
-    picked.slice(1).forEach((x, i) => { marks[x] = t('mp2.travel.step', { n: i + 1 }); });
+    const stepsAt = {};
+    picked.slice(1).forEach((x, i) => { (stepsAt[x] = stepsAt[x] || []).push(i + 1); });
+    Object.entries(stepsAt).forEach(([x, n]) => { marks[x] = t('mp2.travel.step', { n: n.join(', ') }); });
     const said = !picked.length ? t('mp2.travel.tap-figure', { player: p.player })
       : t('mp2.travel.next', { path: picked.map(nameOf).join(' → '), dice: picked.length > 1 });
     clear(body).append(
