@@ -268,7 +268,8 @@ class Ratings:
         ``predict_win``); a player not rated yet plays with the starting rating."""
         title = need_title(title)
         names = [p.strip() for p in players if p.strip()]
-        if len({n.lower() for n in names}) != len(names) or not 2 <= len(names) <= MOST_AT_TABLE:
+        if (len({n.lower() for n in names}) != len(names) or not 2 <= len(names) <= MOST_AT_TABLE
+                or any(len(n) > 64 for n in names)):
             raise StatsQueryRefused(
                 "who is favourite needs 2 to {most} different players, got {named}",
                 params=dict(most=MOST_AT_TABLE, named=", ".join(names) or "none"),
@@ -306,3 +307,18 @@ def need_title(title: str | None) -> str:
         )
     return title
 
+
+
+def leaderboard(ratings: Ratings, f: Any, limit: int = 50) -> list[dict[str, Any]]:
+    """The leaderboard of ``f`` (one title) with each player's current rating, ordered by it
+    (players without one last)."""
+    from projections.stats.questions import Questions
+
+    title = need_title(f.title)
+    rows = Questions(ratings.read_models).leaderboard(f, limit=10**9)
+    rated = ratings.of_players(title)
+    for row in rows:
+        own = rated.get(row["player"].lower())
+        row.update({k: own[k] if own else None for k in ("mu", "sigma", "conservative")})
+    rows.sort(key=lambda r: (r["conservative"] is None, -(r["conservative"] or 0.0), r["player"]))
+    return rows[:limit]
