@@ -18,6 +18,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable
 
+import weakref
+
 import pyarrow as pa
 from openskill.models import PlackettLuce
 
@@ -49,20 +51,32 @@ STEPS_SCHEMA = pa.schema(
     ]
 )
 
-#: the games that count now, one row per game, in the order they are rated
-_COUNTED = """
+
+
+def counted(where: str = "true") -> str:
+    """The games that count now (``where`` on ``r`` / ``g`` narrows them), one row per game."""
+    return f"""
 SELECT r.title, r.game_id, coalesce(g.ended_at, g.created_at) AS ended_at,
        list(r.seat ORDER BY r.seat) AS seats, list(r.player ORDER BY r.seat) AS players,
        list(coalesce(r.team, r.seat) ORDER BY r.seat) AS teams, list(r.rank ORDER BY r.seat) AS ranks
 FROM seat_results r JOIN games g USING (game_id)
-WHERE g.status = 'ended' AND NOT r.forked AND g.parent_id IS NULL
+WHERE g.status = 'ended' AND NOT r.forked AND g.parent_id IS NULL AND {where}
 GROUP BY ALL
 """
-_RATED = """
+
+
+def rated(where: str = "true") -> str:
+    """The games rated so far, as ``counted`` has them."""
+    return f"""
 SELECT title, game_id, ended_at, list(seat ORDER BY seat) AS seats, list(player ORDER BY seat) AS players,
        list(team ORDER BY seat) AS teams, list(rank ORDER BY seat) AS ranks
-FROM rating_steps GROUP BY ALL
+FROM rating_steps WHERE {where} GROUP BY ALL
 """
+
+
+#: per read models, the statistics mark the ratings last caught up to (saves a query a question)
+_CAUGHT_UP: "weakref.WeakKeyDictionary[ReadModels, Any]" = weakref.WeakKeyDictionary()
+_MARK_KEY = "ratings_rowid"
 
 
 def model() -> PlackettLuce:
@@ -121,18 +135,38 @@ class Ratings:
 
     def refresh(self) -> int:
         """Re-rate from the first game that differs from what was rated; returns how many games
-        were (re)rated. The statistics tables are brought up to date first."""
+        were (re)rated. The statistics tables are brought up to date first; only the games with
+        events since the last refresh are compared (a game changes only by an event of its own)."""
         rm = self.read_models
         rm.refresh()
+        mark = rm.folded
+        if mark is not None and _CAUGHT_UP.get(rm) == mark:
+            return 0
         with rm.lock:
             con = rm.con
             self._ensure(con)
-            mark = str(rm.folded)
-            seen = con.execute("SELECT value FROM stats_meta WHERE key = 'ratings_mark'").fetchall()
-            if seen and seen[0][0] == mark:
-                return 0
+            top = -1 if mark is None else mark[1]
+            seen = con.execute("SELECT value FROM stats_meta WHERE key = ?", [_MARK_KEY]).fetchall()
+            since = int(seen[0][0]) if seen else None
+            count = 0
+            if since != top:
+                count = self._catch_up(con, since, top)
+            _CAUGHT_UP[rm] = mark
+            return count
+
+    def _catch_up(self, con, since: int | None, top: int) -> int:
+        """Re-rate each title from its first game that differs, among the games with events in
+        (``since``, ``top``] (every game where ``since`` is None); then mark ``top``."""
+        where = "true"
+        if since is not None:
+            changed = con.sql(
+                "SELECT DISTINCT game_id FROM events WHERE rowid > $since AND rowid <= $top", params={"since": since, "top": top}
+            ).to_arrow_table()
+            con.register("_rt_changed", changed)
+            where = "game_id IN (SELECT game_id FROM _rt_changed)"
+        try:
             firsts = con.execute(
-                f"""WITH now AS ({_COUNTED}), was AS ({_RATED})
+                f"""WITH now AS ({counted(where.replace("game_id", "r.game_id", 1))}), was AS ({rated(where)})
                 SELECT coalesce(n.title, w.title) AS title,
                        min(struct_pack(
                            at := CASE WHEN w.game_id IS NULL OR (n.game_id IS NOT NULL AND n.ended_at < w.ended_at)
@@ -143,18 +177,20 @@ class Ratings:
                       OR n.players <> w.players OR n.teams <> w.teams OR n.ranks <> w.ranks
                 GROUP BY 1"""
             ).fetchall()
-            count = 0
-            con.execute("BEGIN")
-            try:
-                for title, first in firsts:
-                    count += self._rerate(con, title, (first["at"], first["id"]))
-                con.execute("DELETE FROM stats_meta WHERE key = 'ratings_mark'")
-                con.execute("INSERT INTO stats_meta VALUES ('ratings_mark', ?)", [mark])
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            return count
+        finally:
+            if since is not None:
+                con.unregister("_rt_changed")
+        count = 0
+        con.execute("BEGIN")
+        try:
+            for title, first in firsts:
+                count += self._rerate(con, title, (first["at"], first["id"]))
+            self._mark(con, top)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        return count
 
     def rebuild(self) -> int:
         """Rate every counted game anew from the start; returns how many."""
@@ -163,25 +199,31 @@ class Ratings:
         with rm.lock:
             con = rm.con
             self._ensure(con)
+            mark = rm.folded
             con.execute("BEGIN")
             try:
                 con.execute("DELETE FROM rating_steps")
-                con.execute("DELETE FROM stats_meta WHERE key = 'ratings_mark'")
-                titles = [r[0] for r in con.execute(f"SELECT DISTINCT title FROM ({_COUNTED}) ORDER BY 1").fetchall()]
+                titles = [r[0] for r in con.execute(f"SELECT DISTINCT title FROM ({counted()}) ORDER BY 1").fetchall()]
                 count = sum(self._rerate(con, title, None) for title in titles)
-                con.execute("INSERT INTO stats_meta VALUES ('ratings_mark', ?)", [str(rm.folded)])
+                self._mark(con, -1 if mark is None else mark[1])
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
+            _CAUGHT_UP[rm] = mark
             return count
+
+    @staticmethod
+    def _mark(con, top: int) -> None:
+        con.execute("DELETE FROM stats_meta WHERE key = ?", [_MARK_KEY])
+        con.execute("INSERT INTO stats_meta VALUES (?, ?)", [_MARK_KEY, str(top)])
 
     def _ensure(self, con) -> None:
         con.execute("CREATE TABLE IF NOT EXISTS stats_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)")
         version = con.execute("SELECT value FROM stats_meta WHERE key = ?", [_META_KEY]).fetchall()
         if not version or version[0][0] != VERSION:
             con.execute("DROP TABLE IF EXISTS rating_steps")
-            con.execute("DELETE FROM stats_meta WHERE key IN (?, 'ratings_mark')", [_META_KEY])
+            con.execute("DELETE FROM stats_meta WHERE key IN (?, ?)", [_META_KEY, _MARK_KEY])
             con.execute("INSERT INTO stats_meta VALUES (?, ?)", [_META_KEY, VERSION])
         con.register("_rt_empty", STEPS_SCHEMA.empty_table())
         try:
@@ -206,9 +248,8 @@ class Ratings:
                 ).fetchall()
             }
             con.execute(f"DELETE FROM rating_steps WHERE title = ? AND {since}", params)
-        games = con.execute(
-            f"SELECT * FROM ({_COUNTED}) WHERE title = ? AND {since} ORDER BY ended_at, game_id", params
-        ).fetchall()
+        narrowed = "r.title = ?" + ("" if first is None else " AND (coalesce(g.ended_at, g.created_at), r.game_id) >= (?, ?)")
+        games = con.execute(f"SELECT * FROM ({counted(narrowed)}) ORDER BY ended_at, game_id", params).fetchall()
         rows = rate_games(games, known)
         if rows:
             con.register("_rt_rows", pa.Table.from_pylist(rows, schema=STEPS_SCHEMA))

@@ -20,8 +20,11 @@ export async function playerRatings(player, byTitle) {
   const histories = await Promise.all(byTitle.map((t) => api(`/stats/ratings/history${query({ title: t.title, name: player })}`)));
   const parts = byTitle.map((t, i) => [t, histories[i].rows]).filter(([, rows]) => rows.length).map(([t, rows]) => {
     const now = rows[rows.length - 1];
-    const points = rows.map((r, n) => ({ value: r.mu, low: r.mu - r.sigma, high: r.mu + r.sigma,
-      aria: say('stats.rating-point', { n: INT.format(n + 1), date: when(r.ended_at), rating: rating(r) }) }));
+    // the line starts where the player started, before their first game of the title
+    const start = { mu: rows[0].mu_before, sigma: rows[0].sigma_before };
+    const points = [{ value: start.mu, low: start.mu - start.sigma, high: start.mu + start.sigma, aria: say('stats.rating-start', { rating: rating(start) }) },
+      ...rows.map((r, n) => ({ value: r.mu, low: r.mu - r.sigma, high: r.mu + r.sigma,
+        aria: say('stats.rating-point', { n: INT.format(n + 1), date: when(r.ended_at), rating: rating(r) }) }))];
     return h('div', { class: 'st-sub', 'data-rating-title': t.title }, h('h3', {}, t.name),
       h('p', { 'data-rating-now': t.title }, say('stats.rating-now', { rating: rating(now), games: INT.format(rows.length) })),
       line(say('stats.rating-of-in', { player, title: t.name }), points, { caption: say('stats.rating-caption') }));
@@ -40,7 +43,7 @@ export async function ratingBoard(title, apiFilters, playerHref) {
   if (!rated.length) return null;
   const head = [say('stats.player'), say('stats.rating'), say('stats.games'), say('stats.wins'), say('stats.win-rate')];
   const body = rated.map((r, i) => h('tr', { 'data-row': r.player },
-    h('th', { scope: 'row', 'data-col': 'player' }, h('a', { href: playerHref(r.player) }, h('span', { class: 'v' }, `${INT.format(i + 1)}. ${r.player}`))),
+    h('th', { scope: 'row', 'data-col': 'player' }, h('a', { href: playerHref(r.player) }, h('span', { class: 'v' }, `${INT.format(i + 1)}.\u00a0${r.player}`))),
     h('td', { class: 'num', 'data-col': 'rating' }, h('span', { class: 'v' }, rating(r))),
     h('td', { class: 'num', 'data-col': 'games' }, h('span', { class: 'v' }, INT.format(r.games))),
     h('td', { class: 'num', 'data-col': 'wins' }, h('span', { class: 'v' }, INT.format(r.wins))),
