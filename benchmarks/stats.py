@@ -338,10 +338,11 @@ def bench_ratings(log, read_models, back: int = 1_000) -> None:
     from projections.stats.ratings import Ratings
 
     ratings = Ratings(read_models)
-    t0 = time.perf_counter()
+    # the CPU time beside the wall time: on a machine shared with other work the two differ
+    t0, c0 = time.perf_counter(), time.process_time()
     games = ratings.rebuild()
-    rebuild_s = time.perf_counter() - t0
-    row(f"full rating rebuild ({games:,} finished games, openskill Plackett-Luce)", f"{rebuild_s:.1f} s", "< 30 s", rebuild_s < 30)
+    rebuild_s, cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    row(f"full rating rebuild ({games:,} finished games; CPU {cpu_s:.1f} s)", f"{rebuild_s:.1f} s", "< 30 s", rebuild_s < 30)
     ms = timed(lambda: ratings.refresh(), repeat=20)
     row("ratings refresh with nothing new", f"{ms:.2f} ms", "(info)")
     target = read_models.con.execute(
@@ -356,10 +357,10 @@ def bench_ratings(log, read_models, back: int = 1_000) -> None:
     if not amend_the_winner(log, game_id):
         row("re-rate after an amendment", "no amendment changed the winner", "(info)")
         return
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rerated = ratings.refresh()
-    seconds = time.perf_counter() - t0
-    row(f"re-rate after amending the winner of a game {back:,} games back ({rerated:,} games re-rated)",
+    seconds, cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    row(f"re-rate after amending a game {back:,} back ({rerated:,} re-rated; CPU {cpu_s * 1000:.0f} ms)",
         f"{seconds * 1000:.0f} ms", "< 1 s", seconds < 1)
     row("  of which: rating one game (the rebuild's mean)", f"{1e6 * rebuild_s / max(games, 1):.0f} µs", "(info)")
 
