@@ -171,3 +171,29 @@ def _plays(tie: bool = False) -> dict:
         "players": [{"id": 1, "name": "Ana"}, {"id": 2, "name": "Bea"}],
         "plays": plays,
     }
+
+
+def test_a_postgresql_store_rates_exactly_as_duckdb(layers, db_path, postgres_db, tmp_path):
+    import os
+    import shutil
+
+    from api.formats.jsonl import check_games
+    from events.stores import open_log
+    from projections.stats import parquet
+
+    _, projector, _ = layers
+    duck = Ratings(projector.read_models)
+    duck.refresh()
+    folder = tmp_path / "export"
+    parquet.export(projector.read_models, folder)
+    shutil.copy(f"{db_path}.key", os.environ["TABLETAPE_SECRET_FILE"])
+    pg = open_log(postgres_db)
+    try:
+        models = Projector(pg).read_models
+        parquet.restore(models, folder, check=check_games)
+        ratings = Ratings(models)
+        assert ratings.refresh() == 28
+        assert steps(ratings) == steps(duck)
+        assert ratings.favourite("marco-polo", ["Ana", "Bea"]) == duck.favourite("marco-polo", ["Ana", "Bea"])
+    finally:
+        pg.close()
