@@ -11,8 +11,8 @@ from __future__ import annotations
 import msgspec
 
 from events.base import Event
-from events.messages import Phrase, phrase
-from rules.marco_polo.content import NAME
+from events.messages import Phrase, listed, phrase
+from rules.marco_polo.content import CHARACTERS, NAME, OBJECTIVES
 from rules.marco_polo.events import (
     BazaarUsed,
     BlackDieBought,
@@ -58,6 +58,14 @@ def _place(loc: str) -> Phrase | str:
     return phrase(f"marco-polo.place.{loc}", NAME[loc]) if loc in NAME else loc
 
 
+def _objective(card: str) -> Phrase | str:
+    """An objective card by the two cities it shows ("Moscow – Xian")."""
+    if card not in OBJECTIVES:
+        return card
+    first, second = OBJECTIVES[card]["cities"]
+    return _p("objective-card", "{first} – {second}", first=_place(first), second=_place(second))
+
+
 def _p(key: str, template: str, /, **params: object) -> Phrase:
     return phrase(f"marco-polo.{key}", template, **params)
 
@@ -81,7 +89,7 @@ def _what(event: Event) -> Phrase:
             return _p("city-card-times", "using the city card at {place} {times} times", place=where, times=event.times)
         return _p("city-card", "using the city card at {place}", place=_place(event.space))
     if isinstance(event, ContractCompleted):
-        return _p("completing", "completing contract {contract}", contract=event.contract)
+        return _p("completing", "completing a contract")
     if isinstance(event, MoneyBagTaken):
         return _p("money-bag", "from the money bag")
     if isinstance(event, DieRerolled):
@@ -97,18 +105,17 @@ def _what(event: Event) -> Phrase:
     if isinstance(event, IncomeTaken):
         return _p("income", "as round-start income")
     if isinstance(event, CharacterPicked):
-        return _p("picked", "picked {character}", character=event.character)
+        return _p("picked", "picked {character}", character=CHARACTERS[event.character]["name"] if event.character in CHARACTERS else event.character)
     if isinstance(event, ObjectivesKept):
         return _p("kept-objectives", "kept 2 objective cards")
     if isinstance(event, ObjectivesRevealed):
         if event.objectives:
-            return _p("showed-objectives-named", "showed their objective cards: {cards}", cards=", ".join(event.objectives))
+            return _p("showed-objectives-named", "showed their objective cards: {cards}", cards=listed([_objective(o) for o in event.objectives]))
         return _p("showed-objectives", "showed their objective cards")
     if isinstance(event, ContractDiscarded):
-        return _p("returned-contract", "returned contract {contract} under the special pile", contract=event.contract)
+        return _p("returned-contract", "returned a contract under the special pile")
     if isinstance(event, ContractDrawn):
-        if event.contract:
-            return _p("drew-contract-named", "drew a contract from the special pile ({contract})", contract=event.contract)
+        # the card itself is drawn beside the sentence: its id is no word of the table's
         return _p("drew-contract", "drew a contract from the special pile")
     if isinstance(event, DieRolled):
         return _p("rolled", "rolled a {value}", value=event.value)

@@ -70,7 +70,7 @@ def test_the_status_line_of_frames_and_legal_moves_in_three_languages(client):
     status = {lang: frames(client, game, lang)[-1]["status"] for lang in HEADERS}
     assert status == {
         "en": "round 1: Bea to play or discard",
-        "es": "ronda 1: Bea juega o deshecha una carta",
+        "es": "ronda 1: Bea juega o descarta una carta",
         "ja": "ラウンド1: Beaがカードを出すか捨てる",
     }
     for lang, header in HEADERS.items():

@@ -12,7 +12,7 @@ from rules.marco_polo_2.content import PUBLIC
 HEADERS = {"en": "en-GB", "es": "es-ES,es;q=0.9", "ja": "ja-JP"}
 STATUS = {
     "en": "round 1: Bea to play or discard",
-    "es": "ronda 1: Bea juega o deshecha una carta",
+    "es": "ronda 1: Bea juega o descarta una carta",
     "ja": "ラウンド1: Beaがカードを出すか捨てる",
 }
 
@@ -57,7 +57,7 @@ def test_a_refusal_quoting_the_status_says_it_in_the_readers_language(client):
     assert {a["code"] for a in answers.values()} == {"no-chance-awaited"}
     status = {
         "en": "round 1: Ana to play or discard",
-        "es": "ronda 1: Ana juega o deshecha una carta",
+        "es": "ronda 1: Ana juega o descarta una carta",
         "ja": "ラウンド1: Anaがカードを出すか捨てる",
     }
     for lang, answer in answers.items():

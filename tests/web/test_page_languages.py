@@ -110,7 +110,7 @@ LC_PLAYED = {"en": "Ana played the ", "es": "Ana jugó la carta ", "ja": "を出
 LC_DREW = {"en": "from the draw pile", "es": "del mazo", "ja": "山札から"}
 LC_STATUS = {
     "en": "round 1: Bea to play or discard",
-    "es": "ronda 1: Bea juega o deshecha una carta",
+    "es": "ronda 1: Bea juega o descarta una carta",
     "ja": "ラウンド1: Beaがカードを出すか捨てる",
 }
 GAME_LABELS = {

@@ -390,3 +390,31 @@ def test_the_filters_fit_a_phone(tall_phone, stats_server):
     assert words["width"] > 200  # the words on a line or two, not squeezed into a column
     assert small_targets(page, ".st-filter-box") == []
     page.locator(".st-filter-box").screenshot(path=str(ARTIFACTS / "stats-filters-375.png"))
+
+
+TABLES_FIT_OR_SAY_SO = """() => [...document.querySelectorAll('.st-table-box')].map((box) => {
+  const wrap = box.querySelector('.st-table'), grid = wrap.querySelector('table'), hint = box.querySelector('.st-scroll-hint');
+  return {table: grid.dataset.table, wide: grid.scrollWidth > wrap.clientWidth + 1,
+          hinted: !hint.hidden && hint.getBoundingClientRect().height > 0, faded: wrap.classList.contains('st-scrolls')};
+})"""
+
+
+@pytest.mark.parametrize("query", ["", "&view=player&name=Ana", "&view=title&title=lost-cities",
+                                   "&view=title&title=marco-polo", "&view=title&title=marco-polo-2"])
+def test_on_a_phone_a_table_fits_or_says_it_scrolls_and_every_link_is_a_fingers_size(tall_phone, stats_server, query):
+    """Issue 28 item 9: at 375 px a table wider than the screen says in words that it scrolls (and
+    fades at its right edge until scrolled to its end); one that fits says nothing; every link and
+    button of the page is a 44 px target."""
+    page = tall_phone
+    open_stats(page, stats_server, query)
+    tables = page.evaluate(TABLES_FIT_OR_SAY_SO)
+    assert tables
+    for t in tables:
+        assert t["hinted"] == t["wide"] and t["faded"] == t["wide"], t
+    assert small_targets(page, "main") == []
+    wide = [t["table"] for t in tables if t["wide"]]
+    if wide:
+        wrap = page.locator(f"[data-table='{wide[0]}']").locator("xpath=..")
+        wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; w.dispatchEvent(new Event('scroll')); }")
+        page.wait_for_function("w => !w.classList.contains('st-scrolls')", arg=wrap.element_handle())
+    page.screenshot(path=str(ARTIFACTS / f"stats-tables-375{query.replace('&', '-').replace('=', '-')}.png"), full_page=True)

@@ -52,7 +52,8 @@ const QUOTE = /:?\s*("[^"]*"|“[^”]*”|「[^」]*」)(\s*\([^)]*\))?\s*$/;
 export function plainError(err, { stepOf = null } = {}) {
   const body = (err && err.body) || {};
   const code = (err && err.code) || 'error';
-  let text = String((err && err.message) || err || '');
+  // the log's own words (expected_seq, the game's id) mean nothing at the table
+  let text = code === 'stale-expected-seq' ? t('error.recorded-first') : String((err && err.message) || err || '');
   const quotes = [];
   for (let m = text.match(QUOTE); m; m = text.match(QUOTE)) {
     quotes.unshift(m[1] + (m[2] || ''));

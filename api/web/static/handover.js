@@ -52,7 +52,7 @@ export async function takeHandover(id) {
 // A stored token the server no longer takes, in the table's words (the recorder issued new ones).
 export function staleToken(err) {
   if (!err || err.code !== 'token-wrong') return err;
-  return { ...err, code: err.code, body: err.body, message: "this device's token no longer opens this game: new tokens were issued on the recording device. Ask it to hand over again" };
+  return { ...err, code: err.code, body: err.body, message: t('handover.token-replaced') };
 }
 
 function notice(text, role) {

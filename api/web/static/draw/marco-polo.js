@@ -79,7 +79,6 @@ function map(view, content) {
     if (loc.kind === 'oasis') g.append(s('rect', { x: -8, y: -8, width: 16, height: 16, transform: 'rotate(45)', class: 'mp-oasis-shape' }));
     else if (loc.kind === 'beijing') g.append(s('rect', { x: -30, y: -22, width: 60, height: 44, rx: 6, class: 'mp-city-shape' }));
     else g.append(s('circle', { r: loc.kind === 'small' ? 15 : loc.kind === 'start' ? 20 : 22, class: 'mp-city-shape' }));
-    if (loc.kind !== 'oasis') g.append(s('text', { y: loc.kind === 'beijing' ? 4 : 4, 'text-anchor': 'middle', class: 'mp-code' }, id));
     const name = loc.kind === 'oasis' ? null : s('text', { y: loc.kind === 'small' ? 30 : 36, 'text-anchor': 'middle', class: 'mp-name' }, nameOf(content, id));
     if (name) g.append(name);
     const extra = view.city_cards[id] || view.city_bonuses[id] || null;
@@ -147,7 +146,7 @@ export function draw(container, view, ctx) {
   clear(container);
   container.dataset.drawing = 'marco-polo';
   container.append(h('div', { class: 'mp-table', 'data-round': view.round, 'data-phase': view.phase },
-    h('p', { class: 'lc-round' }, view.round ? t('mp.round-of-5', { round: view.round }) : t('mp.setup'), view.phase !== 'play' ? ` · ${PHASES.has(view.phase) ? t(`sweep.mp.phase.${view.phase}`) : view.phase}` : ''),
+    h('p', { class: 'lc-round' }, view.round ? t('mp.round-of-5', { round: view.round }) : t('mp.setup'), view.phase !== 'play' && (view.round || view.phase !== 'setup') ? ` · ${PHASES.has(view.phase) ? t(`sweep.mp.phase.${view.phase}`) : view.phase}` : ''),
     mapWrap(map(view, ctx.content), 'marco-polo'),
     h('div', { class: 'mp-lower' }, board(view, ctx.content), h('div', { class: 'mp-seats' }, view.seats.map((p) => seatCard(view, p, ctx.content))))));
 }
@@ -188,7 +187,10 @@ export function moveLabel(m, view, content) {
     case 'contract-completed': return [face(v.contract) || v.contract, extra(v.choices)];
     case 'money-bag-taken': return dieWord(v.die);
     case 'die-rerolled': return t('sweep.mp.reroll', { die: dieName(v.die) });
-    case 'die-adjusted': return `${dieName(v.die)} ${v.delta > 0 ? '+' : ''}${v.delta}`;
+    case 'die-adjusted': { // a die turned one pip: "5 → 4", as the table sees it, not "5 -1"
+      const [, colour, pips] = String(v.die).match(/^(\D*)(\d+)$/) || [null, '', v.die];
+      return `${dieName(v.die)} → ${dieName(`${colour}${Number(pips) + v.delta}`)}`;
+    }
     case 'income-taken': return `${amount(v.coins, 'coins')} + ${amount(v.camels, 'camels')}${extra(v.choices)}`;
     case 'contract-discarded': return [`${t('sweep.mp.return')} `, face(v.contract) || v.contract];
     case 'character-picked': return term('marco-polo', 'character', v.character);

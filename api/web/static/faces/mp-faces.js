@@ -29,10 +29,9 @@ export function token(kind, n) {
 const tokens = (items) => items.map(([k, n]) => token(k, n));
 const costItems = (cost) => Object.entries(cost || {});
 const arrow = () => h('span', { class: 'mpf-arrow', 'aria-hidden': 'true' }, '→');
-const idLabel = (id) => h('span', { class: 'mpf-id' }, id);
-
+// a face shows what the printed card shows: its id (K07) is the page's, kept in data-id, never read
 function card(kind, id, small, ...body) {
-  return h('span', { class: `mpf-face mpf-${kind}${small ? ' mpf-small' : ''}`, 'data-face': kind, 'data-id': id }, ...body, idLabel(id));
+  return h('span', { class: `mpf-face mpf-${kind}${small ? ' mpf-small' : ''}`, 'data-face': kind, 'data-id': id }, ...body);
 }
 
 export function contractFace(c, { small = false } = {}) {
@@ -116,7 +115,6 @@ export function faceOf(content, id, opts = {}) {
 export function shortText(content, id) {
   const face = faceOf(content, id, { small: true });
   if (!face) return id || '';
-  face.querySelector('.mpf-id').remove();
   if (face.dataset.face === 'city-bonus') face.querySelectorAll('.mpf-times').forEach((x) => x.remove()); // its city is where it lies
   const out = [];
   const walk = (el) => {

@@ -94,8 +94,10 @@ export function setupOnMap(box, ctx) {
       const done = cityDone(c);
       b.classList.toggle('done', done);
       b.setAttribute('aria-pressed', String(c === city));
-      clear(b).append(c);
-      b.setAttribute('aria-label', t(done ? 'mpsetup.city-done' : 'mpsetup.city-to-set', { code: c, name: nameOf(content, c) })); // the visible code first
+      // the map names the city beside its button: the button says how many of its items are left
+      const left = slots.filter((x) => x.city === c && !chosen.get(x.key)).length;
+      clear(b).append(done ? '' : String(left));
+      b.setAttribute('aria-label', t(done ? 'mpsetup.city-done' : 'mpsetup.city-to-set', { name: nameOf(content, c), left })); // holds the visible count
     }
     const left = cities.filter((c) => !cityDone(c)).length;
     progress.textContent = left ? t('mpsetup.left', { left, n: cities.length }) : t('mpsetup.all-set');

@@ -107,8 +107,24 @@ function table(id, caption, rows, cols, key) {
     const kind = c.fmt && c.fmt !== 'text' ? 'num' : String(shown).length > 14 ? 'st-long' : null;
     return h(cell, { ...(i === 0 ? { scope: 'row' } : {}), 'data-col': c.key, 'data-fmt': c.fmt, class: kind }, inner, few);
   })));
-  return h('div', { class: 'table-wrap st-table', tabindex: 0, role: 'region', 'aria-label': caption },
-    h('table', { 'data-table': id }, h('caption', { class: 'visually-hidden' }, caption), h('thead', {}, head), h('tbody', {}, body)));
+  const grid = h('table', { 'data-table': id }, h('caption', { class: 'visually-hidden' }, caption), h('thead', {}, head), h('tbody', {}, body));
+  const wrap = h('div', { class: 'table-wrap st-table', tabindex: 0, role: 'region', 'aria-label': caption }, grid);
+  const hint = h('p', { class: 'st-scroll-hint small muted', 'data-hint-for': id, hidden: true }, say('stats.scrolls-sideways'));
+  scrollHint(wrap, grid, hint);
+  return h('div', { class: 'st-table-box' }, wrap, hint);
+}
+
+// a table wider than the phone says so (a cut last column looks like the whole table otherwise)
+function scrollHint(wrap, grid, hint) {
+  const measure = () => {
+    const wide = grid.scrollWidth > wrap.clientWidth + 1;
+    const atEnd = wrap.scrollLeft + wrap.clientWidth >= grid.scrollWidth - 2;
+    hint.hidden = !wide;
+    wrap.classList.toggle('st-scrolls', wide && !atEnd);
+  };
+  wrap.addEventListener('scroll', measure, { passive: true });
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(measure).observe(wrap);
+  else requestAnimationFrame(measure);
 }
 
 const playerLink = (filters) => (name) => href('player', { name }, filters, ['player']);
