@@ -34,26 +34,25 @@ export async function playerRatings(player, byTitle) {
     h('h2', { id: 'ratings-h' }, say('stats.ratings')), h('p', { class: 'small muted' }, say('stats.rating-about')), ...parts);
 }
 
-// The title's leaderboard by rating: the same players as by win %, in the rating's order.
-export async function ratingBoard(title, apiFilters, playerHref) {
+// The title's leaderboard by rating: the same players as by win %, in the rating's order
+// (``table`` is the statistics page's own table, so it scrolls and says so as the others do).
+export async function ratingBoard(title, apiFilters, playerHref, table) {
   const params = new URLSearchParams(apiFilters);
   params.set('title', title); params.set('order', 'rating');
   const { rows } = await api(`/stats/leaderboard?${params}`);
-  const rated = rows.filter((r) => r.mu !== null);
+  const rated = rows.filter((r) => r.mu !== null).map((r, i) => ({ ...r, position: i + 1 }));
   if (!rated.length) return null;
-  const head = [say('stats.player'), say('stats.rating'), say('stats.games'), say('stats.wins'), say('stats.win-rate')];
-  const body = rated.map((r, i) => h('tr', { 'data-row': r.player },
-    h('th', { scope: 'row', 'data-col': 'player' }, h('a', { href: playerHref(r.player) }, h('span', { class: 'v' }, `${INT.format(i + 1)}.\u00a0${r.player}`))),
-    h('td', { class: 'num', 'data-col': 'rating' }, h('span', { class: 'v' }, rating(r))),
-    h('td', { class: 'num', 'data-col': 'games' }, h('span', { class: 'v' }, INT.format(r.games))),
-    h('td', { class: 'num', 'data-col': 'wins' }, h('span', { class: 'v' }, INT.format(r.wins))),
-    h('td', { class: 'num', 'data-col': 'win_rate' }, h('span', { class: 'v' }, PCT.format(r.win_rate)))));
+  const caption = say('stats.leaderboard-by-rating');
   return h('section', { class: 'panel st-section', 'aria-labelledby': 'by-rating-h', 'data-section': 'by-rating' },
-    h('h2', { id: 'by-rating-h' }, say('stats.leaderboard-by-rating')),
+    h('h2', { id: 'by-rating-h' }, caption),
     h('p', { class: 'small muted' }, say('stats.rating-order')),
-    h('div', { class: 'table-wrap st-table', tabindex: 0, role: 'region', 'aria-label': say('stats.leaderboard-by-rating') },
-      h('table', { 'data-table': 'by-rating' }, h('caption', { class: 'visually-hidden' }, say('stats.leaderboard-by-rating')),
-        h('thead', {}, h('tr', {}, head.map((x, i) => h('th', { scope: 'col', class: i ? 'num' : null }, x)))), h('tbody', {}, body))));
+    table('by-rating', caption, rated, [
+      { key: 'player', label: say('stats.player'), fmt: 'text', link: (r) => playerHref(r.player), show: (r) => `${INT.format(r.position)}.\u00a0${r.player}` },
+      { key: 'rating', label: say('stats.rating'), fmt: 'text', show: rating },
+      { key: 'games', label: say('stats.games'), fmt: 'int' },
+      { key: 'wins', label: say('stats.wins'), fmt: 'int' },
+      { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct' },
+    ], (r) => r.player));
 }
 
 // "Who is favourite tonight": tick the players at the table, then each one's chance to win.

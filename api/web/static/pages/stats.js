@@ -451,7 +451,7 @@ async function titlePage(out, index, title, filters) {
   out.append(h('p', { class: 'small muted st-note' }, say('stats.rate-note', { n: FEW })));
   const board = (d.titles.find((x) => x.title === title) || { leaderboard: [] }).leaderboard;
   if (board.length) out.append(section('players', say('stats.who-wins-at', { title: t.name }), boardTable('title-players', board, filters)));
-  const byRating = await ratingBoard(title, apiParams(filters, ['title']), playerLink(filters));
+  const byRating = await ratingBoard(title, apiParams(filters, ['title']), playerLink(filters), table);
   if (byRating) out.append(byRating, favourite(title, board.map((r) => r.player)));
   const seatLabel = (r) => say('stats.players-seat', { players: r.players, seat: r.seat + 1 });
   out.append(section('seats', say('stats.win-rate-by-seat'),
