@@ -3,7 +3,8 @@
 Generates 100,000 seeded random Lost Cities matches, 20,000 Marco Polo games and 20,000 Marco
 Polo II games on the synthetic pack (legal play through the rules core, on every core), imports them through the log's bulk import, then times
 every canned statistic, the statistics page's dashboard and player-page answers (target <= 200 ms
-each), the full read-model rebuild (target >= 250,000 events/s), and the BG Stats export (``--score-only N`` also imports N
+each), the full read-model rebuild (target >= 250,000 events/s), the full rating rebuild (target < 30 s)
+and one re-rate after an amendment of a game 1,000 games back (target < 1 s), and the BG Stats export (``--score-only N`` also imports N
 BG Stats plays as score-only games first, and times that import).
 
 Generated games are cached in ``data/bench/stats/`` (gitignored), one msgpack file per chunk of
@@ -305,6 +306,7 @@ def run(lc: int, mp: int, db: str | None, charts_dir: str | None = None, score_o
     ms = timed(lambda: read_models.refresh(), repeat=20)
     row("refresh with nothing new (every question pays it)", f"{ms:.2f} ms", "(info)")
     bench_catch_up(log, read_models)
+    bench_ratings(log, read_models)
     ms = timed(lambda: sql.run(read_models, "SELECT title, count(*) FROM games GROUP BY title"), repeat=3)
     row("SQL sandbox: count games by title (copies the games view)", f"{ms:.1f} ms", "(info)")
     if charts_dir:
@@ -328,6 +330,62 @@ def bench_catch_up(log, read_models) -> None:
     changed = read_models.refresh()
     ms = (time.perf_counter() - t0) * 1000
     row(f"catch-up of {changed} game(s) recorded since the last question", f"{ms:.1f} ms", "(info)")
+
+
+def bench_ratings(log, read_models, back: int = 1_000) -> None:
+    """The full rating rebuild, then one amendment of a game ``back`` games before the latest of
+    its title and the re-rate it causes: from that game on, from the ratings kept before it."""
+    from projections.stats.ratings import Ratings
+
+    ratings = Ratings(read_models)
+    # the CPU time beside the wall time: on a machine shared with other work the two differ
+    t0, c0 = time.perf_counter(), time.process_time()
+    games = ratings.rebuild()
+    rebuild_s, cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    row(f"full rating rebuild ({games:,} finished games; CPU {cpu_s:.1f} s)", f"{rebuild_s:.1f} s", "< 30 s", rebuild_s < 30)
+    ms = timed(lambda: ratings.refresh(), repeat=20)
+    row("ratings refresh with nothing new", f"{ms:.2f} ms", "(info)")
+    target = read_models.con.execute(
+        """SELECT game_id FROM games WHERE status = 'ended' AND parent_id IS NULL AND NOT score_only AND title = 'lost-cities'
+        ORDER BY ended_at DESC, game_id DESC LIMIT 1 OFFSET ?""",
+        [back],
+    ).fetchall()
+    if not target:
+        row("re-rate after an amendment", "no recorded Lost Cities game to amend", "(info)")
+        return
+    game_id = target[0][0]
+    if not amend_the_winner(log, game_id):
+        row("re-rate after an amendment", "no amendment changed the winner", "(info)")
+        return
+    t0, c0 = time.perf_counter(), time.process_time()
+    rerated = ratings.refresh()
+    seconds, cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    row(f"re-rate after amending a game {back:,} back ({rerated:,} re-rated; CPU {cpu_s * 1000:.0f} ms)",
+        f"{seconds * 1000:.0f} ms", "< 1 s", seconds < 1)
+    row("  of which: rating one game (the rebuild's mean)", f"{1e6 * rebuild_s / max(games, 1):.0f} µs", "(info)")
+
+
+def amend_the_winner(log, game_id: str) -> bool:
+    """Amend moves of a game, the latest first, until its winner changes (True) or none can."""
+    from events.errors import HistoryEditRefused
+    from projections.projector import Projector
+    from replay.recorder import Recorder
+
+    projector = Projector(log, read_models=False)
+    recorder = Recorder(log, projector)
+    was = projector.state(game_id).ended
+    for entry in reversed(projector.live(game_id).history.entries()[1:-1]):
+        game = projector.state_at(game_id, entry.seq - 1)
+        for move in game.title.legal_moves(game.state):
+            if move == entry.body:
+                continue
+            try:
+                recorder.amend(game_id, entry.seq, move)
+            except HistoryEditRefused:
+                continue
+            if projector.state(game_id).ended.ranks != was.ranks:
+                return True
+    return False
 
 
 if __name__ == "__main__":

@@ -159,6 +159,16 @@ class ReadModels:
         if catch_up:
             self.catch_up()
 
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while these read models write; a projection over them writing on ``con`` holds it too."""
+        return self._lock
+
+    @property
+    def folded(self) -> tuple[int, int] | None:
+        """(events counted, largest row id) the statistics tables reflect; None: never refreshed."""
+        return self._mark
+
     def track(self, game_id: str, history: History, game: GameState, before: GameState | None) -> None:
         """Rewrite a game's rows when it first appears or its result changes."""
         if before is not None and before.ended == game.ended and before.forked == game.forked:

@@ -25,6 +25,7 @@ from api.cli.common import (
 from api.cli.demo import register as _register_demo
 from api.cli.help import FlowingGroup
 from api.cli.packs import register as _register_packs
+from api.cli.ratings import register as _register_ratings
 from api.cli.stats import register as _register_stats
 
 app = typer.Typer(
@@ -441,6 +442,7 @@ def unreadable_in(projector: Any, game_id: str) -> Any:
 
 
 _register_stats(app)
+_register_ratings(app)
 _register_packs(app)
 _register_demo(app)
 

@@ -21,6 +21,10 @@ class BoardRow(BaseModel):
 
 class LeaderRow(BoardRow):
     worst_score: int | None
+    #: the title's current rating, when the leaderboard is ordered by it (``order=rating``)
+    mu: float | None = None
+    sigma: float | None = None
+    conservative: float | None = None
 
 
 class LeaderboardOut(BaseModel):

@@ -253,6 +253,9 @@ def _store_reads(client, store: Store) -> None:
         asks += [("get", f"/stats/charts/{c}", keep) for c in ("scores", "seats", "characters")]
         asks += [("get", "/stats/{title}/" + q, {"title": title}) for q in ("characters", "beijing", "contracts")]
         asks += [("get", "/stats/titles/{title}", {"title": title}), ("get", "/stats/dashboard", keep)]
+        asks += [("get", "/stats/ratings", keep), ("get", "/stats/leaderboard", {"params": {"title": title, "order": "rating"}}),
+                 ("get", "/stats/ratings/history", {"params": {"title": title, "name": "Ana"}}),
+                 ("get", "/stats/ratings/favourite", {"params": {"title": title, "player": ["Ana", "Bea"]}})]
     asks += [("get", f"/stats/lost-cities/{q}", {}) for q in ("wagers", "bonus", "rounds")]
     asks.append(("get", "/export/bgstats", {}))
     for method, path, kwargs in asks:
@@ -307,6 +310,9 @@ def _cli_reads(store: Store, tmp: Path) -> None:
     for name in views():
         store.read(None, f"tabletape sql {name}", run("sql", f"SELECT * FROM {name}", "--json", "--row-limit", 10_000))
     store.read(None, "tabletape stats leaderboard", run("stats", "leaderboard", "--json"))
+    for title in TITLES:
+        store.read(None, f"tabletape ratings --title {title}", run("ratings", "--title", title, "--json"))
+        store.read(None, f"tabletape ratings --player Ana ({title})", run("ratings", "--title", title, "--player", "Ana", "--json"))
     bgstats = tmp / "BGStatsExport.json"
     store.read(None, "tabletape export --format bgstats -o FILE", run("export", "--format", "bgstats", "-o", bgstats))
     store.read(None, "tabletape export --format bgstats (the file)", bgstats.read_text() if bgstats.exists() else "")

@@ -180,9 +180,18 @@ def stats_title(title: Annotated[str, Path(max_length=64)], svc: Svc, keep: Keep
 
 
 @router.get("/stats/leaderboard", response_model=LeaderboardOut, responses=errors(422))
-def leaderboard(svc: Svc, keep: Keep, limit: Annotated[int, Query(ge=1, le=1000)] = 50) -> LeaderboardOut:
+def leaderboard(
+    svc: Svc,
+    keep: Keep,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
+    order: Annotated[Literal["win-rate", "rating"], Query(description="rating: by the title's rating (needs title)")] = "win-rate",
+) -> LeaderboardOut:
     """Per player: games, wins, win rate, average / best / worst score (with ``player``: the games
-    that player took part in)."""
+    that player took part in); ordered by win rate, or by rating (each row then has it)."""
+    if order == "rating":
+        from projections.stats.ratings import Ratings, leaderboard as by_rating
+
+        return LeaderboardOut(rows=by_rating(Ratings(svc.projector.read_models), keep, limit))
     return LeaderboardOut(rows=questions(svc).leaderboard(keep, limit))
 
 

@@ -222,3 +222,32 @@ export function heatmap(label, months, { caption, monthName, describe }) {
     return svg;
   }, { caption, legend });
 }
+
+// A line over games in order with a shaded band: points {value, low, high, aria}. Every point
+// the line passes is drawn; at most ``marks`` of them (evenly spread, the last always) can be
+// focused, so a long history does not take hundreds of steps of the keyboard.
+export function line(label, points, { caption, tick = (v) => num(Math.round(v)), marks = 40 } = {}) {
+  return figure(label, (width) => {
+    const values = points.flatMap((p) => [p.low, p.high, p.value]);
+    const lo = Math.floor(Math.min(...values)); const hi = Math.ceil(Math.max(...values));
+    const left = Math.max(28, ...[lo, hi].map((v) => widthOf(tick(v)) + 8));
+    const height = 180; const top = 10; const bottom = 14;
+    const y = scale(lo, hi, height - bottom, top);
+    const x = scale(0, Math.max(1, points.length - 1), left + 6, width - 8);
+    const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-line' });
+    svg.append(s('line', { x1: left, x2: width, y1: height - bottom, y2: height - bottom, class: 'sv-axis' }),
+      text(left - 4, y(hi) + 4, tick(hi), { 'text-anchor': 'end', class: 'sv-tick' }),
+      text(left - 4, y(lo) + 4, tick(lo), { 'text-anchor': 'end', class: 'sv-tick' }));
+    const band = [...points.map((p, i) => `${x(i)},${y(p.high)}`), ...points.map((p, i) => `${x(i)},${y(p.low)}`).reverse()];
+    svg.append(s('polygon', { points: band.join(' '), fill: PALETTE[0], opacity: 0.15, class: 'sv-band' }),
+      s('polyline', { points: points.map((p, i) => `${x(i)},${y(p.value)}`).join(' '), fill: 'none', stroke: PALETTE[0], 'stroke-width': 2, class: 'sv-path' }));
+    const every = Math.max(1, Math.ceil(points.length / marks));
+    points.forEach((p, i) => {
+      if (i % every !== 0 && i !== points.length - 1) return;
+      const cx = x(i); const cy = y(p.value);
+      svg.append(mark(p.aria, s('rect', { x: cx - 11, y: cy - 11, width: 22, height: 22, fill: 'transparent', class: 'sv-hit' }),
+        s('circle', { cx, cy, r: 4, fill: PALETTE[0], class: 'sv-dot' })));
+    });
+    return svg;
+  }, { caption });
+}

@@ -6,6 +6,7 @@ import { api } from '../api.js';
 import { h, clear, humanize } from '../dom.js';
 import { bars, stacked, columns, heatmap, PALETTE } from '../charts.js';
 import { lang, t as say, has, term, scoreLabel } from '../i18n.js';
+import { playerRatings, ratingBoard, favourite } from './ratings.js';
 
 const FILTERS = ['title', 'player', 'date_from', 'date_to', 'option', 'include_forks'];
 const FEW = 10;
@@ -367,6 +368,8 @@ async function playerPage(out, index, name, filters) {
       { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       { key: 'best_score', label: say('stats.best-score'), fmt: 'int' },
     ], (r) => r.title)));
+  const ratings = await playerRatings(p.player, p.by_title);
+  if (ratings) out.append(ratings);
   out.append(section('over-time', say('stats.over-time'),
     columns(say('stats.games-wins-month-of', { player: p.player }), p.by_month.map((m) => ({ label: FORMATS.month(m.month), value: m.games, part: m.wins,
       display: say('stats.games-won', { games: gamesWord(m.games), wins: INT.format(m.wins) }) })), { partName: say('stats.wins'), valueName: say('stats.games') }),
@@ -448,6 +451,8 @@ async function titlePage(out, index, title, filters) {
   out.append(h('p', { class: 'small muted st-note' }, say('stats.rate-note', { n: FEW })));
   const board = (d.titles.find((x) => x.title === title) || { leaderboard: [] }).leaderboard;
   if (board.length) out.append(section('players', say('stats.who-wins-at', { title: t.name }), boardTable('title-players', board, filters)));
+  const byRating = await ratingBoard(title, apiParams(filters, ['title']), playerLink(filters), table);
+  if (byRating) out.append(byRating, favourite(title, board.map((r) => r.player)));
   const seatLabel = (r) => say('stats.players-seat', { players: r.players, seat: r.seat + 1 });
   out.append(section('seats', say('stats.win-rate-by-seat'),
     rateBars(say('stats.win-rate-by-seat'), t.seats, seatLabel),
