@@ -391,6 +391,7 @@ export async function show(main, q, { navigate }) {
       i.status === 'ended' ? h('p', {}, t('game.has-ended')) : h('p', { class: 'turn' }, toMove ? [t('game.to-move'), ' ', toMove] : t('game.table-reports')),
       err, atEnd || i.status === 'ended' ? null : h('p', { class: 'notice' }, t('game.earlier-step'), ' ',
         h('button', { type: 'button', class: 'link', onclick: () => go(g.frames.length - 1) }, t('game.go-latest')), ' ', t('game.to-record')),
+      earlierMoves(),
       atEnd && i.status !== 'ended' ? [pick, facts] : null,
       h('div', { class: 'row wrap' }, undoB, redoB, undoTo, fork,
         i.status === 'ended' ? null : handoverButton({ id, players: i.players, tokens: () => g.tokens }, () => { g.tokens = tokensOf(id); fillEyes(); renderHistory(); renderRecorder(); }))].flat().filter(Boolean));
@@ -470,6 +471,22 @@ export async function show(main, q, { navigate }) {
     target.focus({ preventScroll: true });
     const area = pick.querySelector('.options-area') || pick;
     (area.childNodes.length ? area : target).scrollIntoView({ block: 'nearest' });
+  }
+
+  // Any earlier move, newest first, inside the sheet with the board above it: its correction or a
+  // take-back to just before it is a tap on the list and (for several moves) a tap to confirm.
+  function earlierMoves() {
+    if (g.frames.length < 2) return null;
+    const rows = [];
+    for (let i = g.frames.length - 1; i > 0; i--) {
+      const f = g.frames[i];
+      const correct = !f.type.startsWith('game.')
+        ? h('button', { type: 'button', class: 'small secondary', 'data-correct': i, 'aria-label': t('game.correct-step', { step: i }), onclick: () => openAmend(i) }, t('game.correct'))
+        : null;
+      const back = h('button', { type: 'button', class: 'small secondary', 'data-take-back': i, 'aria-label': t('game.take-back-from-step', { step: i }), onclick: () => confirmUndoTo(i - 1) }, t('game.take-back-from'));
+      rows.push(h('li', { 'data-index': i }, h('span', { class: 'em-step' }, num(i)), h('span', { class: 'said' }, textOf(f)), h('span', { class: 'em-do' }, correct, back)));
+    }
+    return h('details', { class: 'earlier-moves', id: 'earlier-moves' }, h('summary', {}, t('game.earlier-moves')), h('ol', { class: 'em-list' }, rows));
   }
 
   // Undo back to a step: more than one move goes only once the table says so.
