@@ -240,7 +240,8 @@ class PostgresEventLog(Committed, PostgresReads):
             written = True
         if not written:
             return False
-        self._count(len(accepted), sum(len(request.rows) for request, _ in accepted))
+        if accepted:
+            self._count(len(accepted), sum(len(request.rows) for request, _ in accepted))
         for request, _ in accepted:
             request.done = True
         return True
@@ -250,20 +251,24 @@ class PostgresEventLog(Committed, PostgresReads):
     ) -> tuple[dict[str, Head], dict[str, bool]]:
         """The heads of ``games`` as stored, locked (in game order, so that two batches never wait
         for each other in a cycle), and whether each vouches for its game's last stored event."""
-        one = len(games) == 1  # the statements of one game cost less than their array forms
-        locking = conn.execute(_LOCK_ONE if one else _LOCK_MANY, [games[0] if one else games])
-        # statements of their own after the lock: under READ COMMITTED each sees what the head's
-        # last writer committed (one joined to the lock would see the events as they were before it)
-        lasts = conn.execute(_LAST_ONE if one else _LAST_MANY, [games[0], games[0]] if one else [games])
-        keyed = [(r.game_id, r.idempotency_key) for r in batch if r.idempotency_key is not None]
-        used = keyed and conn.execute(
-            _KEYS_ONE if one else _KEYS_MANY,
-            [games[0], [k for _, k in keyed]] if one else [[g for g, _ in keyed], [k for _, k in keyed]],
-        )
-        locked = {row[0]: row[1:] for row in locking.fetchall()}
-        last = {row[0]: row[1:] for row in lasts.fetchall()}  # no row: the game has no event
+        locked, last = _locked(conn, games)
+        # events but no head: another process created the game between the two reads (its head
+        # and events commit together, so a read after them sees its head) or the head was removed.
+        # Locking it now is out of game order: a cycle this makes, PostgreSQL breaks (the batch
+        # then goes request by request)
+        appeared = [game_id for game_id in games if game_id not in locked and game_id in last]
+        if appeared:
+            again, last_again = _locked(conn, appeared)
+            locked.update(again)
+            last.update(last_again)
+        keyed = [r for r in batch if r.idempotency_key is not None]
+        keys = [r.idempotency_key for r in keyed]
+        one = len(games) == 1
+        used = conn.execute(
+            _KEYS_ONE if one else _KEYS_MANY, [games[0], keys] if one else [[r.game_id for r in keyed], keys]
+        ).fetchall() if keyed else []
         spans: dict[str, dict[str, tuple[int, int]]] = {game_id: {} for game_id in games}
-        for game_id, key, first, final in used.fetchall() if used else ():
+        for game_id, key, first, final in used:
             spans[game_id][key] = (first, final)
         heads: dict[str, Head] = {}
         vouched: dict[str, bool] = {}
@@ -466,6 +471,16 @@ class PostgresEventLog(Committed, PostgresReads):
         self.store.close()
         with self._mirror_lock:
             self.con.close()
+
+
+def _locked(conn: psycopg.Connection, games: list[str]) -> tuple[dict[str, tuple], dict[str, tuple]]:
+    """The heads of ``games`` locked, then the last stored event of each (seq, hash), by game."""
+    one = len(games) == 1  # the statements of one game cost less than their array forms
+    locked = conn.execute(_LOCK_ONE if one else _LOCK_MANY, [games[0] if one else games]).fetchall()
+    # a statement of its own after the lock: under READ COMMITTED it sees what the head's last
+    # writer committed (one joined to the lock would see the events as they were before it)
+    last = conn.execute(_LAST_ONE if one else _LAST_MANY, [games[0], games[0]] if one else [games]).fetchall()
+    return {row[0]: row[1:] for row in locked}, {row[0]: row[1:] for row in last}
 
 
 def _columns(rows: list[tuple], width: int) -> list[list]:
