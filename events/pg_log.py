@@ -19,20 +19,18 @@ and ``notify`` tell every process of a change another layer made there.
 
 from __future__ import annotations
 
-import contextlib
 import hmac
-import logging
 import os
 import re
 import threading
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import duckdb
 import psycopg
 import pyarrow as pa
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool
 
 from events import anchors
 from events.anchors import chain_broken
@@ -41,13 +39,10 @@ from events.duckdb_log import SCHEMA as MIRROR_SCHEMA
 from events.errors import ChainSecretMissing, GameExists
 from events.group_commit import AppendRequest, Committed, GroupCommitter, Head, appended_concurrently, last_heads, stage
 from events.log import GENESIS_HASH, AppendResult, VerifyReport, utc_now
+from events.pg_notices import CHANNEL, SCHEMA_LOCK, PostgresNotices
 from events.pg_reads import PostgresReads
 from events.pg_store import PgStore
 from events.rows import ARROW_SCHEMA, COLUMNS, anchored_rows, chunks, import_batch
-
-_logger = logging.getLogger("tabletape.events")
-
-CHANNEL = "tabletape_events"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -108,9 +103,6 @@ _WRITE = (
     f"unnest({', '.join(f'%s::{kind}[]' for kind in _TYPES)})) "
     "SELECT count(pg_notify(%s, note)) FROM unnest(%s::text[]) note"
 )
-#: one lock for every process creating the schema (CREATE ... IF NOT EXISTS races otherwise)
-_SCHEMA_LOCK = 0x7461626C  # "tabl"
-
 
 def secret_path(dsn: str) -> Path:
     """Where the anchors' key of a PostgreSQL store lives: ``$TABLETAPE_SECRET_FILE``, else
@@ -123,8 +115,7 @@ def secret_path(dsn: str) -> Path:
     name = "-".join(str(info.get(k) or d) for k, d in (("host", "local"), ("port", 5432), ("dbname", "postgres")))
     return Path("data") / (re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".key")
 
-
-class PostgresEventLog(Committed, PostgresReads):
+class PostgresEventLog(Committed, PostgresNotices, PostgresReads):
     """Append-only event log in PostgreSQL tables ``events`` and ``chain_heads``."""
 
     #: whether other processes may write the same store (tokens are then never cached)
@@ -151,7 +142,7 @@ class PostgresEventLog(Committed, PostgresReads):
         #: games whose chain failed a check, with the verdict (writes to them are refused)
         self._broken: dict[str, VerifyReport] = {}
         with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", [SCHEMA_LOCK])
             had_heads = conn.execute("SELECT to_regclass('chain_heads') IS NOT NULL").fetchone()[0]
             conn.execute(SCHEMA)
             self._secret = secret or self._open_secret(conn, had_heads)
@@ -362,7 +353,7 @@ class PostgresEventLog(Committed, PostgresReads):
                 for game_id, last_seq, legacy, mac in zip(*(heads.column(i).to_pylist() for i in range(4))):
                     copy.write_row((game_id, last_seq, legacy, mac, last_hash[game_id]))
 
-    # -- the mirror and notifications ------------------------------------------------------
+    # -- the mirror ---------------------------------------------------------------------------
 
     def sync(self) -> int:
         """Copy into the mirror the events other processes committed; returns how many.
@@ -394,74 +385,6 @@ class PostgresEventLog(Committed, PostgresReads):
             self._mark = (rows[-1][-2], rows[-1][-1])
             return len(rows)
 
-    def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
-        """Call ``listener(game_id, result)`` for every append any process commits (from a
-        thread that LISTENs); returns the function that stops it."""
-        self._listeners.append(listener)
-        self._start_listening()
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def listen(self, channel: str, listener: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``listener(payload)`` for every ``notify`` on ``channel`` by any process (this
-        one's too), from the listening thread; returns the function that stops it."""
-        listeners = self._channels.setdefault(channel, [])
-        listeners.append(listener)
-        self._start_listening()
-        return lambda: listeners.remove(listener) if listener in listeners else None
-
-    def notify(self, channel: str, payload: str) -> None:
-        """Tell every process listening on ``channel`` (a change another layer committed)."""
-        with self._pool.connection() as conn:
-            conn.execute("SELECT pg_notify(%s, %s)", [channel, payload])
-
-    @contextlib.contextmanager
-    def exclusive(self, name: str, timeout: float | None = None) -> Iterator[None]:
-        """Held by one process of the store at a time (an advisory lock named ``name``): around a
-        change that reads what the others wrote and then writes what follows from it. Waiting
-        longer than ``timeout`` seconds (for a connection or the lock) raises TimeoutError."""
-        with contextlib.ExitStack() as stack:
-            try:
-                conn = stack.enter_context(self._pool.connection(timeout=timeout))
-            except PoolTimeout:
-                raise TimeoutError(f"no connection for the lock {name!r} within {timeout} s") from None
-            # the two-key form: a space of its own, apart from the schema's one-key lock; named in
-            # the store's schema, as two stores may share one database
-            key = [_SCHEMA_LOCK, name]
-            _lock_within(conn, "SELECT pg_advisory_lock(%s, hashtext(current_schema() || ':' || %s))", key, timeout)
-            try:
-                yield
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(%s, hashtext(current_schema() || ':' || %s))", key)
-
-    def _start_listening(self) -> None:
-        if self._listener is None:
-            self._listener = threading.Thread(target=self._listen, name="tabletape-listen", daemon=True)
-            self._listener.start()
-
-    def _listen(self) -> None:
-        while not self._closing:
-            try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    self._listening = set()
-                    while not self._closing:
-                        for channel in set(self._channels) - self._listening:  # named since the last wait
-                            conn.execute(f'LISTEN "{channel}"')
-                            self._listening.add(channel)
-                        for note in conn.notifies(timeout=0.5):
-                            if note.channel != CHANNEL:
-                                for other in list(self._channels.get(note.channel, ())):
-                                    other(note.payload)
-                                continue
-                            game_id, first, last = note.payload.rsplit(" ", 2)
-                            result = AppendResult(game_id, int(first), int(last))
-                            for listener in list(self._listeners):
-                                listener(game_id, result)
-            except psycopg.OperationalError:  # the server went away: listen again when it is back
-                if not self._closing:
-                    _logger.warning("lost the PostgreSQL notifications; reconnecting")
-                    threading.Event().wait(1.0)
-
     def close(self) -> None:
         self._committer.close()
         self._closing = True
@@ -472,7 +395,6 @@ class PostgresEventLog(Committed, PostgresReads):
         with self._mirror_lock:
             self.con.close()
 
-
 def _locked(conn: psycopg.Connection, games: list[str]) -> tuple[dict[str, tuple], dict[str, tuple]]:
     """The heads of ``games`` locked, then the last stored event of each (seq, hash), by game."""
     one = len(games) == 1  # the statements of one game cost less than their array forms
@@ -482,22 +404,6 @@ def _locked(conn: psycopg.Connection, games: list[str]) -> tuple[dict[str, tuple
     last = conn.execute(_LAST_ONE if one else _LAST_MANY, [games[0], games[0]] if one else [games]).fetchall()
     return {row[0]: row[1:] for row in locked}, {row[0]: row[1:] for row in last}
 
-
 def _columns(rows: list[tuple], width: int) -> list[list]:
     """Rows as the columns an ``unnest`` takes (``width`` empty ones for no rows)."""
     return [list(column) for column in zip(*rows)] if rows else [[] for _ in range(width)]
-
-
-def _lock_within(conn: psycopg.Connection, sql: str, params: list[Any], timeout: float | None) -> None:
-    """Run a statement that waits for a lock, for at most ``timeout`` seconds (TimeoutError after)."""
-    if timeout is None:
-        conn.execute(sql, params)
-        return
-    # lock_timeout 0 would wait forever: the shortest wait is a millisecond
-    conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{max(1, int(timeout * 1000))}ms"])
-    try:
-        conn.execute(sql, params)
-    except psycopg.errors.LockNotAvailable:
-        raise TimeoutError(f"the lock was not free within {timeout} s") from None
-    finally:
-        conn.execute("SET lock_timeout TO DEFAULT")
