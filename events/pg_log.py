@@ -19,6 +19,7 @@ and ``notify`` tell every process of a change another layer made there.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import os
 import re
@@ -85,24 +86,16 @@ _LAST_MANY = (
     "SELECT g, e.seq, e.hash FROM unnest(%s::text[]) g CROSS JOIN LATERAL "
     "(SELECT seq, hash FROM events WHERE game_id = g ORDER BY seq DESC LIMIT 1) e"
 )
+#: of one game, ``{keys}`` its keys' placeholders
 _KEYS_ONE = (
     "SELECT game_id, idempotency_key, min(seq), max(seq) FROM events "
-    "WHERE game_id = %s AND idempotency_key = ANY(%s) GROUP BY 1, 2"
+    "WHERE game_id = %s AND idempotency_key IN ({keys}) GROUP BY 1, 2"
 )
 _KEYS_MANY = (
     "SELECT game_id, idempotency_key, min(seq), max(seq) FROM events "
     "WHERE (game_id, idempotency_key) IN (SELECT * FROM unnest(%s::text[], %s::text[])) GROUP BY 1, 2"
 )
 _TYPES = ("text", "int", "timestamp", "text", "text", "bytea", "text", "bytea", "bytea", "text", "bytea")
-#: the writes of a commit in one statement (one round trip): the heads' update, the events (ids
-#: in row order, which the mirror copies by) and a notification per append
-_WRITE = (
-    "WITH heads AS (UPDATE chain_heads h SET last_seq = v.s, mac = v.m, last_hash = v.lh FROM "
-    "unnest(%s::text[], %s::int[], %s::int[], %s::bytea[], %s::bytea[]) v(g, s, l, m, lh) WHERE h.game_id = v.g), "
-    f"appended AS (INSERT INTO events ({', '.join(COLUMNS)}) SELECT * FROM "
-    f"unnest({', '.join(f'%s::{kind}[]' for kind in _TYPES)})) "
-    "SELECT count(pg_notify(%s, note)) FROM unnest(%s::text[]) note"
-)
 
 def secret_path(dsn: str) -> Path:
     """Where the anchors' key of a PostgreSQL store lives: ``$TABLETAPE_SECRET_FILE``, else
@@ -256,7 +249,8 @@ class PostgresEventLog(Committed, PostgresNotices, PostgresReads):
         keys = [r.idempotency_key for r in keyed]
         one = len(games) == 1
         used = conn.execute(
-            _KEYS_ONE if one else _KEYS_MANY, [games[0], keys] if one else [[r.game_id for r in keyed], keys]
+            _KEYS_ONE.format(keys=", ".join(["%s"] * len(keys))) if one else _KEYS_MANY,
+            [games[0], *keys] if one else [[r.game_id for r in keyed], keys],
         ).fetchall() if keyed else []
         spans: dict[str, dict[str, tuple[int, int]]] = {game_id: {} for game_id in games}
         for game_id, key, first, final in used:
@@ -287,15 +281,16 @@ class PostgresEventLog(Committed, PostgresNotices, PostgresReads):
         if created:
             created.sort()  # the unique index is taken in game order too
             claimed = conn.execute(
-                "INSERT INTO chain_heads SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::bytea[], %s::bytea[]) "
-                "ON CONFLICT DO NOTHING RETURNING 1", [list(column) for column in zip(*created)],
+                "INSERT INTO chain_heads VALUES " + ", ".join(["(%s, %s, %s, %s, %s)"] * len(created))
+                + " ON CONFLICT DO NOTHING RETURNING 1", [value for head in created for value in head],
             ).fetchall()
             if len(claimed) != len(created):
                 return False
         rows = [row for request, _ in accepted for row in request.rows]
         notes = [f"{r.game_id} {r.result.first_seq} {r.result.last_seq}" for r, _ in accepted]  # type: ignore[union-attr]
-        conn.execute(_WRITE, [
-            *_columns(updated, 5), *_columns(rows, len(COLUMNS)), CHANNEL, notes,
+        conn.execute(_write_sql(len(updated), len(rows), len(notes)), [
+            *(value for game_id, seq, _, mac, last_hash in updated for value in (game_id, seq, mac, last_hash)),
+            *(value for row in rows for value in row), CHANNEL, *notes,
         ])
         return True
 
@@ -404,6 +399,17 @@ def _locked(conn: psycopg.Connection, games: list[str]) -> tuple[dict[str, tuple
     last = conn.execute(_LAST_ONE if one else _LAST_MANY, [games[0], games[0]] if one else [games]).fetchall()
     return {row[0]: row[1:] for row in locked}, {row[0]: row[1:] for row in last}
 
-def _columns(rows: list[tuple], width: int) -> list[list]:
-    """Rows as the columns an ``unnest`` takes (``width`` empty ones for no rows)."""
-    return [list(column) for column in zip(*rows)] if rows else [[] for _ in range(width)]
+@functools.lru_cache(maxsize=64)
+def _write_sql(heads: int, rows: int, notes: int) -> str:
+    """The writes of a commit in one statement (one round trip): the heads' update, the events (ids
+    in row order, which the mirror copies by) and a notification per append. Scalar parameters:
+    psycopg's arrays cost more to send than the statements they save."""
+    update = (
+        "heads AS (UPDATE chain_heads h SET last_seq = v.s, mac = v.m, last_hash = v.lh FROM (VALUES "
+        + ", ".join(["(%s::text, %s::int, %s::bytea, %s::bytea)"] * heads) + ") v(g, s, m, lh) WHERE h.game_id = v.g), "
+    ) if heads else ""
+    row = "(" + ", ".join(f"%s::{kind}" for kind in _TYPES) + ")"
+    return (
+        f"WITH {update}appended AS (INSERT INTO events ({', '.join(COLUMNS)}) VALUES {', '.join([row] * rows)}) "
+        "SELECT count(pg_notify(%s, note)) FROM (VALUES " + ", ".join(["(%s::text)"] * notes) + ") n(note)"
+    )
