@@ -23,7 +23,7 @@ from typing import Sequence
 
 from events import codec
 from events.base import Event
-from events.errors import MalformedEvent
+from events.errors import ChainBroken, GameUnreadable, MalformedEvent, game_unreadable
 from events.log import GENESIS_HASH, VerifyReport
 
 SECRET_ENV = "TABLETAPE_SECRET_FILE"
@@ -272,3 +272,15 @@ def check_many(
         by_game.setdefault(row[0], []).append(row[1:])
     head_of = {head[0]: tuple(head[1:]) for head in heads}
     return [check_chain(game_id, by_game.get(game_id, []), head_of.get(game_id), secret)[0] for game_id in game_ids]
+
+
+def chain_broken(report: VerifyReport) -> ChainBroken | GameUnreadable:
+    """The error that names where a game's log was altered (or, intact, where this code cannot read it)."""
+    if report.unreadable:
+        return game_unreadable(report.game_id, report.first_bad_seq or 0, report.reason or "")
+    return ChainBroken(
+        "game {game_id}: its log was altered at seq {first_bad_seq} ({reason}); it is neither served nor written until it is repaired", params=dict(game_id=report.game_id, first_bad_seq=report.first_bad_seq, reason=report.reason),
+        game_id=report.game_id,
+        seq=report.first_bad_seq,
+        reason=report.reason,
+    )

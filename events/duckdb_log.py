@@ -19,25 +19,13 @@ from typing import Callable, Iterable, Sequence
 import duckdb
 import pyarrow as pa
 
-from events import anchors, codec, limits
+from events import anchors
+from events.anchors import chain_broken
 from events.base import Event
-from events.duckdb_reads import DuckDBReads, Head, chain_broken
-from events.errors import (
-    ChainBroken,
-    ChainSecretMissing,
-    ConcurrencyConflict,
-    GameExists,
-    IdempotencyKeyReused,
-    MalformedEvent,
-)
-from events.log import (
-    AppendResult,
-    VerifyReport,
-    chain_hash,
-    micros,
-    utc_now,
-)
-from events.group_commit import GroupCommitter, Pending
+from events.duckdb_reads import DuckDBReads, Head
+from events.errors import ChainBroken, ChainSecretMissing, GameExists
+from events.group_commit import AppendRequest, Committed, GroupCommitter, appended_concurrently, last_heads, stage
+from events.log import VerifyReport, utc_now
 from events.rows import COLUMNS, anchored_rows, chunks, heads_table, import_batch, no_cyclic_gc
 
 _logger = logging.getLogger("tabletape.events")
@@ -65,28 +53,6 @@ _ROW = f"({','.join('?' * len(COLUMNS))})"
 #: a commit of one game with at most this many events is one statement (events and head); past
 #: about eight, BEGIN, the appender, the head's UPDATE and COMMIT cost less (measured)
 _ONE_STATEMENT_ROWS = 6
-class _Pending(Pending):
-    """One append waiting for its group commit."""
-
-    __slots__ = ("game_id", "events", "bodies", "expected_seq", "idempotency_key", "actor", "rows")
-
-    def __init__(
-        self,
-        game_id: str,
-        events: list[Event],
-        bodies: list[bytes],
-        expected_seq: int,
-        idempotency_key: str | None,
-        actor: str,
-    ) -> None:
-        super().__init__()
-        self.game_id = game_id
-        self.events = events
-        self.bodies = bodies
-        self.expected_seq = expected_seq
-        self.idempotency_key = idempotency_key
-        self.actor = actor
-        self.rows: list[tuple] = []
 
 
 def database_file(con: duckdb.DuckDBPyConnection) -> str | None:
@@ -104,7 +70,7 @@ def connect(path: str = ":memory:") -> duckdb.DuckDBPyConnection:
     return duckdb.connect(path)
 
 
-class DuckDBEventLog(DuckDBReads):
+class DuckDBEventLog(Committed, DuckDBReads):
     """Append-only event log in a DuckDB table ``events``."""
 
     #: whether other processes may write the same store (one process holds a DuckDB file)
@@ -189,58 +155,7 @@ class DuckDBEventLog(DuckDBReads):
 
     # -- writing ---------------------------------------------------------------------------
 
-    def append(
-        self,
-        game_id: str,
-        events: Sequence[Event],
-        expected_seq: int,
-        idempotency_key: str | None = None,
-        actor: str = "",
-    ) -> AppendResult:
-        """Append after ``expected_seq``; returns once the events are durable.
-
-        Appends that arrive while a commit is in flight wait and are then committed together in
-        one statement (group commit): one fsync serves them all, and none of them is acknowledged
-        before that commit has returned.
-        """
-        return self._committer.submit(self._request(game_id, events, expected_seq, idempotency_key, actor))
-
-    async def append_async(
-        self,
-        game_id: str,
-        events: Sequence[Event],
-        expected_seq: int,
-        idempotency_key: str | None = None,
-        actor: str = "",
-    ) -> AppendResult:
-        """``append`` for an event loop: the loop never blocks on DuckDB.
-
-        A committer thread takes everything queued (from threads and loops alike) into one
-        statement; the awaiting task resumes only after that commit has returned.
-        """
-        return await self._committer.submit_async(self._request(game_id, events, expected_seq, idempotency_key, actor))
-
-    def _request(
-        self,
-        game_id: str,
-        events: Sequence[Event],
-        expected_seq: int,
-        idempotency_key: str | None,
-        actor: str,
-    ) -> "_Pending":
-        if not events:
-            raise MalformedEvent("an append needs at least one event")
-        limits.check_game(game_id, events, expected_seq + 1)
-        return _Pending(
-            game_id,
-            list(events),
-            [codec.encode(event) for event in events],
-            expected_seq,
-            idempotency_key,
-            actor,
-        )
-
-    def _commit(self, batch: list["_Pending"]) -> None:
+    def _commit(self, batch: list[AppendRequest]) -> None:
         """Check each request against the heads; insert every accepted one in one statement and
         write their games' heads in another, in one transaction."""
         with self._lock:
@@ -261,7 +176,7 @@ class DuckDBEventLog(DuckDBReads):
                 for request, head in accepted:
                     self._acknowledge(request, head)
 
-    def _commit_one_by_one(self, batch: list["_Pending"]) -> None:
+    def _commit_one_by_one(self, batch: list[AppendRequest]) -> None:
         for request in batch:
             accepted = self._stage([request])
             if not accepted:
@@ -270,108 +185,28 @@ class DuckDBEventLog(DuckDBReads):
                 self._write(request.rows, accepted)
             except duckdb.ConstraintException as exc:
                 self._forget_head(request.game_id)
-                request.error = ConcurrencyConflict(
-                    "expected_seq {expected_seq} is stale: game {game_id} was appended to concurrently", params=dict(expected_seq=request.expected_seq, game_id=request.game_id),
-                    game_id=request.game_id,
-                    expected_seq=request.expected_seq,
-                )
+                request.refuse(appended_concurrently(request))
                 request.error.__cause__ = exc
-                request.done = True
                 continue
             self._count(1, len(request.rows))
             self._acknowledge(request, accepted[0][1])
 
-    def _stage(self, batch: list["_Pending"]) -> list[tuple["_Pending", "Head"]]:
-        """Decide each request in arrival order; build rows for the accepted ones.
-
-        Heads are advanced tentatively, so two requests for one game in the same batch behave
-        exactly as if they had been committed one after the other.
-        """
-        at = self._clock()
-        at_us = micros(at)
-        tentative: dict[str, Head] = {}
-        accepted: list[tuple[_Pending, Head]] = []
-        secret = self._secret
-        for request in batch:
-            game_id = request.game_id
-            head = tentative.get(game_id) or self._head(game_id).copy()
-            refusal = self._refusal(game_id, head)
-            if refusal is not None:
-                request.error = refusal
-                request.done = True
-                continue
-            key = request.idempotency_key
-            if key is not None and key in head.keys:
-                first, last = head.keys[key]
-                stored = next(
-                    (r.bodies for r, _ in accepted if r.game_id == game_id and r.idempotency_key == key),
-                    None,
-                )
-                if stored is None:
-                    stored = self._stored_bodies(game_id, first, last)
-                if stored != request.bodies:
-                    request.error = IdempotencyKeyReused(
-                        "idempotency key {key!r} was already used for different events (seq {first}..{last})", params=dict(key=key, first=first, last=last),
-                        game_id=game_id,
-                        first_seq=first,
-                        last_seq=last,
-                    )
-                else:
-                    request.result = AppendResult(game_id, first, last, replayed=True)
-                request.done = True
-                continue
-            if request.expected_seq != head.seq:
-                request.error = ConcurrencyConflict(
-                    "expected_seq {expected_seq} is stale: game {game_id} is at seq {last_seq}", params=dict(expected_seq=request.expected_seq, game_id=game_id, last_seq=head.seq),
-                    game_id=game_id,
-                    expected_seq=request.expected_seq,
-                    current_seq=head.seq,
-                )
-                request.done = True
-                continue
-            first = head.seq + 1
-            prev, seq = head.hash, head.seq
-            rows = []
-            for event, body in zip(request.events, request.bodies):
-                seq += 1
-                digest = chain_hash(prev, game_id, seq, at_us, request.actor, body)
-                tag, body_json = codec.tag_of(type(event)), codec.encode_json(event)
-                rows.append(
-                    (
-                        game_id,
-                        seq,
-                        at,
-                        request.actor,
-                        tag,
-                        body,
-                        body_json.decode(),
-                        prev,
-                        digest,
-                        key,
-                        anchors.event_mac(secret, game_id, seq, digest, key),
-                    )
-                )
-                prev = digest
-            request.rows = rows
-            request.result = AppendResult(game_id, first, seq, types=tuple(row[4] for row in rows))
-            head.checked = head.checked or head.seq == 0  # a new game: this process wrote all of it
-            head.seq, head.hash = seq, prev
-            if key is not None:
-                head.keys[key] = (first, seq)
-            tentative[game_id] = head
-            accepted.append((request, head))
-        return accepted
-
-    def _count(self, appends: int, events: int) -> None:
-        self._stats["appends"] += appends
-        self._stats["commits"] += 1
-        self._stats["events"] += events
+    def _stage(self, batch: list[AppendRequest]) -> list[tuple[AppendRequest, Head]]:
+        """``group_commit.stage`` against the cached heads."""
+        accepted = stage(
+            batch, lambda game_id: self._head(game_id).copy(), self._refusal, self._stored_bodies,
+            self._clock(), self._secret,
+        )
+        for request, head in accepted:
+            if request.expected_seq == 0:  # a new game: this process wrote all of it
+                head.checked = True
+        return accepted  # type: ignore[return-value]
 
     def stats(self) -> dict[str, int]:
         """Appends, commits and events written by this process (appends / commits = group size)."""
         return dict(self._stats)
 
-    def _refusal(self, game_id: str, head: "Head") -> ChainBroken | None:
+    def _refusal(self, game_id: str, head: Head) -> ChainBroken | None:
         """Why no event may be appended to this game (its chain is broken), or None."""
         report = self._broken.get(game_id)
         if report is None and not head.anchored:
@@ -381,7 +216,7 @@ class DuckDBEventLog(DuckDBReads):
             self._broken[game_id] = report
         return None if report is None else chain_broken(report)
 
-    def _write(self, rows: list[tuple], accepted: list[tuple["_Pending", "Head"]]) -> None:
+    def _write(self, rows: list[tuple], accepted: list[tuple[AppendRequest, Head]]) -> None:
         """The rows and their games' new heads, atomically.
 
         Writing the head is the price of noticing a deleted last event. Measured on a DuckDB file,
@@ -390,7 +225,7 @@ class DuckDBEventLog(DuckDBReads):
         small append to one game goes: a validated append went from 1.3 to 1.9 ms (benchmarks).
         A group commit writes all its heads in one statement more.
         """
-        heads = self._heads_of(accepted)
+        heads = last_heads(accepted)
         if len(heads) == 1 and len(rows) <= _ONE_STATEMENT_ROWS:
             self._write_one(rows, *heads[0])
             return
@@ -403,17 +238,7 @@ class DuckDBEventLog(DuckDBReads):
             self.con.execute("ROLLBACK")
             raise
 
-    def _heads_of(self, accepted: list[tuple["_Pending", "Head"]]) -> list[tuple[str, "Head", bool]]:
-        """Each game's last head in the batch, and whether the game is new."""
-        last: dict[str, Head] = {}
-        new: set[str] = set()
-        for request, head in accepted:
-            last[request.game_id] = head
-            if request.expected_seq == 0:
-                new.add(request.game_id)
-        return [(game_id, head, game_id in new) for game_id, head in last.items()]
-
-    def _write_one(self, rows: list[tuple], game_id: str, head: "Head", new: bool) -> None:
+    def _write_one(self, rows: list[tuple], game_id: str, head: Head, new: bool) -> None:
         """One game's rows and head in one statement: the events are inserted only with the head."""
         mac = anchors.head_mac(self._secret, game_id, head.seq, head.hash, head.legacy)
         if new:
@@ -434,7 +259,7 @@ class DuckDBEventLog(DuckDBReads):
             self._broken[game_id] = report
             raise chain_broken(report)
 
-    def _anchor(self, heads: list[tuple[str, "Head", bool]]) -> None:
+    def _anchor(self, heads: list[tuple[str, Head, bool]]) -> None:
         """Write the heads of a group commit: new games' inserted, the others updated."""
         inserts: list = []
         updates: list = []
@@ -477,7 +302,7 @@ class DuckDBEventLog(DuckDBReads):
             self._appender.clear()  # rows buffered before a failure must not ride along with the next group
             raise
 
-    def _acknowledge(self, request: "_Pending", head: "Head") -> None:
+    def _acknowledge(self, request: AppendRequest, head: Head) -> None:
         """After the commit returned: the head becomes the log's, the writer is released."""
         self._remember(request.game_id, head)
         request.done = True

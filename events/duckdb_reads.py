@@ -12,9 +12,10 @@ from typing import Callable, Sequence
 import duckdb
 import pyarrow as pa
 
-from events import anchors, codec
+from events import anchors, codec, group_commit
 from events.base import Event
-from events.errors import ChainBroken, GameUnreadable, UnknownGame, game_unreadable
+from events.anchors import chain_broken
+from events.errors import UnknownGame
 from events.log import GENESIS_HASH, AppendResult, StoredEvent, VerifyReport
 
 #: a game's head record, as ``anchors`` checks it
@@ -26,19 +27,15 @@ _CHECK_ROWS_AND_HEAD = (
 )
 
 
-class Head:
+class Head(group_commit.Head):
     """What the log remembers of one game between appends."""
 
-    __slots__ = ("seq", "hash", "keys", "legacy", "anchored", "checked")
+    __slots__ = ("anchored", "checked")
 
     def __init__(
         self, seq: int, hash_: bytes, keys: dict[str, tuple[int, int]], legacy: int = 0, anchored: bool = True
     ) -> None:
-        self.seq = seq
-        self.hash = hash_
-        self.keys = keys
-        #: events up to this seq predate the keyed anchors (see ``events.anchors``)
-        self.legacy = legacy
+        super().__init__(seq, hash_, keys, legacy)
         #: whether the stored head record vouches for ``seq`` and ``hash``
         self.anchored = anchored
         #: whether every event up to ``seq`` was checked against its chain and anchors (or
@@ -297,15 +294,3 @@ class DuckDBReads:
             [game_id, first, last],
         ).fetchall()
         return [bytes(r[0]) for r in rows]
-
-
-def chain_broken(report: VerifyReport) -> ChainBroken | GameUnreadable:
-    """The error that names where a game's log was altered (or, intact, where this code cannot read it)."""
-    if report.unreadable:
-        return game_unreadable(report.game_id, report.first_bad_seq or 0, report.reason or "")
-    return ChainBroken(
-        "game {game_id}: its log was altered at seq {first_bad_seq} ({reason}); it is neither served nor written until it is repaired", params=dict(game_id=report.game_id, first_bad_seq=report.first_bad_seq, reason=report.reason),
-        game_id=report.game_id,
-        seq=report.first_bad_seq,
-        reason=report.reason,
-    )

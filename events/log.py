@@ -54,7 +54,16 @@ class VerifyReport(msgspec.Struct, frozen=True):
 
 
 class EventLog(Protocol):
-    """An append-only log of events per game, with optimistic concurrency."""
+    """An append-only log of events per game, with optimistic concurrency: what the layers above
+    use of a store (``DuckDBEventLog`` and ``PostgresEventLog`` each are one, opened by
+    ``events.stores.open_log``)."""
+
+    #: whether other processes may write the same store (then nothing of a game is cached)
+    shared: bool
+    #: the connection of the tables every process shares (tokens, keys, packs)
+    store: Any
+    #: a DuckDB connection holding the events for the read models (on PostgreSQL, its mirror)
+    con: Any
 
     def append(
         self,
@@ -116,6 +125,21 @@ class EventLog(Protocol):
 
     def cursor(self) -> Any:
         """A cursor of ``reader`` for one thread."""
+
+    def sync(self) -> int:
+        """Bring ``con`` up to what other processes committed; returns how many events it copied."""
+
+    def restore(self, table: Any) -> int:
+        """Add whole games exactly as another store recorded them (an Arrow table of ``rows.COLUMNS``)."""
+
+    def stats(self) -> dict[str, int]:
+        """Appends, commits and events written by this process."""
+
+    def ping(self) -> None:
+        """Raise if the store does not answer."""
+
+    def close(self) -> None:
+        """Commit what is queued, then let go of the store."""
 
 
 def utc_now() -> datetime:

@@ -1,12 +1,13 @@
 """The PostgreSQL implementation of the event log, for several workers (or machines) on one store.
 
-Every append is one transaction that locks its game's head row (``SELECT ... FOR UPDATE``), so
-two writers of one game serialise in the database whichever process they run in: the second
-sees the first's seq and gets ``ConcurrencyConflict``. Nothing about a game is cached between
-appends (another process may have written it since); the chain, its keyed anchors
-(``events.anchors``) and the stored rows are the DuckDB log's, so ``anchors.check_chain`` checks
-both. Each commit sends ``NOTIFY tabletape_events`` (delivered on commit), which ``subscribe``
-hands to a process's live streams.
+Appends go through the group committer (``events.group_commit``): each gathered batch is one
+transaction that locks its games' head rows (``SELECT ... FOR UPDATE``, in game order), so two
+writers of one game serialise in the database whichever process they run in: the second sees the
+first's seq and gets ``ConcurrencyConflict``. Nothing about a game is cached between commits
+(another process may have written it since); the chain, its keyed anchors (``events.anchors``)
+and the stored rows are the DuckDB log's, so ``anchors.check_chain`` checks both. Each append
+sends ``NOTIFY tabletape_events`` (delivered on commit), which ``subscribe`` hands to a process's
+live streams.
 
 The derived data (the catalogue, statistics, snapshots) stays in DuckDB: each process
 keeps an in-memory DuckDB *mirror* of the ``events`` table, copied by ``sync`` from PostgreSQL
@@ -18,42 +19,31 @@ and ``notify`` tell every process of a change another layer made there.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import functools
 import hmac
-import logging
 import os
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import duckdb
 import psycopg
 import pyarrow as pa
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool
 
-from events import anchors, codec, limits
+from events import anchors
+from events.anchors import chain_broken
 from events.base import Event
 from events.duckdb_log import SCHEMA as MIRROR_SCHEMA
-from events.duckdb_reads import chain_broken
+from events.errors import ChainSecretMissing, GameExists
+from events.group_commit import AppendRequest, Committed, GroupCommitter, Head, appended_concurrently, last_heads, stage
+from events.log import GENESIS_HASH, AppendResult, VerifyReport, utc_now
+from events.pg_notices import CHANNEL, SCHEMA_LOCK, PostgresNotices
 from events.pg_reads import PostgresReads
 from events.pg_store import PgStore
 from events.rows import ARROW_SCHEMA, COLUMNS, anchored_rows, chunks, import_batch
-from events.errors import (
-    ChainSecretMissing,
-    ConcurrencyConflict,
-    GameExists,
-    IdempotencyKeyReused,
-    MalformedEvent,
-)
-from events.log import GENESIS_HASH, AppendResult, VerifyReport, chain_hash, micros, utc_now
-
-_logger = logging.getLogger("tabletape.events")
-
-CHANNEL = "tabletape_events"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -85,10 +75,27 @@ CREATE TABLE IF NOT EXISTS chain_heads (
 );
 """
 
-_INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
-#: one lock for every process creating the schema (CREATE ... IF NOT EXISTS races otherwise)
-_SCHEMA_LOCK = 0x7461626C  # "tabl"
-
+_LOCK_ONE = "SELECT game_id, last_seq, legacy_seq, mac, last_hash FROM chain_heads WHERE game_id = %s FOR UPDATE"
+#: in game order, so that two batches never wait for each other in a cycle
+_LOCK_MANY = (
+    "SELECT game_id, last_seq, legacy_seq, mac, last_hash FROM chain_heads "
+    "WHERE game_id = ANY(%s) ORDER BY game_id FOR UPDATE"
+)
+_LAST_ONE = "SELECT %s::text, seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1"
+_LAST_MANY = (
+    "SELECT g, e.seq, e.hash FROM unnest(%s::text[]) g CROSS JOIN LATERAL "
+    "(SELECT seq, hash FROM events WHERE game_id = g ORDER BY seq DESC LIMIT 1) e"
+)
+#: of one game, ``{keys}`` its keys' placeholders
+_KEYS_ONE = (
+    "SELECT game_id, idempotency_key, min(seq), max(seq) FROM events "
+    "WHERE game_id = %s AND idempotency_key IN ({keys}) GROUP BY 1, 2"
+)
+_KEYS_MANY = (
+    "SELECT game_id, idempotency_key, min(seq), max(seq) FROM events "
+    "WHERE (game_id, idempotency_key) IN (SELECT * FROM unnest(%s::text[], %s::text[])) GROUP BY 1, 2"
+)
+_TYPES = ("text", "int", "timestamp", "text", "text", "bytea", "text", "bytea", "bytea", "text", "bytea")
 
 def secret_path(dsn: str) -> Path:
     """Where the anchors' key of a PostgreSQL store lives: ``$TABLETAPE_SECRET_FILE``, else
@@ -101,8 +108,7 @@ def secret_path(dsn: str) -> Path:
     name = "-".join(str(info.get(k) or d) for k, d in (("host", "local"), ("port", 5432), ("dbname", "postgres")))
     return Path("data") / (re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".key")
 
-
-class PostgresEventLog(PostgresReads):
+class PostgresEventLog(Committed, PostgresNotices, PostgresReads):
     """Append-only event log in PostgreSQL tables ``events`` and ``chain_heads``."""
 
     #: whether other processes may write the same store (tokens are then never cached)
@@ -124,13 +130,12 @@ class PostgresEventLog(PostgresReads):
         self._pool = ConnectionPool(
             dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=True, name="tabletape"
         )
-        self._writers = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="tabletape-pg")
+        self._committer = GroupCommitter(self._commit)
         self._stats = {"appends": 0, "commits": 0, "events": 0}
-        self._stats_lock = threading.Lock()
         #: games whose chain failed a check, with the verdict (writes to them are refused)
         self._broken: dict[str, VerifyReport] = {}
         with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_SCHEMA_LOCK])
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", [SCHEMA_LOCK])
             had_heads = conn.execute("SELECT to_regclass('chain_heads') IS NOT NULL").fetchone()[0]
             conn.execute(SCHEMA)
             self._secret = secret or self._open_secret(conn, had_heads)
@@ -165,127 +170,129 @@ class PostgresEventLog(PostgresReads):
 
     # -- writing ---------------------------------------------------------------------------
 
-    def append(
-        self,
-        game_id: str,
-        events: Sequence[Event],
-        expected_seq: int,
-        idempotency_key: str | None = None,
-        actor: str = "",
-    ) -> AppendResult:
-        """Append after ``expected_seq`` in one transaction; returns once it has committed."""
-        if not events:
-            raise MalformedEvent("an append needs at least one event")
-        limits.check_game(game_id, events, expected_seq + 1)
-        bodies = [codec.encode(event) for event in events]
-        refusal = self._broken.get(game_id)
-        if refusal is not None:
-            raise chain_broken(refusal)
-        for _ in range(2):  # a second pass only when another process created the game meanwhile
-            with self._pool.connection() as conn, conn.transaction():
-                result, rows = self._append_in(conn, game_id, events, bodies, expected_seq, idempotency_key, actor)
-            if result is not None:
-                break
-        else:  # pragma: no cover - the second pass always finds the head the first one missed
-            raise ConcurrencyConflict(
-                "expected_seq {expected_seq} is stale: game {game_id} was appended to concurrently", params=dict(expected_seq=expected_seq, game_id=game_id),
-                game_id=game_id,
-                expected_seq=expected_seq,
-            )
-        if rows:
-            with self._stats_lock:
-                self._stats["appends"] += 1
-                self._stats["commits"] += 1
-                self._stats["events"] += len(rows)
-        return result
+    def _commit(self, batch: list[AppendRequest]) -> None:
+        """Decide and write a batch in one transaction; one by one, each in its own, if it fails."""
+        pending = batch
+        for _ in range(3):  # a further pass only when another process created one of the games meanwhile
+            try:
+                with self._pool.connection() as conn:
+                    if self._commit_in(conn, pending):
+                        return
+            except psycopg.Error:
+                if len(pending) == 1:
+                    raise
+                for request in pending:
+                    if not request.done:
+                        request.undecided()
+                        self._commit_alone(request)
+                return
+            pending = [request for request in pending if not request.done]
+            for request in pending:
+                request.undecided()
+        for request in pending:  # pragma: no cover - a second pass finds the heads the first one missed
+            request.refuse(appended_concurrently(request))
 
-    async def append_async(
-        self,
-        game_id: str,
-        events: Sequence[Event],
-        expected_seq: int,
-        idempotency_key: str | None = None,
-        actor: str = "",
-    ) -> AppendResult:
-        """``append`` off the event loop (PostgreSQL commits in parallel: no group commit here)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._writers, lambda: self.append(game_id, events, expected_seq, idempotency_key, actor)
-        )
+    def _commit_alone(self, request: AppendRequest) -> None:
+        try:
+            self._commit([request])
+        except Exception as exc:  # noqa: BLE001 - it is this request's answer, not its neighbours'
+            request.refuse(exc)
 
-    def _append_in(
-        self,
-        conn: psycopg.Connection,
-        game_id: str,
-        events: Sequence[Event],
-        bodies: list[bytes],
-        expected_seq: int,
-        key: str | None,
-        actor: str,
-    ) -> tuple[AppendResult | None, list[tuple]]:
-        """Decide and write one append inside ``conn``'s transaction; (None, []) when the game
-        appeared since the head was looked up (the caller retries)."""
-        head = conn.execute(
-            "SELECT last_seq, legacy_seq, mac, last_hash FROM chain_heads WHERE game_id = %s FOR UPDATE", [game_id]
-        ).fetchone()
-        if head is None:
-            seq, legacy, prev = 0, 0, GENESIS_HASH
-            if conn.execute("SELECT 1 FROM events WHERE game_id = %s LIMIT 1", [game_id]).fetchone():
-                raise self._refuse(game_id, 0)  # events without a head: the head was removed
-        else:
-            seq, legacy, mac, prev = head
-            last = conn.execute(
-                "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1", [game_id]
-            ).fetchone()
-            # the head must vouch for the last stored event: a deleted or rewritten last event shows
-            if last != (seq, prev) or not hmac.compare_digest(
-                mac, anchors.head_mac(self._secret, game_id, seq, prev, legacy)
-            ):
-                raise self._refuse(game_id, seq)
-        if key is not None:
-            span = conn.execute(
-                "SELECT min(seq), max(seq) FROM events WHERE game_id = %s AND idempotency_key = %s", [game_id, key]
-            ).fetchone()
-            if span[0] is not None:
-                first, last = span
-                stored = [bytes(r[0]) for r in conn.execute(
+    def _commit_in(self, conn: psycopg.Connection, batch: list[AppendRequest]) -> bool:
+        """Lock the batch's heads, stage it and write the accepted requests, in one transaction;
+        False (nothing written) when a game appeared since its head was looked up."""
+        games = sorted({request.game_id for request in batch})
+        written = False
+        with conn.transaction():
+            heads, vouched = self._lock_heads(conn, games, batch)
+
+            def refusal(game_id: str, head: Head) -> Exception | None:
+                report = self._broken.get(game_id)
+                if report is not None:
+                    return chain_broken(report)
+                return None if vouched[game_id] else self._refuse(game_id, head.seq)
+
+            def stored_bodies(game_id: str, first: int, last: int) -> list[bytes]:
+                return [bytes(r[0]) for r in conn.execute(
                     "SELECT body FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
                     [game_id, first, last],
                 )]
-                if stored != bodies:
-                    raise IdempotencyKeyReused(
-                        "idempotency key {key!r} was already used for different events (seq {first}..{last})", params=dict(key=key, first=first, last=last),
-                        game_id=game_id,
-                        first_seq=first,
-                        last_seq=last,
-                    )
-                return AppendResult(game_id, first, last, replayed=True), []
-        if expected_seq != seq:
-            raise ConcurrencyConflict(
-                "expected_seq {expected_seq} is stale: game {game_id} is at seq {last_seq}", params=dict(expected_seq=expected_seq, game_id=game_id, last_seq=seq),
-                game_id=game_id,
-                expected_seq=expected_seq,
-                current_seq=seq,
+
+            accepted = stage(batch, heads.__getitem__, refusal, stored_bodies, self._clock(), self._secret)
+            if accepted and not self._write(conn, accepted):
+                raise psycopg.Rollback()  # leaves the block, rolling back the claims made
+            written = True
+        if not written:
+            return False
+        if accepted:
+            self._count(len(accepted), sum(len(request.rows) for request, _ in accepted))
+        for request, _ in accepted:
+            request.done = True
+        return True
+
+    def _lock_heads(
+        self, conn: psycopg.Connection, games: list[str], batch: list[AppendRequest]
+    ) -> tuple[dict[str, Head], dict[str, bool]]:
+        """The heads of ``games`` as stored, locked (in game order, so that two batches never wait
+        for each other in a cycle), and whether each vouches for its game's last stored event."""
+        locked, last = _locked(conn, games)
+        # events but no head: another process created the game between the two reads (its head
+        # and events commit together, so a read after them sees its head) or the head was removed.
+        # Locking it now is out of game order: a cycle this makes, PostgreSQL breaks (the batch
+        # then goes request by request)
+        appeared = [game_id for game_id in games if game_id not in locked and game_id in last]
+        if appeared:
+            again, last_again = _locked(conn, appeared)
+            locked.update(again)
+            last.update(last_again)
+        keyed = [r for r in batch if r.idempotency_key is not None]
+        keys = [r.idempotency_key for r in keyed]
+        one = len(games) == 1
+        used = conn.execute(
+            _KEYS_ONE.format(keys=", ".join(["%s"] * len(keys))) if one else _KEYS_MANY,
+            [games[0], *keys] if one else [[r.game_id for r in keyed], keys],
+        ).fetchall() if keyed else []
+        spans: dict[str, dict[str, tuple[int, int]]] = {game_id: {} for game_id in games}
+        for game_id, key, first, final in used:
+            spans[game_id][key] = (first, final)
+        heads: dict[str, Head] = {}
+        vouched: dict[str, bool] = {}
+        for game_id in games:
+            stored = locked.get(game_id)
+            if stored is None:  # a new game, unless its head was removed (events without one)
+                heads[game_id] = Head(0, GENESIS_HASH, spans[game_id])
+                vouched[game_id] = game_id not in last
+                continue
+            seq, legacy, mac, prev = stored
+            heads[game_id] = Head(seq, prev, spans[game_id], legacy)
+            # the head must vouch for the last stored event: a deleted or rewritten last event shows
+            vouched[game_id] = last.get(game_id) == (seq, prev) and hmac.compare_digest(
+                mac, anchors.head_mac(self._secret, game_id, seq, prev, legacy)
             )
-        rows = event_rows(self._secret, game_id, events, bodies, seq, prev, self._clock(), actor, key)
-        last_seq, last_hash = rows[-1][1], rows[-1][8]
-        mac = anchors.head_mac(self._secret, game_id, last_seq, last_hash, legacy)
-        if head is None:
+        return heads, vouched
+
+    def _write(self, conn: psycopg.Connection, accepted: list[tuple[AppendRequest, Head]]) -> bool:
+        """The accepted rows, their games' heads and a notification per append; False when another
+        process created one of the new games first (the caller rolls back and stages again)."""
+        created, updated = [], []
+        for game_id, head, new in last_heads(accepted):
+            mac = anchors.head_mac(self._secret, game_id, head.seq, head.hash, head.legacy)
+            (created if new else updated).append((game_id, head.seq, head.legacy, mac, head.hash))
+        if created:
+            created.sort()  # the unique index is taken in game order too
             claimed = conn.execute(
-                "INSERT INTO chain_heads VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING 1",
-                [game_id, last_seq, legacy, mac, last_hash],
-            ).fetchone()
-            if claimed is None:
-                return None, []
-        else:
-            conn.execute(
-                "UPDATE chain_heads SET last_seq = %s, mac = %s, last_hash = %s WHERE game_id = %s",
-                [last_seq, mac, last_hash, game_id],
-            )
-        with conn.cursor() as cur:
-            cur.executemany(_INSERT, rows)
-        conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game_id} {seq + 1} {last_seq}"])
-        return AppendResult(game_id, seq + 1, last_seq, types=tuple(row[4] for row in rows)), rows
+                "INSERT INTO chain_heads VALUES " + ", ".join(["(%s, %s, %s, %s, %s)"] * len(created))
+                + " ON CONFLICT DO NOTHING RETURNING 1", [value for head in created for value in head],
+            ).fetchall()
+            if len(claimed) != len(created):
+                return False
+        rows = [row for request, _ in accepted for row in request.rows]
+        notes = [f"{r.game_id} {r.result.first_seq} {r.result.last_seq}" for r, _ in accepted]  # type: ignore[union-attr]
+        conn.execute(_write_sql(len(updated), len(rows), len(notes)), [
+            *(value for game_id, seq, _, mac, last_hash in updated for value in (game_id, seq, mac, last_hash)),
+            *(value for row in rows for value in row), CHANNEL, *notes,
+        ])
+        return True
 
     def _refuse(self, game_id: str, seq: int) -> Exception:
         """The error for a write to a game whose head does not vouch for its events (kept)."""
@@ -341,7 +348,7 @@ class PostgresEventLog(PostgresReads):
                 for game_id, last_seq, legacy, mac in zip(*(heads.column(i).to_pylist() for i in range(4))):
                     copy.write_row((game_id, last_seq, legacy, mac, last_hash[game_id]))
 
-    # -- the mirror and notifications ------------------------------------------------------
+    # -- the mirror ---------------------------------------------------------------------------
 
     def sync(self) -> int:
         """Copy into the mirror the events other processes committed; returns how many.
@@ -373,120 +380,36 @@ class PostgresEventLog(PostgresReads):
             self._mark = (rows[-1][-2], rows[-1][-1])
             return len(rows)
 
-    def subscribe(self, listener: Callable[[str, AppendResult], None]) -> Callable[[], None]:
-        """Call ``listener(game_id, result)`` for every append any process commits (from a
-        thread that LISTENs); returns the function that stops it."""
-        self._listeners.append(listener)
-        self._start_listening()
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def listen(self, channel: str, listener: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``listener(payload)`` for every ``notify`` on ``channel`` by any process (this
-        one's too), from the listening thread; returns the function that stops it."""
-        listeners = self._channels.setdefault(channel, [])
-        listeners.append(listener)
-        self._start_listening()
-        return lambda: listeners.remove(listener) if listener in listeners else None
-
-    def notify(self, channel: str, payload: str) -> None:
-        """Tell every process listening on ``channel`` (a change another layer committed)."""
-        with self._pool.connection() as conn:
-            conn.execute("SELECT pg_notify(%s, %s)", [channel, payload])
-
-    @contextlib.contextmanager
-    def exclusive(self, name: str, timeout: float | None = None) -> Iterator[None]:
-        """Held by one process of the store at a time (an advisory lock named ``name``): around a
-        change that reads what the others wrote and then writes what follows from it. Waiting
-        longer than ``timeout`` seconds (for a connection or the lock) raises TimeoutError."""
-        with contextlib.ExitStack() as stack:
-            try:
-                conn = stack.enter_context(self._pool.connection(timeout=timeout))
-            except PoolTimeout:
-                raise TimeoutError(f"no connection for the lock {name!r} within {timeout} s") from None
-            # the two-key form: a space of its own, apart from the schema's one-key lock; named in
-            # the store's schema, as two stores may share one database
-            key = [_SCHEMA_LOCK, name]
-            _lock_within(conn, "SELECT pg_advisory_lock(%s, hashtext(current_schema() || ':' || %s))", key, timeout)
-            try:
-                yield
-            finally:
-                conn.execute("SELECT pg_advisory_unlock(%s, hashtext(current_schema() || ':' || %s))", key)
-
-    def _start_listening(self) -> None:
-        if self._listener is None:
-            self._listener = threading.Thread(target=self._listen, name="tabletape-listen", daemon=True)
-            self._listener.start()
-
-    def _listen(self) -> None:
-        while not self._closing:
-            try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    self._listening = set()
-                    while not self._closing:
-                        for channel in set(self._channels) - self._listening:  # named since the last wait
-                            conn.execute(f'LISTEN "{channel}"')
-                            self._listening.add(channel)
-                        for note in conn.notifies(timeout=0.5):
-                            if note.channel != CHANNEL:
-                                for other in list(self._channels.get(note.channel, ())):
-                                    other(note.payload)
-                                continue
-                            game_id, first, last = note.payload.rsplit(" ", 2)
-                            result = AppendResult(game_id, int(first), int(last))
-                            for listener in list(self._listeners):
-                                listener(game_id, result)
-            except psycopg.OperationalError:  # the server went away: listen again when it is back
-                if not self._closing:
-                    _logger.warning("lost the PostgreSQL notifications; reconnecting")
-                    threading.Event().wait(1.0)
-
     def close(self) -> None:
+        self._committer.close()
         self._closing = True
         if self._listener is not None:
             self._listener.join(timeout=5)
-        self._writers.shutdown(wait=True)
         self._pool.close()
         self.store.close()
         with self._mirror_lock:
             self.con.close()
 
+def _locked(conn: psycopg.Connection, games: list[str]) -> tuple[dict[str, tuple], dict[str, tuple]]:
+    """The heads of ``games`` locked, then the last stored event of each (seq, hash), by game."""
+    one = len(games) == 1  # the statements of one game cost less than their array forms
+    locked = conn.execute(_LOCK_ONE if one else _LOCK_MANY, [games[0] if one else games]).fetchall()
+    # a statement of its own after the lock: under READ COMMITTED it sees what the head's last
+    # writer committed (one joined to the lock would see the events as they were before it)
+    last = conn.execute(_LAST_ONE if one else _LAST_MANY, [games[0], games[0]] if one else [games]).fetchall()
+    return {row[0]: row[1:] for row in locked}, {row[0]: row[1:] for row in last}
 
-def event_rows(
-    secret: bytes,
-    game_id: str,
-    events: Sequence[Event],
-    bodies: Sequence[bytes],
-    seq: int,
-    prev: bytes,
-    at: datetime,
-    actor: str,
-    key: str | None,
-) -> list[tuple]:
-    """The stored rows (``COLUMNS``) of events appended after ``seq`` whose hash is ``prev``."""
-    at_us = micros(at)
-    rows = []
-    for event, body in zip(events, bodies):
-        seq += 1
-        digest = chain_hash(prev, game_id, seq, at_us, actor, body)
-        rows.append((
-            game_id, seq, at, actor, codec.tag_of(type(event)), body, codec.encode_json(event).decode(),
-            prev, digest, key, anchors.event_mac(secret, game_id, seq, digest, key),
-        ))
-        prev = digest
-    return rows
-
-
-def _lock_within(conn: psycopg.Connection, sql: str, params: list[Any], timeout: float | None) -> None:
-    """Run a statement that waits for a lock, for at most ``timeout`` seconds (TimeoutError after)."""
-    if timeout is None:
-        conn.execute(sql, params)
-        return
-    # lock_timeout 0 would wait forever: the shortest wait is a millisecond
-    conn.execute("SELECT set_config('lock_timeout', %s, false)", [f"{max(1, int(timeout * 1000))}ms"])
-    try:
-        conn.execute(sql, params)
-    except psycopg.errors.LockNotAvailable:
-        raise TimeoutError(f"the lock was not free within {timeout} s") from None
-    finally:
-        conn.execute("SET lock_timeout TO DEFAULT")
+@functools.lru_cache(maxsize=64)
+def _write_sql(heads: int, rows: int, notes: int) -> str:
+    """The writes of a commit in one statement (one round trip): the heads' update, the events (ids
+    in row order, which the mirror copies by) and a notification per append. Scalar parameters:
+    psycopg's arrays cost more to send than the statements they save."""
+    update = (
+        "heads AS (UPDATE chain_heads h SET last_seq = v.s, mac = v.m, last_hash = v.lh FROM (VALUES "
+        + ", ".join(["(%s::text, %s::int, %s::bytea, %s::bytea)"] * heads) + ") v(g, s, m, lh) WHERE h.game_id = v.g), "
+    ) if heads else ""
+    row = "(" + ", ".join(f"%s::{kind}" for kind in _TYPES) + ")"
+    return (
+        f"WITH {update}appended AS (INSERT INTO events ({', '.join(COLUMNS)}) VALUES {', '.join([row] * rows)}) "
+        "SELECT count(pg_notify(%s, note)) FROM (VALUES " + ", ".join(["(%s::text)"] * notes) + ") n(note)"
+    )

@@ -12,8 +12,8 @@ import duckdb
 from psycopg_pool import ConnectionPool
 
 from events import anchors, codec
+from events.anchors import chain_broken
 from events.base import Event
-from events.duckdb_reads import chain_broken
 from events.errors import UnknownGame
 from events.log import AppendResult, StoredEvent, VerifyReport
 from events.pg_store import EPOCH_US
@@ -30,7 +30,6 @@ class PostgresReads:
     _local: threading.local
     _mirror_lock: threading.Lock
     _stats: dict[str, int]
-    _stats_lock: threading.Lock
     _broken: dict[str, VerifyReport]
     _secret: bytes
     _clock: Callable[[], datetime]
@@ -56,8 +55,7 @@ class PostgresReads:
     def stats(self) -> dict[str, int]:
         """Appends, commits and events written by this process, and its id (``worker``: which
         of several workers answered)."""
-        with self._stats_lock:
-            return {**self._stats, "worker": os.getpid()}
+        return {**self._stats, "worker": os.getpid()}
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         with self._pool.connection() as conn:

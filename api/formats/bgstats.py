@@ -43,7 +43,7 @@ from projections.stats.sql import ENDED_GAMES
 from rules import get_title
 
 if TYPE_CHECKING:
-    from events.duckdb_log import DuckDBEventLog
+    from events.log import EventLog
     from projections.projector import Projector
     from projections.read_models import ReadModels
 
@@ -527,7 +527,7 @@ def _epoch_ms(moment: datetime) -> int:
     return max(0, int(moment.replace(tzinfo=UTC).timestamp() * 1000))
 
 
-def known_refs(log: "DuckDBEventLog") -> set[str]:
+def known_refs(log: "EventLog") -> set[str]:
     """The play uuids already imported into this store."""
     cur = log.cursor()
     try:
@@ -553,7 +553,7 @@ def _game_id_of(ref: str) -> str | None:
 
 
 def import_document(
-    log: "DuckDBEventLog", projector: "Projector", document: dict[str, Any],
+    log: "EventLog", projector: "Projector", document: dict[str, Any],
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportReport:
     """Add the plays of tabletape's titles as score-only games, once each (by the play's uuid);

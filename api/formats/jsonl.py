@@ -24,7 +24,7 @@ from typing import Any
 from api.errors import NotYetVisible
 from events import codec, limits
 from events.base import Event
-from events.duckdb_log import DuckDBEventLog
+from events.log import EventLog
 from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
 from events.history import History
 from events.lifecycle import Forked, GameEnded, ScoreOnly, fitting_ranks
@@ -70,7 +70,7 @@ def pack_line(entry: Entry) -> str:
 
 
 def export_lines(
-    log: DuckDBEventLog, projector: Projector, game_ids: Iterable[str], packs: PackLibrary | None = None
+    log: EventLog, projector: Projector, game_ids: Iterable[str], packs: PackLibrary | None = None
 ) -> Iterator[str]:
     """Every event of the given games, one JSON line each, after the packs they pin (given the
     store's ``packs``); refuses a game in progress."""
@@ -85,7 +85,7 @@ def export_lines(
     return _lines(log, ended, carried)
 
 
-def _lines(log: DuckDBEventLog, game_ids: list[str], packs: list[Entry] = ()) -> Iterator[str]:  # type: ignore[assignment]
+def _lines(log: EventLog, game_ids: list[str], packs: list[Entry] = ()) -> Iterator[str]:  # type: ignore[assignment]
     for entry in packs:
         yield pack_line(entry)
     for game_id in game_ids:
@@ -247,7 +247,7 @@ def check_games(games: list[tuple[str, list[Event]]]) -> None:
 
 
 def import_games(
-    log: DuckDBEventLog,
+    log: EventLog,
     projector: Projector,
     games: list[tuple[str, list[Event]]],
     packs: list[PackRecord] = (),  # type: ignore[assignment]

@@ -299,3 +299,11 @@ def test_heads_past_the_key_budget_are_evicted_and_their_keys_still_replay(tmp_p
     assert again.replayed and (again.first_seq, again.last_seq) == (2, 2)
     assert log.last_seq(first) == 3
     log.close()
+
+
+def test_every_store_has_every_member_of_the_log_interface(log):
+    """The layers above type the log as ``EventLog``; each store must be one."""
+    from events.log import EventLog
+
+    members = {name for name in vars(EventLog) if not name.startswith("_")} | set(EventLog.__annotations__)
+    assert sorted(name for name in members if not hasattr(log, name)) == []
