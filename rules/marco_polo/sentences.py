@@ -37,8 +37,9 @@ from rules.marco_polo.events import (
     Travelled,
     TurnEnded,
 )
-from rules.marco_polo.state import CONTRACTS, OVER, REVEAL, ROLL, SETUP, MarcoPoloState
-from rules.marco_polo_common.sentences import describe_step, game_over, turn_status
+from rules.marco_polo.state import CONTRACTS, REVEAL, SETUP, MarcoPoloState
+from rules.marco_polo_common.sentences import describe_step
+from rules.marco_polo_common.sentences import status_words as common_status_words
 
 
 def public_move(event: Event) -> Event:
@@ -133,26 +134,19 @@ def describe(state: MarcoPoloState, event: Event, after: MarcoPoloState) -> Phra
     return describe_step(state, after, event, _what(event))
 
 
+#: what the table reports next, by phase
+_WAITING = {
+    SETUP: lambda state: _p(
+        "status.setup", "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)"
+    ),
+    CONTRACTS: lambda state: _p("status.contracts", "round {round}: waiting for the six contracts of the round", round=state.round),
+    REVEAL: lambda state: _p("status.reveal", "after round 5: waiting for the objective cards"),
+}
+
+
 def status_words(state: MarcoPoloState) -> Phrase:
-    """The one-line status (``views.status``) as a phrase the API says in the reader's language;
-    what a pending step waits for is the rules' English (``describe_pending``) as a parameter."""
+    """The one-line status as a phrase; what a pending step waits for is ``describe_pending``'s."""
     from rules.marco_polo.decide import describe_pending
     from rules.marco_polo.scoring import outcome
 
-    if state.phase == SETUP:
-        return _p(
-            "status.setup", "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)"
-        )
-    if state.phase == OVER:
-        return game_over(state, outcome(state))
-    if state.pending:
-        if state.round == 0:  # the decisions of the setup (characters, goals) come before round 1
-            return phrase("mp.status.pending-before", "before round 1: {pending}", pending=describe_pending(state))
-        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
-    if state.phase == CONTRACTS:
-        return _p("status.contracts", "round {round}: waiting for the six contracts of the round", round=state.round)
-    if state.phase == ROLL:
-        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
-    if state.phase == REVEAL:
-        return _p("status.reveal", "after round 5: waiting for the objective cards")
-    return turn_status(state)
+    return common_status_words(state, outcome, describe_pending, _WAITING)
