@@ -1,6 +1,7 @@
 """What The Voyages of Marco Polo and Marco Polo II share because their rules really are the same:
-the final ranking (most VP, then most camels, else a shared win), the compensation for a low roll,
-and the +/-1 bonus action that never wraps 6 <-> 1. Pure functions, no title knowledge."""
+the score sheet and the final ranking (most VP, then most camels, else a shared win), the
+compensation for a low roll, and the +/-1 bonus action that never wraps 6 <-> 1. Pure functions,
+no title knowledge."""
 
 from __future__ import annotations
 
