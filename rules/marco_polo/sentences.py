@@ -71,14 +71,30 @@ def _p(key: str, template: str, /, **params: object) -> Phrase:
     return phrase(f"marco-polo.{key}", template, **params)
 
 
+#: what a seat did, in words that take nothing from the move
+_WHAT: dict[type, tuple[str, str]] = {
+    FiveCoinsTaken: ("five-coins", "at the 5 coins space"),
+    KhansFavorTaken: ("khans-favor", "at the Khan's favor"),
+    ContractCompleted: ("completing", "completing a contract"),
+    MoneyBagTaken: ("money-bag", "from the money bag"),
+    DieRerolled: ("rerolled", "rerolled a die"),
+    BlackDieBought: ("black-die", "bought a black die"),
+    TurnEnded: ("ended-turn", "ended their turn"),
+    IncomeTaken: ("income", "as round-start income"),
+    ObjectivesKept: ("kept-objectives", "kept 2 objective cards"),
+    ContractDiscarded: ("returned-contract", "returned a contract under the special pile"),
+    # the card itself is drawn beside the sentence: its id is no word of the table's
+    ContractDrawn: ("drew-contract", "drew a contract from the special pile"),
+}
+
+
 def _what(event: Event) -> Phrase:
     """What a seat did, as a phrase after its name ("at the bazaar")."""
-    if isinstance(event, FiveCoinsTaken):
-        return _p("five-coins", "at the 5 coins space")
+    fixed = _WHAT.get(type(event))
+    if fixed is not None:
+        return _p(*fixed)
     if isinstance(event, BazaarUsed):
         return _p("bazaar", "at the {row} bazaar", row=phrase(f"marco-polo.row.{event.row}", event.row))
-    if isinstance(event, KhansFavorTaken):
-        return _p("khans-favor", "at the Khan's favor")
     if isinstance(event, ContractsTaken):
         return _p("took-contracts", "took {n} contract(s)", n=len(event.columns))
     if isinstance(event, Travelled):
@@ -89,35 +105,16 @@ def _what(event: Event) -> Phrase:
             where = _place(event.space)
             return _p("city-card-times", "using the city card at {place} {times} times", place=where, times=event.times)
         return _p("city-card", "using the city card at {place}", place=_place(event.space))
-    if isinstance(event, ContractCompleted):
-        return _p("completing", "completing a contract")
-    if isinstance(event, MoneyBagTaken):
-        return _p("money-bag", "from the money bag")
-    if isinstance(event, DieRerolled):
-        return _p("rerolled", "rerolled a die")
     if isinstance(event, DieAdjusted):
         if event.delta > 0:
             return _p("turned-up", "turned a die up by one")
         return _p("turned-down", "turned a die down by one")
-    if isinstance(event, BlackDieBought):
-        return _p("black-die", "bought a black die")
-    if isinstance(event, TurnEnded):
-        return _p("ended-turn", "ended their turn")
-    if isinstance(event, IncomeTaken):
-        return _p("income", "as round-start income")
     if isinstance(event, CharacterPicked):
         return _p("picked", "picked {character}", character=CHARACTERS[event.character]["name"] if event.character in CHARACTERS else event.character)
-    if isinstance(event, ObjectivesKept):
-        return _p("kept-objectives", "kept 2 objective cards")
     if isinstance(event, ObjectivesRevealed):
         if event.objectives:
             return _p("showed-objectives-named", "showed their objective cards: {cards}", cards=listed([_objective(o) for o in event.objectives]))
         return _p("showed-objectives", "showed their objective cards")
-    if isinstance(event, ContractDiscarded):
-        return _p("returned-contract", "returned a contract under the special pile")
-    if isinstance(event, ContractDrawn):
-        # the card itself is drawn beside the sentence: its id is no word of the table's
-        return _p("drew-contract", "drew a contract from the special pile")
     if isinstance(event, DieRolled):
         return _p("rolled", "rolled a {value}", value=event.value)
     return phrase("event", "{name}", name=type(event).__name__)
