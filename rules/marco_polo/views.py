@@ -12,17 +12,28 @@ from typing import Any
 from rules.marco_polo import codes
 from rules.marco_polo.content import CITY_CARD_SPACES, LARGE_CITIES, SMALL_CITIES
 from rules.marco_polo_common.views import (
-    SecretCards, hide_secret_scores, public_head, seat_head, seat_to_move, seat_view, whole_view,
+    SecretCards, hide_secret_scores, public_head, seat_head, seat_to_move, seat_view, status_line, whole_view,
 )
-from rules.marco_polo.sentences import status_words
 from rules.marco_polo.state import (
+    CONTRACTS,
     DRAFT,
     DRAW,
     KEEP,
     OVER,
+    REVEAL,
+    ROLL,
     ROLL_DIE,
+    SETUP,
     MarcoPoloState,
 )
+
+#: what the table reports next, by phase
+WAITING = {
+    SETUP: "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)",
+    CONTRACTS: "round {round}: waiting for the six contracts of the round",
+    ROLL: "round {round}: waiting for the dice roll",
+    REVEAL: "after round 5: waiting for the objective cards",
+}
 
 
 def to_move(state: MarcoPoloState) -> int | None:
@@ -30,8 +41,10 @@ def to_move(state: MarcoPoloState) -> int | None:
 
 
 def status(state: MarcoPoloState) -> str:
-    """The one-line status: ``status_words`` in English."""
-    return str(status_words(state))
+    from rules.marco_polo.decide import describe_pending
+    from rules.marco_polo.scoring import outcome
+
+    return status_line(state, outcome, describe_pending, WAITING)
 
 
 def _seat_public(state: MarcoPoloState, seat: int) -> dict[str, Any]:

@@ -10,15 +10,22 @@ from typing import Any
 
 from rules.marco_polo_2 import codes
 from rules.marco_polo_common.views import (
-    SecretCards, hide_secret_scores, public_head, seat_head, seat_to_move, seat_view, whole_view,
+    SecretCards, hide_secret_scores, public_head, seat_head, seat_to_move, seat_view, status_line, whole_view,
 )
-from rules.marco_polo_2.sentences import status_words
 from rules.marco_polo_2.state import (
-    OVER, PICKS, REFILL, ROLL_DIE, MP2State, pack_of,
+    OVER, PICKS, REFILL, REVEAL, ROLL, ROLL_DIE, ROUND, SETUP, MP2State, pack_of,
 )
 
 #: score fields that would betray another seat's goal card before the end
 SECRET_SCORE = ("goal_seals", "shields")
+
+#: what the table reports next, by phase
+WAITING = {
+    SETUP: "setup: waiting for the table's layout (characters, contracts, goal cards, board)",
+    ROUND: "round {next_round}: waiting for the offer tiles and action-area city cards",
+    ROLL: "round {round}: waiting for the dice roll",
+    REVEAL: "after the last round: waiting for the goal cards",
+}
 
 
 def to_move(state: MP2State) -> int | None:
@@ -26,8 +33,10 @@ def to_move(state: MP2State) -> int | None:
 
 
 def status(state: MP2State) -> str:
-    """The one-line status: ``status_words`` in English."""
-    return str(status_words(state))
+    from rules.marco_polo_2.decide import describe_pending
+    from rules.marco_polo_2.scoring import outcome
+
+    return status_line(state, outcome, describe_pending, WAITING)
 
 
 def _seat_public(state: MP2State, seat: int) -> dict[str, Any]:

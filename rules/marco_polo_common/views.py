@@ -1,7 +1,7 @@
-"""What both Marco Polo titles show the same way: whose decision it is, the public part of a view,
-and a seat's secret cards with their share of the score.
+"""What both Marco Polo titles show the same way: the status line of a turn and of the end, the
+public part of a view, and a seat's secret cards with their share of the score.
 
-The titles pass what differs: their own fields, which score fields are secret.
+The titles pass what differs: their outcome, their own fields, which score fields are secret.
 """
 
 from __future__ import annotations
@@ -25,6 +25,41 @@ def seat_to_move(state: Any, choosing: tuple[str, ...], chance: tuple[str, ...])
         kind, seat, _ = state.pending[0]
         return None if kind in chance else seat
     return state.turn
+
+
+def game_over_line(state: Any, result: Any) -> str:
+    """"game over: Ana wins (Ana 52, Bea 47)": the winners, ties shared, and every score."""
+    scores = ", ".join(f"{state.players[s]} {result.scores[s]}" for s in range(state.n))
+    names = " and ".join(state.players[s] for s in result.winners)
+    return f"game over: {names} {'win' if len(result.winners) > 1 else 'wins'} ({scores})"
+
+
+def status_line(state: Any, outcome: Callable[[Any], Any], describe_pending: Callable[[Any], str], waiting: dict[str, str]) -> str:
+    """The one-line status: the layout awaited, the result, the decision pending, what the table
+    reports next (``waiting``: a text per phase, ``{round}`` / ``{next_round}`` filled in), else
+    whose turn it is."""
+    if state.phase == "setup":
+        return waiting["setup"]
+    if state.phase == "over":
+        return game_over_line(state, outcome(state))
+    where = f"round {state.round}"
+    if state.pending:
+        # the decisions of the setup (characters, goals) come before round 1
+        return f"{where if state.round else 'before round 1'}: {describe_pending(state)}"
+    text = waiting.get(state.phase)
+    return text.format(round=state.round, next_round=state.round + 1) if text is not None else turn_line(state, where)
+
+
+def turn_line(state: Any, where: str) -> str:
+    """The seat to move, before or after its main action.
+
+    Both seeds put bonus actions on either side of the one main action: "Si quieres, haz acciones
+    adicionales antes de tu acción principal" / "本アクションの前、若しくは後に追加アクションを何回でも
+    行うことができます"."""
+    who = state.players[state.turn]
+    if state.main_done:
+        return f"{where}: {who} may take bonus actions, then ends the turn"
+    return f"{where}: {who} to take a main action (bonus actions before or after)"
 
 
 def hide_secret_scores(out: dict[str, Any], seat: int | None, secret: tuple[str, ...], blank: Iterable[str] = ()) -> dict[str, Any]:
