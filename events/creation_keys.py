@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import threading
 from dataclasses import dataclass
 
 import duckdb
 
 from events.errors import IdempotencyKeyReused
+from events.own_table import OwnTable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS creation_keys (
@@ -52,15 +52,11 @@ def _digest(*parts: str | bytes) -> bytes:
     return hashlib.sha256(b"\x00".join(raw)).digest()
 
 
-class CreationKeys:
+class CreationKeys(OwnTable):
     """The ``creation_keys`` table."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        # a cursor of its own: a DuckDB connection object must not be shared across threads
-        self._con = con.cursor()
-        self._lock = threading.Lock()
-        with self._lock:
-            self._con.execute(SCHEMA)
+        super().__init__(con, SCHEMA)
 
     def claim(self, scope: str, key: str, request: bytes, game_id: str) -> Claim:
         """The game ``key`` stands for in ``scope``: ``game_id`` when the key is new, the first

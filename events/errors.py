@@ -6,7 +6,7 @@ API maps the error to, kept here so every layer agrees on it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from events.messages import render
 
@@ -80,6 +80,19 @@ class ContradictsKnownFacts(IllegalMove):
     """A recorded fact that cannot be true given what is already known (a card seen twice)."""
 
     code = "contradicts-known-facts"
+
+
+def illegal(code: str, message: str, details: dict[str, Any] | None = None, **params: Any) -> NoReturn:
+    """Refuses a move with the rule's ``code``; ``message`` a template filled from ``params``."""
+    raise IllegalMove(message, code=code, params=params or None, **(details or {}))
+
+
+def contradiction(code: str, message: str, **params: Any) -> NoReturn:
+    raise ContradictsKnownFacts(message, code=code, params=params or None)
+
+
+def bad_options(code: str, message: str, **params: Any) -> NoReturn:
+    raise InvalidOptions(message, code=code, params=params or None)
 
 
 class UnknownGame(TabletapeError):

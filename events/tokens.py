@@ -12,10 +12,11 @@ import base64
 import hashlib
 import hmac
 import secrets
-import threading
 from dataclasses import dataclass
 
 import duckdb
+
+from events.own_table import OwnTable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS game_tokens (
@@ -67,14 +68,12 @@ CREATE TABLE IF NOT EXISTS admin_token (
 """
 
 
-class AdminToken:
+class AdminToken(OwnTable):
     """The store's one admin token (it writes the pack library), kept as its hash."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        self._con = con.cursor()
-        self._lock = threading.Lock()
+        super().__init__(con, ADMIN_SCHEMA)
         with self._lock:
-            self._con.execute(ADMIN_SCHEMA)
             row = self._con.execute("SELECT token_hash FROM admin_token").fetchone()
         self._hash: bytes | None = bytes(row[0]) if row else None
 
@@ -103,17 +102,13 @@ class AdminToken:
         return ok and stored is not None
 
 
-class TokenStore:
+class TokenStore(OwnTable):
     """The ``game_tokens`` table, with an in-memory cache of each game's hashes."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, cache_size: int = 50_000) -> None:
-        # a cursor of its own: a DuckDB connection object must not be shared across threads
-        self._con = con.cursor()
-        self._lock = threading.Lock()
+        super().__init__(con, SCHEMA)
         self._cache: dict[str, dict[tuple[str, int | None], bytes]] = {}
         self._cache_size = cache_size
-        with self._lock:
-            self._con.execute(SCHEMA)
 
     def issue(self, game_id: str, seats: int, issued: IssuedTokens | None = None) -> IssuedTokens:
         """New tokens for a game (``issued``, or drawn now); any earlier tokens of that game stop

@@ -28,7 +28,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.http.by_hand import bearer_token
 from api.errors import MalformedRequest, NotYetVisible, TokenMissing, TokenWrong
-from events.errors import TabletapeError
 from api.http.services import Services
 from projections.fold import GameState
 from replay.frames import Perspective
@@ -126,19 +125,3 @@ def perspective(
         if not svc.tokens.check_seat(game_id, seat, token):
             raise TokenWrong("this token does not open seat {seat} of this game", params=dict(seat=seat), game_id=game_id, seat=seat)
     return Perspective(seat=seat, all_moves=over)
-
-
-def perspective_or_public(
-    svc: Services,
-    game_id: str,
-    game: GameState,
-    seat: int | None,
-    full: bool,
-    creds: HTTPAuthorizationCredentials | None,
-) -> tuple[Perspective, TabletapeError | None]:
-    """The eyes a live stream may use now: those it asked for, or the public view with the refusal
-    that says why, once they have closed since it opened."""
-    try:
-        return perspective(svc, game_id, game, seat, full, creds), None
-    except (TokenMissing, TokenWrong, NotYetVisible) as refusal:
-        return perspective(svc, game_id, game, None, False, None), refusal

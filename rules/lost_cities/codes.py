@@ -6,9 +6,8 @@ raise ``ContradictsKnownFacts``; bad options raise ``InvalidOptions``.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
-from events.errors import ContradictsKnownFacts, IllegalMove, InvalidOptions
+# the titles' rules call codes.illegal(...): the one way of raising is the errors module's
+from events.errors import bad_options, contradiction, illegal  # noqa: F401
 
 # --- notation and shape of a move -------------------------------------------------------------
 BAD_NOTATION = "lost-cities.bad-notation"
@@ -86,15 +85,3 @@ CONTRADICTION_CODES: tuple[str, ...] = (
 OPTION_CODES: tuple[str, ...] = (BAD_OPTIONS, PLAYER_COUNT)
 #: every code, listable and stable
 CODES: tuple[str, ...] = ILLEGAL_MOVE_CODES + CONTRADICTION_CODES + OPTION_CODES
-
-
-def illegal(code: str, message: str, **params: Any) -> NoReturn:
-    raise IllegalMove(message, code=code, params=params or None)
-
-
-def contradiction(code: str, message: str, **params: Any) -> NoReturn:
-    raise ContradictsKnownFacts(message, code=code, params=params or None)
-
-
-def bad_options(code: str, message: str, **params: Any) -> NoReturn:
-    raise InvalidOptions(message, code=code, params=params or None)

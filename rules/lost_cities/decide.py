@@ -157,25 +157,26 @@ def _check_shared(state: LostCitiesState, event: Event, seat: int, what: str, co
         require_shared_fit(evolve(state, event), side, what=what, code=code)
 
 
+def _from_hand(state: LostCitiesState, event: CardPlayed | CardDiscarded, what: Phrase) -> tuple[Event, ...]:
+    """``event``, once its card is in its seat's hand (and cards passed face down still fit)."""
+    require_in_hand(state, event.seat, (event.card,), what=what)
+    _check_shared(state, event, event.seat, what, codes.CARD_NOT_IN_HAND)
+    return (event,)
+
+
 def _decide_played(state: LostCitiesState, move: CardPlayed) -> tuple[Event, ...]:
     seat = _turn_seat(state, move.seat, PLAY, "play a card")
     card = _check_card_id(state, move.card, "play")
     _check_placement(state, seat, card)
     what = phrase("what/plays", "{player} plays {card}", player=player(state, seat), card=card)
-    require_in_hand(state, seat, (card,), what=what)
-    event = CardPlayed(card=card, seat=seat)
-    _check_shared(state, event, seat, what, codes.CARD_NOT_IN_HAND)
-    return (event,)
+    return _from_hand(state, CardPlayed(card=card, seat=seat), what)
 
 
 def _decide_discarded(state: LostCitiesState, move: CardDiscarded) -> tuple[Event, ...]:
     seat = _turn_seat(state, move.seat, PLAY, "discard a card")
     card = _check_card_id(state, move.card, "discard")
     what = phrase("what/discards", "{player} discards {card}", player=player(state, seat), card=card)
-    require_in_hand(state, seat, (card,), what=what)
-    event = CardDiscarded(card=card, seat=seat)
-    _check_shared(state, event, seat, what, codes.CARD_NOT_IN_HAND)
-    return (event,)
+    return _from_hand(state, CardDiscarded(card=card, seat=seat), what)
 
 
 def _decide_drawn(state: LostCitiesState, move: CardDrawn) -> tuple[Event, ...]:

@@ -7,9 +7,8 @@ raise ``InvalidOptions``. Each message names the rule, quoting the seed where it
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
-from events.errors import ContradictsKnownFacts, IllegalMove, InvalidOptions
+# the titles' rules call codes.illegal(...): the one way of raising is the errors module's
+from events.errors import bad_options, contradiction, illegal  # noqa: F401
 
 P = "marco-polo."
 # --- shape of a move ----------------------------------------------------------------------------
@@ -85,15 +84,3 @@ OPTION_CODES: tuple[str, ...] = (BAD_OPTIONS, PLAYER_COUNT, CONTENT_MISMATCH)
 #: every code, listable and stable
 CODES: tuple[str, ...] = tuple(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith(P))
 ILLEGAL_MOVE_CODES: tuple[str, ...] = tuple(c for c in CODES if c not in CONTRADICTION_CODES + OPTION_CODES)
-
-
-def illegal(code: str, message: str, **params: Any) -> NoReturn:
-    raise IllegalMove(message, code=code, params=params or None)
-
-
-def contradiction(code: str, message: str, **params: Any) -> NoReturn:
-    raise ContradictsKnownFacts(message, code=code, params=params or None)
-
-
-def bad_options(code: str, message: str, **params: Any) -> NoReturn:
-    raise InvalidOptions(message, code=code, params=params or None)

@@ -10,6 +10,7 @@ It returns exactly one event, and a stored event passed back returns itself whil
 from __future__ import annotations
 
 from events.base import Event
+from rules.marco_polo_common.decide import checked
 from rules.marco_polo import codes, engine
 from rules.marco_polo.engine import Work
 from rules.marco_polo.events import (
@@ -120,11 +121,7 @@ def decide(state: MarcoPoloState, move: Event) -> tuple[Event, ...]:
         for t in event.choices:
             if not isinstance(t, str):
                 codes.illegal(codes.BAD_CHOICE, "choices are words (goods, coins/camels, places, bonus ids), not {t!r}", t=t)
-    try:
-        check(state, event)
-    except (KeyError, IndexError, TypeError, ValueError) as exc:  # a malformed field the checks did not name
-        codes.illegal(codes.BAD_CHOICE, "{name}: malformed move ({name2}: {exc})", name=type(move).__name__, name2=type(exc).__name__, exc=exc)
-    return (event,)
+    return checked(state, move, event, check, codes)
 
 
 def evolve(state: MarcoPoloState, event: Event) -> MarcoPoloState:

@@ -11,7 +11,7 @@ from collections import Counter
 from msgspec.structs import replace
 
 from rules.marco_polo import codes, engine
-from rules.marco_polo_common.decide import check_seat
+from rules.marco_polo_common.decide import check_seat, decide_die_rolled, pending_words, seat_or
 from rules.marco_polo.content import NORMAL_CONTRACTS, STARTING_CONTRACTS
 from rules.marco_polo.engine import Work
 from rules.marco_polo.events import ContractDiscarded, ContractDrawn, DieRolled
@@ -34,20 +34,15 @@ PENDING_TEXT = {
 
 
 # Unlike Marco Polo II ("the table": a refill), seat -1 is the contract display (a drawn contract).
-def who(state: MarcoPoloState, seat: int) -> str | Phrase:
-    return state.players[seat] if 0 <= seat < len(state.players) else phrase("who/display", "the display")
+who = seat_or(phrase("who/display", "the display"))
+
+
+def _die_words(arg: str) -> Phrase | str:
+    return {"b": phrase("pending/taken-black", "taken (black)"), "c": phrase("pending/rerolled", "rerolled"), "w": phrase("pending/rerolled-white", "rerolled (white)")}.get(arg, arg)
 
 
 def describe_pending(state: MarcoPoloState) -> Phrase:
-    kind, seat, arg = state.pending[0]
-    text = PENDING_TEXT[kind]
-    if kind == ROLL_DIE:
-        arg = {"b": phrase("pending/taken-black", "taken (black)"), "c": phrase("pending/rerolled", "rerolled"), "w": phrase("pending/rerolled-white", "rerolled (white)")}.get(arg, arg)
-    return Phrase(f"pending/marco-polo/{kind}", text, dict(who=who(state, seat), arg=arg))
-
-
-def _check_seat(state: MarcoPoloState, seat: object) -> None:
-    check_seat(state, seat, codes)
+    return pending_words(state, "marco-polo", PENDING_TEXT, who, _die_words)
 
 
 # The same rule as Marco Polo II's ("全５ラウンドでゲーム終了"), each refusal quoting its own seed.
@@ -74,7 +69,7 @@ def _phase_message(state: MarcoPoloState) -> tuple[str, str]:
 def _pending_seat(state: MarcoPoloState, kind: str, seat: object, what: str) -> int:
     """Checks for the resolution of the first pending item of ``kind``; returns its seat."""
     _not_over(state)
-    _check_seat(state, seat)
+    check_seat(state, seat, codes)
     if not state.pending or state.pending[0][0] != kind:
         code, msg = _phase_message(state)
         if code == codes.NOT_EXPECTED and not state.pending:
@@ -131,10 +126,7 @@ def _require_unseen(state: MarcoPoloState, contract: object, what: str) -> str:
 
 
 def _decide_die_rolled(state: MarcoPoloState, e: DieRolled) -> DieRolled:
-    seat = _pending_seat(state, ROLL_DIE, e.seat, phrase("what/record-die", "record a die's value"))
-    if not isinstance(e.value, int) or isinstance(e.value, bool) or not 1 <= e.value <= 6:
-        codes.illegal(codes.BAD_DIE, "{e_value!r} is not a die value (1-6)", e_value=e.value)
-    return replace(e, seat=seat)
+    return decide_die_rolled(state, e, _pending_seat, codes)
 
 
 def _apply_die_rolled(w: Work, e: DieRolled) -> None:

@@ -10,14 +10,13 @@ Tie-break: most camels; if still tied, the victory is shared.
 
 from __future__ import annotations
 
-from typing import Any
-
-from rules.base import Outcome
-from rules.marco_polo_common import ranked_by_camels, score_sheet
+from rules.marco_polo_common import scoring, totalled
 from rules.marco_polo.content import BEIJING, BEIJING_VP, OBJECTIVE_TABLE, OBJECTIVES, PACK
-from rules.marco_polo.state import OVER, MarcoPoloState, PlayerState
+from rules.marco_polo.state import MarcoPoloState, PlayerState
 
 MOST_CONTRACTS_VP = PACK["most_contracts_vp"]
+#: what scores at the end, after the in-game VP
+END_SOURCES = ("objectives", "objective_cities", "coins", "beijing", "goods", "most_contracts")
 
 
 def objectives_score(p: PlayerState) -> tuple[int, int]:
@@ -59,18 +58,8 @@ def breakdown(state: MarcoPoloState) -> list[dict[str, int]]:
             "most_contracts": MOST_CONTRACTS_VP if most > 0 and len(p.completed) == most else 0,
         }
         row["in_game"] = row["contracts"] + row["city_cards"] + row["post_bonuses"] + row["city_bonuses"]
-        row["final"] = sum(row[k] for k in ("objectives", "objective_cities", "coins", "beijing", "goods", "most_contracts"))
-        row["total"] = row["in_game"] + row["final"]
-        out.append(row)
+        out.append(totalled(row, END_SOURCES))
     return out
 
 
-def score(state: MarcoPoloState) -> dict[str, Any]:
-    return score_sheet(state, breakdown(state), state.phase == OVER)
-
-
-def outcome(state: MarcoPoloState) -> Outcome | None:
-    """Ranks by (total, camels), dense; equal on both share the rank and the victory."""
-    if state.phase != OVER:
-        return None
-    return ranked_by_camels([r["total"] for r in breakdown(state)], [p.camels for p in state.seats])
+score, outcome = scoring(breakdown)

@@ -37,8 +37,9 @@ from rules.marco_polo.events import (
     Travelled,
     TurnEnded,
 )
-from rules.marco_polo.state import CONTRACTS, OVER, REVEAL, ROLL, SETUP, MarcoPoloState
-from rules.marco_polo_common.sentences import describe_step, game_over, turn_status
+from rules.marco_polo.state import CONTRACTS, REVEAL, SETUP, MarcoPoloState
+from rules.marco_polo_common.sentences import describe_step
+from rules.marco_polo_common.sentences import status_words as common_status_words
 
 
 def public_move(event: Event) -> Event:
@@ -70,14 +71,30 @@ def _p(key: str, template: str, /, **params: object) -> Phrase:
     return phrase(f"marco-polo.{key}", template, **params)
 
 
+#: what a seat did, in words that take nothing from the move
+_WHAT: dict[type, tuple[str, str]] = {
+    FiveCoinsTaken: ("five-coins", "at the 5 coins space"),
+    KhansFavorTaken: ("khans-favor", "at the Khan's favor"),
+    ContractCompleted: ("completing", "completing a contract"),
+    MoneyBagTaken: ("money-bag", "from the money bag"),
+    DieRerolled: ("rerolled", "rerolled a die"),
+    BlackDieBought: ("black-die", "bought a black die"),
+    TurnEnded: ("ended-turn", "ended their turn"),
+    IncomeTaken: ("income", "as round-start income"),
+    ObjectivesKept: ("kept-objectives", "kept 2 objective cards"),
+    ContractDiscarded: ("returned-contract", "returned a contract under the special pile"),
+    # the card itself is drawn beside the sentence: its id is no word of the table's
+    ContractDrawn: ("drew-contract", "drew a contract from the special pile"),
+}
+
+
 def _what(event: Event) -> Phrase:
     """What a seat did, as a phrase after its name ("at the bazaar")."""
-    if isinstance(event, FiveCoinsTaken):
-        return _p("five-coins", "at the 5 coins space")
+    fixed = _WHAT.get(type(event))
+    if fixed is not None:
+        return _p(*fixed)
     if isinstance(event, BazaarUsed):
         return _p("bazaar", "at the {row} bazaar", row=phrase(f"marco-polo.row.{event.row}", event.row))
-    if isinstance(event, KhansFavorTaken):
-        return _p("khans-favor", "at the Khan's favor")
     if isinstance(event, ContractsTaken):
         return _p("took-contracts", "took {n} contract(s)", n=len(event.columns))
     if isinstance(event, Travelled):
@@ -88,35 +105,16 @@ def _what(event: Event) -> Phrase:
             where = _place(event.space)
             return _p("city-card-times", "using the city card at {place} {times} times", place=where, times=event.times)
         return _p("city-card", "using the city card at {place}", place=_place(event.space))
-    if isinstance(event, ContractCompleted):
-        return _p("completing", "completing a contract")
-    if isinstance(event, MoneyBagTaken):
-        return _p("money-bag", "from the money bag")
-    if isinstance(event, DieRerolled):
-        return _p("rerolled", "rerolled a die")
     if isinstance(event, DieAdjusted):
         if event.delta > 0:
             return _p("turned-up", "turned a die up by one")
         return _p("turned-down", "turned a die down by one")
-    if isinstance(event, BlackDieBought):
-        return _p("black-die", "bought a black die")
-    if isinstance(event, TurnEnded):
-        return _p("ended-turn", "ended their turn")
-    if isinstance(event, IncomeTaken):
-        return _p("income", "as round-start income")
     if isinstance(event, CharacterPicked):
         return _p("picked", "picked {character}", character=CHARACTERS[event.character]["name"] if event.character in CHARACTERS else event.character)
-    if isinstance(event, ObjectivesKept):
-        return _p("kept-objectives", "kept 2 objective cards")
     if isinstance(event, ObjectivesRevealed):
         if event.objectives:
             return _p("showed-objectives-named", "showed their objective cards: {cards}", cards=listed([_objective(o) for o in event.objectives]))
         return _p("showed-objectives", "showed their objective cards")
-    if isinstance(event, ContractDiscarded):
-        return _p("returned-contract", "returned a contract under the special pile")
-    if isinstance(event, ContractDrawn):
-        # the card itself is drawn beside the sentence: its id is no word of the table's
-        return _p("drew-contract", "drew a contract from the special pile")
     if isinstance(event, DieRolled):
         return _p("rolled", "rolled a {value}", value=event.value)
     return phrase("event", "{name}", name=type(event).__name__)
@@ -133,26 +131,19 @@ def describe(state: MarcoPoloState, event: Event, after: MarcoPoloState) -> Phra
     return describe_step(state, after, event, _what(event))
 
 
+#: what the table reports next, by phase
+_WAITING = {
+    SETUP: lambda state: _p(
+        "status.setup", "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)"
+    ),
+    CONTRACTS: lambda state: _p("status.contracts", "round {round}: waiting for the six contracts of the round", round=state.round),
+    REVEAL: lambda state: _p("status.reveal", "after round 5: waiting for the objective cards"),
+}
+
+
 def status_words(state: MarcoPoloState) -> Phrase:
-    """The one-line status (``views.status``) as a phrase the API says in the reader's language;
-    what a pending step waits for is the rules' English (``describe_pending``) as a parameter."""
+    """The one-line status as a phrase; what a pending step waits for is ``describe_pending``'s."""
     from rules.marco_polo.decide import describe_pending
     from rules.marco_polo.scoring import outcome
 
-    if state.phase == SETUP:
-        return _p(
-            "status.setup", "setup: waiting for the table's layout (characters, city cards, bonuses, contracts, objectives)"
-        )
-    if state.phase == OVER:
-        return game_over(state, outcome(state))
-    if state.pending:
-        if state.round == 0:  # the decisions of the setup (characters, goals) come before round 1
-            return phrase("mp.status.pending-before", "before round 1: {pending}", pending=describe_pending(state))
-        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
-    if state.phase == CONTRACTS:
-        return _p("status.contracts", "round {round}: waiting for the six contracts of the round", round=state.round)
-    if state.phase == ROLL:
-        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
-    if state.phase == REVEAL:
-        return _p("status.reveal", "after round 5: waiting for the objective cards")
-    return turn_status(state)
+    return common_status_words(state, outcome, describe_pending, _WAITING)

@@ -6,6 +6,7 @@ from msgspec.structs import replace
 
 from rules.marco_polo import codes, engine
 from rules.marco_polo_common import compensation
+from rules.marco_polo_common.work import shown_at_end
 from rules.marco_polo.content import (
     CHARACTER_IDS, CITY_BONUS_IDS, CITY_CARD_IDS, CITY_CARD_SPACES, DEFAULT_CITY_BONUS, FIRST_GAME_CHARACTERS,
     LARGE_CITIES, OBJECTIVE_IDS, OUTPOST_BONUS_IDS, SMALL_CITIES, STARTING_CONTRACTS,
@@ -15,11 +16,12 @@ from rules.marco_polo.events import (
     CharacterPicked, ContractsDealt, DiceRolled, IncomeTaken, ObjectivesKept, ObjectivesRevealed, SetupDealt,
 )
 from rules.marco_polo.state import (
-    CONTRACTS, DICE, DRAFT, INCOME, KEEP, KEEP_ITEM, OVER, PICK, REVEAL, ROLL, SETUP, MarcoPoloState,
+    CONTRACTS, DICE, DRAFT, INCOME, KEEP, KEEP_ITEM, PICK, ROLL, SETUP, MarcoPoloState,
 )
 from events.messages import phrase
+from rules.marco_polo_common.decide import check_seat
 from rules.marco_polo.pending import (
-    _check_seat, _distinct, _ids, _not_over, _pending_seat, _phase_message, _require_unseen, who,
+    _distinct, _ids, _not_over, _pending_seat, _phase_message, _require_unseen, who,
 )
 
 
@@ -159,7 +161,7 @@ def _apply_keep(w: Work, e: ObjectivesKept) -> None:
 
 
 def _decide_reveal(state: MarcoPoloState, e: ObjectivesRevealed) -> ObjectivesRevealed:
-    _check_seat(state, e.seat)
+    check_seat(state, e.seat, codes)
     if e.seat is None:
         codes.illegal(codes.UNKNOWN_SEAT, "say whose objective cards are shown")
     if state.phase in (SETUP, DRAFT) or (state.phase == KEEP and any(p[1] == e.seat for p in state.pending)):
@@ -183,11 +185,7 @@ def _decide_reveal(state: MarcoPoloState, e: ObjectivesRevealed) -> ObjectivesRe
 
 def _apply_reveal(w: Work, e: ObjectivesRevealed) -> None:
     w.p(e.seat)["objectives"] = tuple(e.objectives)
-    if w.s.phase == REVEAL:
-        rest = tuple(p for p in w.s.pending if p[1] != e.seat)
-        w.f["pending"] = rest
-        if not rest:
-            w.f["phase"] = OVER
+    shown_at_end(w, e.seat)
 
 
 # --- round start --------------------------------------------------------------------------------

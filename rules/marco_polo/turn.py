@@ -10,7 +10,8 @@ from rules.marco_polo.events import (
 )
 from rules.marco_polo.state import PLAY, MarcoPoloState
 from events.messages import phrase
-from rules.marco_polo.pending import _check_seat, _not_over, _phase_message, who
+from rules.marco_polo_common.decide import check_seat
+from rules.marco_polo.pending import _not_over, _phase_message, who
 
 
 Q_ONE_MAIN = '"Haz una acción principal" (exactly one per turn, while dice remain)'
@@ -20,7 +21,7 @@ Q_NOT_MIDDLE = '"No puedes intercalarlas mientras resuelves la acción principal
 def _turn_seat(state: MarcoPoloState, seat: object, what: str) -> int:
     """Checks for an action of the seat to move (main, bonus, end of turn); returns the seat."""
     _not_over(state)
-    _check_seat(state, seat)
+    check_seat(state, seat, codes)
     if state.phase != PLAY or state.pending:
         code, msg = _phase_message(state)
         codes.illegal(code, "cannot {what}: {msg}", what=what, msg=msg)

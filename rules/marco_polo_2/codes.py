@@ -7,9 +7,8 @@ content pack raise ``InvalidOptions``.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
-from events.errors import ContradictsKnownFacts, IllegalMove, InvalidOptions
+# the titles' rules call codes.illegal(...): the one way of raising is the errors module's
+from events.errors import bad_options, contradiction, illegal  # noqa: F401
 
 P = "marco-polo-2."
 # --- shape --------------------------------------------------------------------------------------
@@ -97,15 +96,3 @@ BAD_PACK = P + "bad-content-pack"
 CONTRADICTION_CODES: tuple[str, ...] = (CONTRACT_SEEN, DESCRIPTION_MISMATCH, DUPLICATE_COMPONENT, GOAL_MISMATCH)
 OPTION_CODES: tuple[str, ...] = (BAD_OPTIONS, PLAYER_COUNT, CONTENT_MISMATCH, BAD_PACK)
 CODES: tuple[str, ...] = tuple(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str) and v.startswith(P))
-
-
-def illegal(code: str, message: str, details: dict[str, Any] | None = None, **params: Any) -> NoReturn:
-    raise IllegalMove(message, code=code, params=params or None, **(details or {}))
-
-
-def contradiction(code: str, message: str, **params: Any) -> NoReturn:
-    raise ContradictsKnownFacts(message, code=code, params=params or None)
-
-
-def bad_options(code: str, message: str, **params: Any) -> NoReturn:
-    raise InvalidOptions(message, code=code, params=params or None)

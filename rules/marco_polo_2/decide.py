@@ -10,6 +10,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from events.base import Event
+from rules.marco_polo_common.decide import checked
 from rules.marco_polo_2 import codes, engine
 from rules.marco_polo_2.engine import Work
 from rules.marco_polo_2.events import (
@@ -120,11 +121,7 @@ def decide(state: MP2State, move: Event) -> tuple[Event, ...]:
     if handler is None:
         codes.illegal(codes.UNKNOWN_EVENT, "{move} is not a Marco Polo II move; expected one of {moves}", move=type(move).__name__, moves=", ".join(t.__name__ for t in DECIDE))
     event = handler(state, move)
-    try:
-        check(state, event)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-        codes.illegal(codes.BAD_CHOICE, "{name}: malformed move ({name2}: {exc})", name=type(move).__name__, name2=type(exc).__name__, exc=exc)
-    return (event,)
+    return checked(state, move, event, check, codes)
 
 
 def evolve(state: MP2State, event: Event) -> MP2State:

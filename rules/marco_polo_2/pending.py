@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from msgspec.structs import replace
-
-from rules.marco_polo_common.decide import check_seat
+from rules.marco_polo_common.decide import check_seat, decide_die_rolled, pending_words, seat_or
 from rules.marco_polo_2 import codes, engine
 from rules.marco_polo_2.engine import Work, component
 from rules.marco_polo_2.events import ContractRevealed, DieRolled
@@ -31,19 +29,15 @@ PENDING_TEXT = {
 
 
 # Unlike Marco Polo ("the display": a drawn contract), seat -1 is the table (a refill).
-def who(state: MP2State, seat: int) -> str | Phrase:
-    return state.players[seat] if 0 <= seat < len(state.players) else phrase("who/table", "the table")
+who = seat_or(phrase("who/table", "the table"))
+
+
+def _die_words(arg: str) -> Phrase:
+    return phrase("pending/taken-black", "taken (black)") if arg == "b" else phrase("pending/rerolled-black", "rerolled (black)") if arg == "rb" else phrase("pending/rerolled", "rerolled")
 
 
 def describe_pending(state: MP2State) -> Phrase:
-    kind, seat, arg = state.pending[0]
-    if kind == ROLL_DIE:
-        arg = phrase("pending/taken-black", "taken (black)") if arg == "b" else phrase("pending/rerolled-black", "rerolled (black)") if arg == "rb" else phrase("pending/rerolled", "rerolled")
-    return Phrase(f"pending/marco-polo-2/{kind}", PENDING_TEXT[kind], dict(who=who(state, seat), arg=arg))
-
-
-def _check_seat(state: MP2State, seat: object) -> None:
-    check_seat(state, seat, codes)
+    return pending_words(state, "marco-polo-2", PENDING_TEXT, who, _die_words)
 
 
 # The same rule as Marco Polo's ("La partida termina al acabar la quinta ronda"), each refusal quoting its own seed.
@@ -69,7 +63,7 @@ def _phase_message(state: MP2State) -> str:
 
 def _pending_seat(state: MP2State, kind: str, seat: object, what: str) -> int:
     _not_over(state)
-    _check_seat(state, seat)
+    check_seat(state, seat, codes)
     if not state.pending or state.pending[0][0] != kind:
         codes.illegal(codes.PENDING_FIRST if state.pending else codes.NOT_EXPECTED, "cannot {what}: {phase_message}", what=what, phase_message=_phase_message(state))
     owner = state.pending[0][1]
@@ -86,10 +80,7 @@ def _distinct(values, what: str) -> None:
 
 
 def _decide_die_rolled(state: MP2State, e: DieRolled) -> DieRolled:
-    seat = _pending_seat(state, ROLL_DIE, e.seat, phrase("what/record-die", "record a die's value"))
-    if not isinstance(e.value, int) or isinstance(e.value, bool) or not 1 <= e.value <= 6:
-        codes.illegal(codes.BAD_DIE, "{e_value!r} is not a die value (1-6)", e_value=e.value)
-    return replace(e, seat=seat)
+    return decide_die_rolled(state, e, _pending_seat, codes)
 
 
 def _apply_die_rolled(w: Work, e: DieRolled) -> None:

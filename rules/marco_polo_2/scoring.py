@@ -10,12 +10,12 @@ Tie-break: most camels; else shared.
 
 from __future__ import annotations
 
-from typing import Any
-
-from rules.base import Outcome
-from rules.marco_polo_common import ranked_by_camels, score_sheet
+from rules.marco_polo_common import scoring, totalled
 from rules.marco_polo_2.engine import _described_map
-from rules.marco_polo_2.state import OVER, MP2State, PlayerState, pack_of
+from rules.marco_polo_2.state import MP2State, PlayerState, pack_of
+
+#: what scores at the end, after the score track
+END_SOURCES = ("goal_seals", "shields", "goods", "coins", "most_contracts", "caravans")
 
 
 def _lookup(state: MP2State):
@@ -88,18 +88,8 @@ def breakdown(state: MP2State) -> list[dict[str, int]]:
             "most_contracts": most[seat],
             "caravans": caravan,
         }
-        row["final"] = sum(row[k] for k in ("goal_seals", "shields", "goods", "coins", "most_contracts", "caravans"))
-        row["total"] = row["in_game"] + row["final"]
-        out.append(row)
+        out.append(totalled(row, END_SOURCES))
     return out
 
 
-def score(state: MP2State) -> dict[str, Any]:
-    return score_sheet(state, breakdown(state), state.phase == OVER)
-
-
-def outcome(state: MP2State) -> Outcome | None:
-    """Ranks by (total, camels); equal on both share the rank and the victory."""
-    if state.phase != OVER:
-        return None
-    return ranked_by_camels([r["total"] for r in breakdown(state)], [p.camels for p in state.seats])
+score, outcome = scoring(breakdown)

@@ -13,8 +13,9 @@ import msgspec
 from events.base import Event
 from events.messages import Phrase, phrase
 from rules.marco_polo_2 import events as ev
-from rules.marco_polo_2.state import OVER, REVEAL, ROLL, ROUND, SETUP, MP2State
-from rules.marco_polo_common.sentences import describe_step, game_over, turn_status
+from rules.marco_polo_2.state import REVEAL, ROUND, SETUP, MP2State
+from rules.marco_polo_common.sentences import describe_step
+from rules.marco_polo_common.sentences import status_words as common_status_words
 
 
 def public_move(event: Event) -> Event | None:
@@ -80,26 +81,19 @@ def describe(state: MP2State, event: Event, after: MP2State) -> Phrase:
     return describe_step(state, after, event, _p(*what))
 
 
+#: what the table reports next, by phase
+_WAITING = {
+    SETUP: lambda state: _p("status.setup", "setup: waiting for the table's layout (characters, contracts, goal cards, board)"),
+    ROUND: lambda state: _p(
+        "status.round", "round {round}: waiting for the offer tiles and action-area city cards", round=state.round + 1
+    ),
+    REVEAL: lambda state: _p("status.reveal", "after the last round: waiting for the goal cards"),
+}
+
+
 def status_words(state: MP2State) -> Phrase:
-    """The one-line status (``views.status``) as a phrase the API says in the reader's language;
-    what a pending step waits for is the rules' English (``describe_pending``) as a parameter."""
+    """The one-line status as a phrase; what a pending step waits for is ``describe_pending``'s."""
     from rules.marco_polo_2.decide import describe_pending
     from rules.marco_polo_2.scoring import outcome
 
-    if state.phase == SETUP:
-        return _p("status.setup", "setup: waiting for the table's layout (characters, contracts, goal cards, board)")
-    if state.phase == OVER:
-        return game_over(state, outcome(state))
-    if state.pending:
-        if state.round == 0:  # the decisions of the setup (characters, goals) come before round 1
-            return phrase("mp.status.pending-before", "before round 1: {pending}", pending=describe_pending(state))
-        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
-    if state.phase == ROUND:
-        return _p(
-            "status.round", "round {round}: waiting for the offer tiles and action-area city cards", round=state.round + 1
-        )
-    if state.phase == ROLL:
-        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
-    if state.phase == REVEAL:
-        return _p("status.reveal", "after the last round: waiting for the goal cards")
-    return turn_status(state)
+    return common_status_words(state, outcome, describe_pending, _WAITING)

@@ -5,14 +5,16 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from rules.marco_polo_common import compensation
+from rules.marco_polo_common.work import shown_at_end
 from rules.marco_polo_2 import codes, engine
 from rules.marco_polo_2.engine import Work, component
 from rules.marco_polo_2.events import (
     CharacterPicked, DiceRolled, GoalKept, GoalRevealed, IncomeTaken, RoundRevealed, SetupDealt,
 )
-from rules.marco_polo_2.state import INCOME, KEEP, OVER, PICK, PICKS, REVEAL, ROLL, ROUND, SETUP, MP2State, pack_of
+from rules.marco_polo_2.state import INCOME, KEEP, PICK, PICKS, ROLL, ROUND, SETUP, MP2State, pack_of
 from events.messages import phrase
-from rules.marco_polo_2.pending import _check_seat, _distinct, _not_over, _pending_seat, _phase_message, who
+from rules.marco_polo_common.decide import check_seat
+from rules.marco_polo_2.pending import _distinct, _not_over, _pending_seat, _phase_message, who
 
 
 # --- setup --------------------------------------------------------------------------------------
@@ -139,7 +141,7 @@ def _apply_keep(w: Work, e: GoalKept) -> None:
 
 
 def _decide_goal_revealed(state: MP2State, e: GoalRevealed) -> GoalRevealed:
-    _check_seat(state, e.seat)
+    check_seat(state, e.seat, codes)
     if e.seat is None:
         codes.illegal(codes.UNKNOWN_SEAT, "say whose goal card is shown")
     if state.phase in (SETUP, PICKS):
@@ -157,11 +159,7 @@ def _decide_goal_revealed(state: MP2State, e: GoalRevealed) -> GoalRevealed:
 def _apply_goal_revealed(w: Work, e: GoalRevealed) -> None:
     component(w, "goal", e.goal)
     w.p(e.seat).goal = e.goal
-    if w.s.phase == REVEAL:
-        rest = tuple(p for p in w.s.pending if p[1] != e.seat)
-        w.f["pending"] = rest
-        if not rest:
-            w.f["phase"] = OVER
+    shown_at_end(w, e.seat)
 
 
 # --- round start --------------------------------------------------------------------------------

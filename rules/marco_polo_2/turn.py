@@ -11,7 +11,8 @@ from rules.marco_polo_2.events import (
 )
 from rules.marco_polo_2.state import PLAY, MP2State
 from events.messages import phrase
-from rules.marco_polo_2.pending import _check_seat, _not_over, _phase_message, who
+from rules.marco_polo_common.decide import check_seat
+from rules.marco_polo_2.pending import _not_over, _phase_message, who
 
 
 Q_ONE_MAIN = '"少なくともダイスを１つ自分のボードから取り、アクションマスを１つ選択して置き実行します。"'
@@ -20,7 +21,7 @@ Q_MUST = '"手番プレイヤーは、ダイスがある限り、必ず本アク
 
 def _turn_seat(state: MP2State, seat: object, what: str) -> int:
     _not_over(state)
-    _check_seat(state, seat)
+    check_seat(state, seat, codes)
     if state.phase != PLAY or state.pending:
         codes.illegal(codes.PENDING_FIRST if state.pending else codes.NOT_EXPECTED, "cannot {what}: {phase_message}", what=what, phase_message=_phase_message(state))
     if seat is not None and seat != state.turn:

@@ -1,10 +1,11 @@
 """What The Voyages of Marco Polo and Marco Polo II share because their rules really are the same:
-the final ranking (most VP, then most camels, else a shared win), the compensation for a low roll,
-and the +/-1 bonus action that never wraps 6 <-> 1. Pure functions, no title knowledge."""
+the score sheet and the final ranking (most VP, then most camels, else a shared win), the
+compensation for a low roll, and the +/-1 bonus action that never wraps 6 <-> 1. Pure functions,
+no title knowledge."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.base import Outcome
@@ -28,12 +29,19 @@ def turns(value: int, delta: int) -> bool:
     return delta in (1, -1) and 1 <= value + delta <= 6
 
 
-def score_sheet(state: Any, rows: list[dict[str, Any]], final: bool) -> dict[str, Any]:
+def totalled(row: dict[str, int], end_sources: tuple[str, ...]) -> dict[str, int]:
+    """A seat's breakdown row with its ``final`` (the end's sources summed) and ``total``."""
+    row["final"] = sum(row[k] for k in end_sources)
+    row["total"] = row["in_game"] + row["final"]
+    return row
+
+
+def score_sheet(state: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The score breakdown both titles show: per seat (player, character, camels, points by source),
     totals, and the in-game VP of each round so far."""
     return {
         "round": state.round,
-        "final": final,
+        "final": state.phase == "over",
         "seats": [
             {"seat": s, "player": state.players[s], "character": p.character, "camels": p.camels, **rows[s]}
             for s, p in enumerate(state.seats)
@@ -43,4 +51,19 @@ def score_sheet(state: Any, rows: list[dict[str, Any]], final: bool) -> dict[str
     }
 
 
-__all__ = ["compensation", "ranked_by_camels", "score_sheet", "turns"]
+def scoring(breakdown: Callable[[Any], list[dict[str, int]]]) -> tuple[Callable[[Any], dict[str, Any]], Callable[[Any], Outcome | None]]:
+    """A title's ``score`` (its sheet) and ``outcome`` (None until the game is over; ranked by total,
+    then camels, seats equal on both sharing the rank and the victory), both read from ``breakdown``."""
+
+    def score(state: Any) -> dict[str, Any]:
+        return score_sheet(state, breakdown(state))
+
+    def outcome(state: Any) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return ranked_by_camels([r["total"] for r in breakdown(state)], [p.camels for p in state.seats])
+
+    return score, outcome
+
+
+__all__ = ["compensation", "ranked_by_camels", "score_sheet", "scoring", "totalled", "turns"]

@@ -4,6 +4,7 @@ language. Resources are public, so the gains and costs read from the seat record
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from events.messages import Phrase, listed, phrase
@@ -67,10 +68,35 @@ def game_over(state: Any, result: Any) -> Phrase:
 
 
 def turn_status(state: Any) -> Phrase:
-    """Whose turn it is and what they may do now."""
+    """Whose turn it is and what they may do now.
+
+    Both seeds put bonus actions on either side of the one main action: "Si quieres, haz acciones
+    adicionales antes de tu acción principal" / "本アクションの前、若しくは後に追加アクションを何回でも
+    行うことができます"."""
     who = state.players[state.turn]
     if state.main_done:
         template = "round {round}: {who} may take bonus actions, then ends the turn"
         return phrase("mp.status.bonus", template, round=state.round, who=who)
     template = "round {round}: {who} to take a main action (bonus actions before or after)"
     return phrase("mp.status.main", template, round=state.round, who=who)
+
+
+def status_words(
+    state: Any, outcome: Callable[[Any], Any], describe_pending: Callable[[Any], Phrase],
+    waiting: dict[str, Callable[[Any], Phrase]],
+) -> Phrase:
+    """The one-line status as a phrase the API says in the reader's language (in English, the
+    views' ``status``): the layout awaited, the result, the decision pending, what the table
+    reports next (``waiting``: by phase, ``"setup"`` among them), else whose turn it is."""
+    if state.phase == "setup":
+        return waiting["setup"](state)
+    if state.phase == "over":
+        return game_over(state, outcome(state))
+    if state.pending:
+        if state.round == 0:  # the decisions of the setup (characters, goals) come before round 1
+            return phrase("mp.status.pending-before", "before round 1: {pending}", pending=describe_pending(state))
+        return phrase("mp.status.pending", "round {round}: {pending}", round=state.round, pending=describe_pending(state))
+    if state.phase == "roll":
+        return phrase("mp.status.roll", "round {round}: waiting for the dice roll", round=state.round)
+    said = waiting.get(state.phase)
+    return said(state) if said is not None else turn_status(state)

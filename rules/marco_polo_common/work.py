@@ -59,3 +59,13 @@ def pass_turn(w: Work, seat: int, has_dice: Callable[[Any], bool]) -> bool:
             w.f["turn"] = nxt
             return True
     return False
+
+
+def shown_at_end(w: Work, seat: int) -> None:
+    """``seat`` has shown its secret cards: after the last round that answers its pending show, and
+    the game is over once no seat's remains (shown earlier, they answer nothing)."""
+    if w.s.phase == "reveal":
+        rest = tuple(p for p in w.s.pending if p[1] != seat)
+        w.f["pending"] = rest
+        if not rest:
+            w.f["phase"] = "over"

@@ -6,9 +6,11 @@ idempotency key, in the body or as the ``Idempotency-Key`` header.
 
 from __future__ import annotations
 
-from typing import Annotated, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Annotated, NamedTuple, Protocol
 
-from fastapi import APIRouter, Header, Request, Response, status
+from fastapi import APIRouter, Depends, Header, Request, Response, status
+from fastapi.security import HTTPAuthorizationCredentials
 from starlette.concurrency import run_in_threadpool
 
 from api import i18n
@@ -192,22 +194,60 @@ def append_move_blocking(
     return written(svc, game_id, result, accept_language)
 
 
+class HistoryEdit(NamedTuple):
+    """What an undo or a redo takes beside its body: the services, the credentials, the
+    ``Idempotency-Key`` header and the status line's language."""
+
+    svc: Services
+    creds: HTTPAuthorizationCredentials | None
+    key: str | None
+    accept_language: str | None
+
+
+def history_edit(
+    svc: Svc, creds: Credentials, key: IdempotencyHeader = None, accept_language: StatusLanguage = None
+) -> HistoryEdit:
+    return HistoryEdit(svc, creds, key, accept_language)
+
+
+Edit = Annotated[HistoryEdit, Depends(history_edit)]
+
+
+async def edited(
+    edit: HistoryEdit, game_id: str, body: UndoIn | RedoIn, step: Callable[..., AppendResult],
+    step_async: Callable[..., Awaitable[AppendResult]], args: Callable[[], tuple[int | None, ...]],
+) -> Response:
+    """An undo's or a redo's work: the game loaded, the write token checked, then the recorder's
+    ``step_async`` with ``args()`` on the loop; on a store other processes write (PostgreSQL) all
+    of it, with ``step``, in a worker thread (see ``writer_blocking``)."""
+    if edit.svc.log.shared:
+        return await run_in_threadpool(edited_blocking, edit, game_id, body, step, args)
+    await loaded(edit.svc, game_id)
+    require_write(edit.svc, game_id, edit.creds)
+    result = await step_async(game_id, *args(), idempotency_key=idempotency_key(body, edit.key), actor=body.actor)
+    return written(edit.svc, game_id, result, edit.accept_language)
+
+
+def edited_blocking(
+    edit: HistoryEdit, game_id: str, body: UndoIn | RedoIn, step: Callable[..., AppendResult],
+    args: Callable[[], tuple[int | None, ...]],
+) -> Response:
+    load_game(edit.svc, game_id)
+    require_write(edit.svc, game_id, edit.creds)
+    result = step(game_id, *args(), idempotency_key=idempotency_key(body, edit.key), actor=body.actor)
+    return written(edit.svc, game_id, result, edit.accept_language)
+
+
 @router.post(
     "/games/{game_id}/undo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
-async def undo(
-    game_id: str, body: UndoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
-    accept_language: StatusLanguage = None,
-) -> Response:
+async def undo(game_id: str, body: UndoIn, edit: Edit) -> Response:
     """Back to the state after raw seq ``to_seq`` (any point down to 0), or take back the last move."""
-    if svc.log.shared:  # PostgreSQL: every step asks the database (see ``writer_blocking``)
-        return await run_in_threadpool(undo_blocking, svc, game_id, body, creds, key, accept_language)
-    await loaded(svc, game_id)
-    require_write(svc, game_id, creds)
-    result = await svc.recorder.undo_async(
-        game_id, undo_to(svc, game_id, body), body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
-    )
-    return written(svc, game_id, result, accept_language)
+    def args() -> tuple[int, int | None]:  # asked once the game is loaded: ``undo_to`` reads its history
+        return undo_to(edit.svc, game_id, body), body.expected_seq
+
+    recorder = edit.svc.recorder
+    return await edited(edit, game_id, body, recorder.undo, recorder.undo_async, args)
 
 
 def undo_to(svc: Services, game_id: str, body: UndoIn) -> int:
@@ -218,42 +258,13 @@ def undo_to(svc: Services, game_id: str, body: UndoIn) -> int:
     return take_back_moves(live.history.entries(), live.head_state.created.seed is not None, body.moves or 1)
 
 
-def undo_blocking(
-    svc: Services, game_id: str, body: UndoIn, creds: Credentials, key: str | None, accept_language: str | None
-) -> Response:
-    """``undo`` in a worker thread, for the same reason as ``writer_blocking``."""
-    load_game(svc, game_id)
-    require_write(svc, game_id, creds)
-    result = svc.recorder.undo(
-        game_id, undo_to(svc, game_id, body), body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
-    )
-    return written(svc, game_id, result, accept_language)
-
-
 @router.post(
     "/games/{game_id}/redo", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
-async def redo(
-    game_id: str, body: RedoIn, svc: Svc, creds: Credentials, key: IdempotencyHeader = None,
-    accept_language: StatusLanguage = None,
-) -> Response:
+async def redo(game_id: str, body: RedoIn, edit: Edit) -> Response:
     """Re-apply what the last undo removed (while nothing new was recorded since)."""
-    if svc.log.shared:  # PostgreSQL: every step asks the database (see ``writer_blocking``)
-        return await run_in_threadpool(redo_blocking, svc, game_id, body, creds, key, accept_language)
-    await loaded(svc, game_id)
-    require_write(svc, game_id, creds)
-    result = await svc.recorder.redo_async(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
-    return written(svc, game_id, result, accept_language)
-
-
-def redo_blocking(
-    svc: Services, game_id: str, body: RedoIn, creds: Credentials, key: str | None, accept_language: str | None
-) -> Response:
-    """``redo`` in a worker thread, for the same reason as ``writer_blocking``."""
-    load_game(svc, game_id)
-    require_write(svc, game_id, creds)
-    result = svc.recorder.redo(game_id, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor)
-    return written(svc, game_id, result, accept_language)
+    recorder = edit.svc.recorder
+    return await edited(edit, game_id, body, recorder.redo, recorder.redo_async, lambda: (body.expected_seq,))
 
 
 @router.post(

@@ -12,8 +12,8 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api import i18n
-from api.http.auth import Credentials, Svc, perspective, perspective_or_public, require_ended
-from api.errors import MalformedRequest
+from api.http.auth import Credentials, Svc, perspective, require_ended
+from api.errors import MalformedRequest, NotYetVisible, TokenMissing, TokenWrong
 from api.formats.jsonl import event_line
 from api.http.models import EventsOut, FramesOut, Seq, StateOut
 from api.http.routes import errors
@@ -158,7 +158,12 @@ class Eyes:
         Called after the batch's last seq was read: the state it looks at holds every event of
         the batch, so an undo (or the end) among them decides for the whole batch."""
         svc, game_id, seat, full, creds = self._asked
-        now, refusal = perspective_or_public(svc, game_id, svc.projector.state(game_id), seat, full, creds)
+        game = svc.projector.state(game_id)
+        refusal: TabletapeError | None = None
+        try:
+            now = perspective(svc, game_id, game, seat, full, creds)
+        except (TokenMissing, TokenWrong, NotYetVisible) as closed:  # since the stream opened
+            now, refusal = perspective(svc, game_id, game, None, False, None), closed
         notice = b""
         if (now.seat, now.full) != (self.shown.seat, self.shown.full):
             notice = _perspective_notice(now, first, refusal)

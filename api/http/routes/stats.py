@@ -316,10 +316,4 @@ def run_sql(body: SqlIn, svc: Svc) -> SqlOut:
     answer = sql.run(
         svc.projector.read_models, body.query, body.row_limit, body.time_limit_s, svc.settings.sql_byte_limit
     )
-    return SqlOut(
-        columns=answer.columns,
-        types=answer.types,
-        rows=answer.rows,
-        truncated=answer.truncated,
-        elapsed_ms=answer.elapsed_ms,
-    )
+    return SqlOut.model_validate(answer, from_attributes=True)

@@ -303,6 +303,15 @@ def _unique(items: list, path: str, kind: str) -> None:
         validate_component(kind, item, p)
 
 
+def _listed(d: dict, key: str, refusal: PackError, length: int | None = None) -> list[tuple[str, Any]]:
+    """The pack's list ``key`` (not empty, or of ``length`` items) as (path, item) pairs; else
+    ``refusal`` is raised."""
+    v = _field(d, key, "pack")
+    if not isinstance(v, list) or (not v if length is None else len(v) != length):
+        raise refusal
+    return [(f"pack.{key}[{i}]", item) for i, item in enumerate(v)]
+
+
 def validate_pack(data: Any) -> dict:
     """Checks every field of a pack; returns it unchanged. Raises ``PackError`` naming the first bad field."""
     d = _need(data, "pack")
@@ -321,11 +330,8 @@ def validate_pack(data: Any) -> dict:
         _int(int(k) if str(k).isdigit() else -1, f"pack.post_vp.{k}", 1)
         _int(v, f"pack.post_vp.{k}")
     _int(_field(d, "compensation_total", "pack"), "pack.compensation_total")
-    shield = _field(d, "shield_vp", "pack")
-    if not isinstance(shield, list) or not shield:
-        raise PackError("pack.shield_vp", "must list the VP for 1, 2, ... shields")
-    for i, v in enumerate(shield):
-        _int(v, f"pack.shield_vp[{i}]")
+    for p, v in _listed(d, "shield_vp", PackError("pack.shield_vp", "must list the VP for 1, 2, ... shields")):
+        _int(v, p)
     travel = _need(_field(d, "travel", "pack"), "pack.travel")
     _only(travel, ("1", "2", "3"), "pack.travel")
     for row in ("1", "2", "3"):
@@ -334,19 +340,14 @@ def validate_pack(data: Any) -> dict:
         if t.get("max") is not None:
             _int(t["max"], f"pack.travel.{row}.max", 1)
         _int(t.get("coins", 0), f"pack.travel.{row}.coins")
-    books = _field(d, "books", "pack")
-    if not isinstance(books, list) or len(books) != 3:
-        raise PackError("pack.books", "must list the three books")
-    for i, b in enumerate(books):
-        p = f"pack.books[{i}]"
+    for i, (p, b) in enumerate(_listed(d, "books", PackError("pack.books", "must list the three books"), length=3)):
         _int(_field(_need(b, p), "min_die", p), f"{p}.min_die", 1, 6)
         if b.get("fixed") is not None:
             _book({"id": str(i + 1), **b}, p)
-    jp = _field(d, "jade_prices", "pack")
-    if not isinstance(jp, list) or len(jp) != 2:
-        raise PackError("pack.jade_prices", "must give the jade price of the two lower options")
-    for i, v in enumerate(jp):
-        _int(v, f"pack.jade_prices[{i}]")
+    for p, v in _listed(
+        d, "jade_prices", PackError("pack.jade_prices", "must give the jade price of the two lower options"), length=2
+    ):
+        _int(v, p)
     khan = _need(_field(d, "khan", "pack"), "pack.khan")
     _int(_field(khan, "slots", "pack.khan"), "pack.khan.slots", 1)
     bundle(_field(khan, "reward", "pack.khan"), "pack.khan.reward")
@@ -358,11 +359,8 @@ def validate_pack(data: Any) -> dict:
         gd = _need(_field(guilds, g, "pack.guilds"), f"pack.guilds.{g}")
         _int(_field(gd, "min_die", f"pack.guilds.{g}"), f"pack.guilds.{g}.min_die", 1, 6)
         _int(_field(gd, "jade", f"pack.guilds.{g}"), f"pack.guilds.{g}.jade")
-    bag = _field(d, "money_bag", "pack")
-    if not isinstance(bag, list) or not bag:
-        raise PackError("pack.money_bag", "must list the money bag's options")
-    for i, b in enumerate(bag):
-        bundle(b, f"pack.money_bag[{i}]")
+    for p, b in _listed(d, "money_bag", PackError("pack.money_bag", "must list the money bag's options")):
+        bundle(b, p)
     bc = _need(_field(d, "bonus_costs", "pack"), "pack.bonus_costs")
     for k in ("reroll", "adjust", "black"):
         _int(_field(bc, k, "pack.bonus_costs"), f"pack.bonus_costs.{k}")

@@ -127,6 +127,15 @@ function scrollHint(wrap, grid, hint) {
   else requestAnimationFrame(measure);
 }
 
+// the columns of a win-rate table by something of a seat (a character, an arrival order)
+const seatWins = () => [
+  { key: 'seats', label: say('stats.games'), fmt: 'int' },
+  { key: 'wins', label: say('stats.wins'), fmt: 'int' },
+  { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
+  { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
+  { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
+];
+
 const playerLink = (filters) => (name) => href('player', { name }, filters, ['player']);
 const titleLink = (filters) => (title) => href('title', { title }, filters, ['title']);
 
@@ -402,14 +411,9 @@ async function playerPage(out, index, name, filters) {
       ], (r) => `${r.title}:${r.character}`)));
   }
   if (p.expeditions.length) {
-    out.append(section('expeditions', say('stats.expeditions-lc'),
-      colourBars(p.expeditions),
-      table('expeditions', say('stats.expeditions-by-colour'), p.expeditions, [
-        { key: 'colour', label: say('stats.colour'), fmt: 'text', show: (r) => colourName(r.colour) },
-        { key: 'expeditions', label: say('stats.opened'), fmt: 'int' },
-        { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
-        { key: 'bonus_rate', label: say('stats.with-bonus'), fmt: 'pct' },
-      ], (r) => r.colour)));
+    out.append(colourSection('expeditions', say('stats.expeditions-lc'), p.expeditions, [
+      { key: 'bonus_rate', label: say('stats.with-bonus'), fmt: 'pct' },
+    ]));
   }
   if (p.sources.length) {
     const titlesWith = [...new Set(p.sources.map((s) => s.title))];
@@ -484,11 +488,7 @@ async function titlePage(out, index, title, filters) {
       rateBars(say('stats.win-rate-by-character'), t.characters, (r) => characterName(r.character, title), 'seats'),
       table('characters', say('stats.win-rate-by-character'), t.characters, [
         { key: 'character', label: say('stats.character'), fmt: 'text', show: (r) => characterName(r.character, title) },
-        { key: 'seats', label: say('stats.games'), fmt: 'int' },
-        { key: 'wins', label: say('stats.wins'), fmt: 'int' },
-        { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-        { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
-        { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
+        ...seatWins(),
       ], (r) => String(r.character))));
   }
   if (t.sources.length) {
@@ -518,11 +518,7 @@ async function titlePage(out, index, title, filters) {
       rateBars(say('stats.win-rate-by-arrival-order'), t.beijing.by_slot, slotName, 'seats'),
       table('beijing', say('stats.win-rate-by-arrival'), t.beijing.by_slot, [
         { key: 'slot', label: say('stats.arrival'), fmt: 'text', show: slotName },
-        { key: 'seats', label: say('stats.games'), fmt: 'int' },
-        { key: 'wins', label: say('stats.wins'), fmt: 'int' },
-        { key: 'win_rate', label: say('stats.win-rate'), fmt: 'pct', few: (r) => r.few },
-        { key: 'interval', label: say('stats.range-95'), fmt: 'interval' },
-        { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
+        ...seatWins(),
       ], (r) => String(r.slot))));
   }
   if (t.contracts) {
@@ -574,16 +570,11 @@ function lostCities(out, t) {
       { key: 'per_match', label: say('stats.of-games'), value: t.bonus.per_match, fmt: 'pct' },
       { key: 'bonuses', label: say('stats.bonuses-earned'), value: t.bonus.bonuses, fmt: 'int' },
     ])));
-  out.append(section('colours', say('stats.per-colour'),
-    colourBars(t.colours),
-    table('colours', say('stats.expeditions-by-colour'), t.colours, [
-      { key: 'colour', label: say('stats.colour'), fmt: 'text', show: (r) => colourName(r.colour) },
-      { key: 'expeditions', label: say('stats.opened'), fmt: 'int' },
-      { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
-      { key: 'avg_wagers', label: say('stats.avg-wagers'), fmt: 'num1' },
-      { key: 'negative_rate', label: say('stats.lost-points'), fmt: 'pct' },
-      { key: 'bonus_rate', label: say('stats.with-bonus'), fmt: 'pct' },
-    ], (r) => r.colour)));
+  out.append(colourSection('colours', say('stats.per-colour'), t.colours, [
+    { key: 'avg_wagers', label: say('stats.avg-wagers'), fmt: 'num1' },
+    { key: 'negative_rate', label: say('stats.lost-points'), fmt: 'pct' },
+    { key: 'bonus_rate', label: say('stats.with-bonus'), fmt: 'pct' },
+  ]));
   const rounds = t.rounds.filter((r) => r.round !== null);
   out.append(section('rounds', say('stats.round-by-round'),
     columns(say('stats.avg-score-per-round'), rounds.map((r) => ({ label: say('stats.round-n', { n: r.round }), value: r.avg_score,
@@ -594,6 +585,19 @@ function lostCities(out, t) {
       { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       { key: 'starter_avg_score', label: say('stats.starter-score'), fmt: 'num1' },
     ], (r) => String(r.round))));
+}
+
+// a player's or the title's Lost Cities expeditions by colour: the bars, then the table (``more``: its
+// columns after colour, expeditions and average score)
+function colourSection(id, title, rows, more) {
+  return section(id, title,
+    colourBars(rows),
+    table(id, say('stats.expeditions-by-colour'), rows, [
+      { key: 'colour', label: say('stats.colour'), fmt: 'text', show: (r) => colourName(r.colour) },
+      { key: 'expeditions', label: say('stats.opened'), fmt: 'int' },
+      { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
+      ...more,
+    ], (r) => r.colour));
 }
 
 // a bar per Lost Cities colour: its expeditions' average score
