@@ -26,7 +26,7 @@ from events.duckdb_reads import DuckDBReads, Head
 from events.errors import ChainBroken, ChainSecretMissing, GameExists
 from events.group_commit import AppendRequest, Committed, GroupCommitter, appended_concurrently, last_heads, stage
 from events.log import VerifyReport, utc_now
-from events.rows import COLUMNS, anchored_rows, chunks, heads_table, import_batch, no_cyclic_gc
+from events.rows import COLUMNS, anchored_rows, chunks, heads_table, import_batch, import_listed, no_cyclic_gc
 
 _logger = logging.getLogger("tabletape.events")
 
@@ -316,10 +316,7 @@ class DuckDBEventLog(Committed, DuckDBReads):
         Measured (see benchmarks): an Arrow insert runs near a million rows/s where
         ``executemany`` manages thousands; encoding and hashing in Python is the larger cost.
         """
-        games = list(games)
-        game_ids = [game_id for game_id, _ in games]
-        if len(set(game_ids)) != len(game_ids):
-            raise GameExists("an import names the same game twice")
+        games, game_ids = import_listed(games)
         at = at or self._clock()
         inserted = 0
         with self._lock:

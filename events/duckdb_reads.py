@@ -16,7 +16,7 @@ from events import anchors, codec, group_commit
 from events.base import Event
 from events.anchors import chain_broken
 from events.errors import UnknownGame
-from events.log import GENESIS_HASH, AppendResult, StoredEvent, VerifyReport
+from events.log import GENESIS_HASH, AppendResult, StoredEvent, VerifyReport, thread_cursor
 
 #: a game's head record, as ``anchors`` checks it
 _HEAD_ROW = "SELECT last_seq, legacy_seq, mac FROM chain_heads WHERE game_id = ?"
@@ -66,11 +66,7 @@ class DuckDBReads:
 
     def reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's own cursor on the database, for reads (sees every committed append)."""
-        cursor = getattr(self._local, "cursor", None)
-        if cursor is None:
-            with self._lock:
-                cursor = self._local.cursor = self.con.cursor()
-        return cursor
+        return thread_cursor(self._local, self._lock, self.con)
 
     def ping(self) -> None:
         """Raise if the database does not answer."""

@@ -142,6 +142,16 @@ class EventLog(Protocol):
         """Commit what is queued, then let go of the store."""
 
 
+def thread_cursor(local: Any, lock: Any, con: Any) -> Any:
+    """This thread's own cursor on a DuckDB connection, made once under ``lock`` (a DuckDB
+    connection is not shared between threads; its cursors are)."""
+    cursor = getattr(local, "cursor", None)
+    if cursor is None:
+        with lock:
+            cursor = local.cursor = con.cursor()
+    return cursor
+
+
 def utc_now() -> datetime:
     """UTC wall clock, truncated to what the store keeps (microseconds, naive UTC)."""
     return datetime.now(UTC).replace(tzinfo=None)

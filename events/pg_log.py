@@ -43,7 +43,7 @@ from events.log import GENESIS_HASH, AppendResult, VerifyReport, utc_now
 from events.pg_notices import CHANNEL, SCHEMA_LOCK, PostgresNotices
 from events.pg_reads import PostgresReads
 from events.pg_store import PgStore
-from events.rows import ARROW_SCHEMA, COLUMNS, anchored_rows, chunks, import_batch
+from events.rows import ARROW_SCHEMA, COLUMNS, anchored_rows, chunks, import_batch, import_listed
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -307,10 +307,7 @@ class PostgresEventLog(Committed, PostgresNotices, PostgresReads):
         at: datetime | None = None,
     ) -> int:
         """Bulk-append whole new games: all or nothing, with COPY, in one transaction."""
-        games = list(games)
-        game_ids = [game_id for game_id, _ in games]
-        if len(set(game_ids)) != len(game_ids):
-            raise GameExists("an import names the same game twice")
+        games, game_ids = import_listed(games)
         at = at or self._clock()
         inserted = 0
         with self._pool.connection() as conn, conn.transaction():

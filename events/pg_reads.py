@@ -15,7 +15,7 @@ from events import anchors, codec
 from events.anchors import chain_broken
 from events.base import Event
 from events.errors import UnknownGame
-from events.log import AppendResult, StoredEvent, VerifyReport
+from events.log import AppendResult, StoredEvent, VerifyReport, thread_cursor
 from events.pg_store import EPOCH_US
 
 #: ``anchors.CHECK_COLUMNS`` in PostgreSQL's words
@@ -37,11 +37,7 @@ class PostgresReads:
 
     def reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's own cursor on the mirror (DuckDB), for the read models' SQL."""
-        cursor = getattr(self._local, "cursor", None)
-        if cursor is None:
-            with self._mirror_lock:
-                cursor = self._local.cursor = self.con.cursor()
-        return cursor
+        return thread_cursor(self._local, self._mirror_lock, self.con)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """A new cursor on the mirror, for a layer that keeps its own (derived) tables."""

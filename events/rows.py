@@ -7,12 +7,13 @@ import gc
 import hashlib
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import pyarrow as pa
 
 from events import anchors, codec, limits
 from events.base import Event
+from events.errors import GameExists
 from events.log import GENESIS_HASH, micros
 
 COLUMNS = (
@@ -29,21 +30,34 @@ COLUMNS = (
     "mac",
 )
 
-ARROW_SCHEMA = pa.schema(
-    [
-        ("game_id", pa.string()),
-        ("seq", pa.int32()),
-        ("recorded_at", pa.timestamp("us")),
-        ("actor", pa.string()),
-        ("type", pa.string()),
-        ("body", pa.binary()),
-        ("body_json", pa.string()),
-        ("prev_hash", pa.binary()),
-        ("hash", pa.binary()),
-        ("idempotency_key", pa.string()),
-        ("mac", pa.binary()),
-    ]
-)
+def import_listed(games: Iterable[tuple[str, Sequence[Event]]]) -> tuple[list[tuple[str, Sequence[Event]]], list[str]]:
+    """An import's games as a list, with their ids; one naming the same game twice is refused."""
+    games = list(games)
+    game_ids = [game_id for game_id, _ in games]
+    if len(set(game_ids)) != len(game_ids):
+        raise GameExists("an import names the same game twice")
+    return games, game_ids
+
+
+def columns(spec: str) -> list[tuple[str, pa.DataType]]:
+    """Arrow columns written as the DuckDB table declares them: "game_id VARCHAR, seq INTEGER, ..."."""
+    out = []
+    for column in spec.split(","):
+        name, kind = column.split()
+        out.append((name, _ARROW_TYPES[kind]))
+    return out
+
+
+_ARROW_TYPES = {
+    "VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "DOUBLE": pa.float64(),
+    "BOOLEAN": pa.bool_(), "BLOB": pa.binary(), "TIMESTAMP": pa.timestamp("us"), "INTEGER[]": pa.list_(pa.int32()),
+}
+
+
+ARROW_SCHEMA = pa.schema(columns(
+    "game_id VARCHAR, seq INTEGER, recorded_at TIMESTAMP, actor VARCHAR, type VARCHAR, body BLOB, "
+    "body_json VARCHAR, prev_hash BLOB, hash BLOB, idempotency_key VARCHAR, mac BLOB"
+))
 
 HEADS_ARROW = pa.schema(
     [("game_id", pa.string()), ("last_seq", pa.int32()), ("legacy_seq", pa.int32()), ("mac", pa.binary())]

@@ -27,6 +27,7 @@ from events.errors import GameUnreadable
 from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
 from events.log import EventLog, from_micros, micros, naive_utc
+from events.rows import columns
 from projections.fold import GameState, fold, start
 from projections.quarantine import Quarantine, Unfoldable, decode_each, effective_steps, unreadable
 from projections.stats import Finished, model as stats_model, models as stats_models
@@ -78,17 +79,10 @@ GAMES_SCHEMA = pa.schema(
         ("score_only", pa.bool_()),
     ]
 )
-RESULTS_SCHEMA = pa.schema(
-    [
-        ("game_id", pa.string()),
-        ("seat", pa.int32()),
-        ("player", pa.string()),
-        ("score", pa.int32()),
-        ("rank", pa.int32()),
-        ("won", pa.bool_()),
-        ("score_only", pa.bool_()),
-    ]
-)
+RESULTS_SCHEMA = pa.schema(columns(
+    "game_id VARCHAR, seat INTEGER, player VARCHAR, score INTEGER, rank INTEGER, won BOOLEAN, "
+    "score_only BOOLEAN"
+))
 
 
 def game_rows(
@@ -571,54 +565,22 @@ _CATALOGUE_MARK = "catalogue_rowid"
 
 #: the statistics tables every title shares (each title adds its own, see ``projections.stats``)
 STATS_SCHEMAS: dict[str, pa.Schema] = {
-    "game_facts": pa.schema(
-        [
-            ("game_id", pa.string()),
-            ("title", pa.string()),
-            ("last_seq", pa.int32()),
-            ("steps", pa.int32()),
-            ("moves", pa.int32()),
-            ("rounds", pa.int32()),
-            ("first_seat", pa.int32()),
-            ("teams", pa.list_(pa.int32())),
-            ("options", pa.string()),
-            ("edited", pa.bool_()),
-        ]
-    ),
-    "score_sources": pa.schema(
-        [
-            ("game_id", pa.string()),
-            ("seat", pa.int32()),
-            ("player", pa.string()),
-            ("won", pa.bool_()),
-            ("source", pa.string()),
-            ("points", pa.int32()),
-        ]
-    ),
+    "game_facts": pa.schema(columns(
+        "game_id VARCHAR, title VARCHAR, last_seq INTEGER, steps INTEGER, moves INTEGER, "
+        "rounds INTEGER, first_seat INTEGER, teams INTEGER[], options VARCHAR, edited BOOLEAN"
+    )),
+    "score_sources": pa.schema(columns(
+        "game_id VARCHAR, seat INTEGER, player VARCHAR, won BOOLEAN, source VARCHAR, points INTEGER"
+    )),
     # results with what the questions filter on, so that they filter without joining on game ids
-    "seat_results": pa.schema(
-        [
-            ("game_id", pa.string()),
-            ("players", pa.int32()),
-            ("seat", pa.int32()),
-            ("player", pa.string()),
-            ("team", pa.int32()),
-            ("first", pa.bool_()),
-            ("score", pa.int32()),
-            ("rank", pa.int32()),
-            ("won", pa.bool_()),
-            ("score_only", pa.bool_()),
-        ]
-    ),
+    "seat_results": pa.schema(columns(
+        "game_id VARCHAR, players INTEGER, seat INTEGER, player VARCHAR, team INTEGER, first BOOLEAN, "
+        "score INTEGER, rank INTEGER, won BOOLEAN, score_only BOOLEAN"
+    )),
     # only games with undo, redo or amendments: which raw seqs count, at which step, with whose body
-    "effective_edits": pa.schema(
-        [
-            ("game_id", pa.string()),
-            ("seq", pa.int32()),
-            ("step", pa.int32()),
-            ("amended_by", pa.int32()),
-        ]
-    ),
+    "effective_edits": pa.schema(columns(
+        "game_id VARCHAR, seq INTEGER, step INTEGER, amended_by INTEGER"
+    )),
 }
 
 #: a finished game's own columns, added to every per-seat statistics table (filters without joins)

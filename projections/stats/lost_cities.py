@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
+from events.rows import columns
 from projections.fold import GameState
 from projections.stats.base import Finished, TitleStats
 from rules.lost_cities.scoring import expedition_breakdown, side_seats
@@ -15,35 +16,15 @@ from rules.lost_cities.state import SIDES
 class LostCitiesStats(TitleStats):
     title: ClassVar[str] = "lost-cities"
     tables: ClassVar[dict[str, pa.Schema]] = {
-        "lost_cities_expeditions": pa.schema(
-            [
-                ("game_id", pa.string()),
-                ("round", pa.int32()),
-                ("side", pa.int32()),
-                ("seat", pa.int32()),
-                ("player", pa.string()),
-                ("colour", pa.string()),
-                ("cards", pa.int32()),
-                ("wagers", pa.int32()),
-                ("sum", pa.int32()),
-                ("multiplier", pa.int32()),
-                ("bonus", pa.bool_()),
-                ("score", pa.int32()),
-            ]
-        ),
-        "lost_cities_rounds": pa.schema(
-            [
-                ("game_id", pa.string()),
-                ("round", pa.int32()),
-                ("side", pa.int32()),
-                ("seat", pa.int32()),
-                ("player", pa.string()),
-                ("started", pa.bool_()),
-                ("opened", pa.int32()),
-                ("bonuses", pa.int32()),
-                ("score", pa.int32()),
-            ]
-        ),
+        "lost_cities_expeditions": pa.schema(columns(
+            "game_id VARCHAR, round INTEGER, side INTEGER, seat INTEGER, player VARCHAR, "
+            "colour VARCHAR, cards INTEGER, wagers INTEGER, sum INTEGER, multiplier INTEGER, "
+            "bonus BOOLEAN, score INTEGER"
+        )),
+        "lost_cities_rounds": pa.schema(columns(
+            "game_id VARCHAR, round INTEGER, side INTEGER, seat INTEGER, player VARCHAR, "
+            "started BOOLEAN, opened INTEGER, bonuses INTEGER, score INTEGER"
+        )),
     }
     docs: ClassVar[dict[str, str]] = {
         "lost_cities_expeditions": "one row per opened expedition of a finished round: game_id, round, side "

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 import pyarrow as pa
 
+from events.rows import columns
 from projections.fold import GameState
 from projections.stats.base import Finished, TitleStats
 from rules.marco_polo.scoring import breakdown
@@ -18,21 +19,11 @@ SOURCES = (
     "coins", "beijing", "goods", "most_contracts",
 )
 
-SEAT_COLUMNS = [
-    ("game_id", pa.string()),
-    ("seat", pa.int32()),
-    ("player", pa.string()),
-    ("character", pa.string()),
-    ("contracts", pa.int32()),
-    ("posts", pa.int32()),
-    ("beijing_slot", pa.int32()),
-    ("travel_steps", pa.int32()),
-    ("camels", pa.int32()),
-    ("coins", pa.int32()),
-    ("score", pa.int32()),
-    ("rank", pa.int32()),
-    ("won", pa.bool_()),
-]
+SEAT_COLUMNS = columns(
+    "game_id VARCHAR, seat INTEGER, player VARCHAR, character VARCHAR, contracts INTEGER, "
+    "posts INTEGER, beijing_slot INTEGER, travel_steps INTEGER, camels INTEGER, coins INTEGER, "
+    "score INTEGER, rank INTEGER, won BOOLEAN"
+)
 
 SEAT_DOC = (
     "one row per seat of a finished game: game_id, seat, player, character, contracts (completed), "

@@ -23,6 +23,7 @@ import pyarrow as pa
 from openskill.models import PlackettLuce
 
 from events.errors import StatsQueryRefused
+from events.rows import columns
 from projections.stats import models
 
 if TYPE_CHECKING:
@@ -34,21 +35,10 @@ _META_KEY = "ratings_version"
 #: how many players one "who is favourite" question may name
 MOST_AT_TABLE = 8
 
-STEPS_SCHEMA = pa.schema(
-    [
-        ("title", pa.string()),
-        ("game_id", pa.string()),
-        ("ended_at", pa.timestamp("us")),
-        ("seat", pa.int32()),
-        ("player", pa.string()),
-        ("team", pa.int32()),
-        ("rank", pa.int32()),
-        ("mu_before", pa.float64()),
-        ("sigma_before", pa.float64()),
-        ("mu", pa.float64()),
-        ("sigma", pa.float64()),
-    ]
-)
+STEPS_SCHEMA = pa.schema(columns(
+    "title VARCHAR, game_id VARCHAR, ended_at TIMESTAMP, seat INTEGER, player VARCHAR, team INTEGER, "
+    "rank INTEGER, mu_before DOUBLE, sigma_before DOUBLE, mu DOUBLE, sigma DOUBLE"
+))
 
 
 def counted(where: str = "true") -> str:

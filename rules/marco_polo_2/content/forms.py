@@ -76,6 +76,13 @@ def _when(field: str, *values: str) -> dict:
     return {"field": field, "in": list(values)}
 
 
+def _one_each(label: str, help_: str, path: str, id_label: str, ids: list[tuple[str, str]], fields: list[dict]) -> dict:
+    """A kind of which the board has one per fixed id (a guild's seal, a special city), keyed by it."""
+    return {"label": label, "help": help_, "where": {"path": path, "as": "dict"},
+            "id": {"type": "choice", "label": id_label, "help": "", "choices": [{"value": v, "label": lab, "help": ""} for v, lab in ids]},
+            "fields": fields}
+
+
 def _guild_choices() -> list[tuple[str, str, str]]:
     return [(g, GUILD_LABELS[g], "") for g in GUILDS]
 
@@ -219,26 +226,20 @@ def _kinds() -> dict[str, dict]:
                item={"type": "bundle", "keys": list(RESOURCES), "nonempty": False}, min=2, max=2),
         ],
     }
-    seal = {
-        "label": "Guild seal", "help": "A guild's marker: its cost to improve on the top, its bonus («!») below.",
-        "where": {"path": "seals", "as": "dict"},
-        "id": {"type": "choice", "label": "Guild", "help": "", "choices": [{"value": g, "label": GUILD_LABELS[g], "help": ""} for g in GUILDS]},
-        "fields": [
+    seal = _one_each(
+        "Guild seal", "A guild's marker: its cost to improve on the top, its bonus («!») below.", "seals",
+        "Guild", [(g, GUILD_LABELS[g]) for g in GUILDS], [
             _bundle("improve", "To improve it, pay", "The cost printed on the seal.", required=True),
             _bundle("bonus", "Its bonus («!»)", "What it gives at once when improved, and at every round start.", required=True),
             _bool("plus_one", "Shows «+1»", "A «+1» shield at the end of the game."),
-        ],
-    }
-    special = {
-        "label": "Special city", "help": "The action space of Baghdad, Balkh or Hormuz (you need a trading post there).",
-        "where": {"path": "specials", "as": "dict"},
-        "id": {"type": "choice", "label": "City", "help": "", "choices": [{"value": c, "label": SPECIAL_LABELS[c], "help": ""} for c in SPECIAL_CITIES]},
-        "fields": [
+        ])
+    special = _one_each(
+        "Special city", "The action space of Baghdad, Balkh or Hormuz (you need a trading post there).", "specials",
+        "City", [(c, SPECIAL_LABELS[c]) for c in SPECIAL_CITIES], [
             _bundle("reward", "You receive", "What its space gives.", required=True),
             _choice("guild", "Guild shown", "With this guild's improved seal you also get that seal's bonus.", _guild_choices(), required=True),
             _int("twice_at", "Twice with a die of at least", "The die that pays it twice.", lo=1, hi=6, default=4, required=True),
-        ],
-    }
+        ])
     route_tile = {
         "label": "Caravan route tile", "help": "A caravan's route: it joins two shields.",
         "where": {"path": "route_tiles", "as": "list"}, "id": _code("The tile's code."),
