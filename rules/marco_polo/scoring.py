@@ -74,3 +74,11 @@ def outcome(state: MarcoPoloState) -> Outcome | None:
     if state.phase != OVER:
         return None
     return ranked_by_camels([r["total"] for r in breakdown(state)], [p.camels for p in state.seats])
+
+
+def score_after(state: MarcoPoloState, public_only: bool) -> tuple[int, ...]:
+    """Each seat's score now: the score track alone (``public_only``), else the end's whole sum as
+    if the game ended here (objectives, coins, Beijing, goods, most contracts)."""
+    if public_only:
+        return tuple(p.vp for p in state.seats)
+    return tuple(r["total"] for r in breakdown(state))
