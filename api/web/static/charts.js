@@ -260,7 +260,7 @@ export function lines(label, steps, series, { caption, marks = [], tick = (v) =>
   const legend = h('ul', { class: 'sv-legend' }, series.map((one) => h('li', {}, h('span', { class: 'sv-swatch', style: `background:${one.colour}` }), one.name)));
   const fig = figure(label, (width) => {
     const values = series.flatMap((one) => one.values);
-    const lo = Math.min(0, ...values); const hi = Math.max(0, ...values) || 1;
+    const lo = Math.min(0, ...values); const hi = Math.max(lo + 1, 0, ...values);
     const left = Math.max(28, ...[lo, hi].map((v) => widthOf(tick(v)) + 8));
     const height = 180; const top = 10; const bottom = 14;
     const y = scale(lo, hi, height - bottom, top);
