@@ -133,12 +133,12 @@ def race(projector: Projector, game_id: str) -> Race:
         )
     if swing is not None:
         out.swing = Swing(step=steps[swing.step], seat=swing.seat, delta=swing.delta)
-        out.swing_words = phrase(
-            "race.swing",
-            "{words} (step {step}): {delta} points for {who}",
-            words=words(swing.step),
-            step=steps[swing.step],
-            delta=_signed(swing.delta),
-            who=game.players[swing.seat],
-        )
+        said = dict(words=words(swing.step), step=steps[swing.step], delta=_signed(swing.delta), who=game.players[swing.seat])
+        round_no = game.title.round_of(games[steps[swing.step]].state)
+        if round_no is None:
+            out.swing_words = phrase("race.swing", "{words} (step {step}): {delta} points for {who}", **said)
+        else:
+            out.swing_words = phrase(
+                "race.swing-round", "{words} (round {round}, step {step}): {delta} points for {who}", round=round_no, **said
+            )
     return out

@@ -91,6 +91,9 @@ class LostCities(Title[LostCitiesState]):
     def outcome(self, state: LostCitiesState) -> Outcome | None:
         return _outcome(state)
 
+    def round_of(self, state: LostCitiesState) -> int:
+        return state.round
+
     def score_after(self, state: LostCitiesState, public_only: bool) -> tuple[int, ...]:
         return _score_after(state)
 

@@ -201,6 +201,9 @@ class MarcoPolo(PackedTitle[MarcoPoloState]):
     def outcome(self, state: MarcoPoloState) -> Outcome | None:
         return _outcome(state)
 
+    def round_of(self, state: MarcoPoloState) -> int:
+        return state.round
+
     def score_after(self, state: MarcoPoloState, public_only: bool) -> tuple[int, ...]:
         return _score_after(state, public_only)
 

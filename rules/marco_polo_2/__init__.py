@@ -309,6 +309,9 @@ class MarcoPolo2(GrowingPacks[MP2State]):
     def outcome(self, state: MP2State) -> Outcome | None:
         return _outcome(state)
 
+    def round_of(self, state: MP2State) -> int:
+        return state.round
+
     def score_after(self, state: MP2State, public_only: bool) -> tuple[int, ...]:
         return _score_after(state, public_only)
 

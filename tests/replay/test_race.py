@@ -80,7 +80,7 @@ def test_an_ended_game_races_to_its_outcome_and_names_its_steps(log, projector):
     if got.turning_point is not None:
         assert all(leads(s, got.winners) for s in got.scores[got.turning_point:-1])
     assert got.swing is not None
-    assert "(step " in str(got.swing_words) and "points for" in str(got.swing_words)
+    assert "step " in str(got.swing_words) and "(round " in str(got.swing_words) and "points for" in str(got.swing_words)
 
 
 def test_a_lost_cities_expedition_counts_as_it_lies_on_the_table(log, projector):

@@ -25,7 +25,7 @@ def test_an_ended_game_races_with_its_steps_numbered_as_the_replay(client, ended
     assert got["winners"] == final["outcome"]["winners"]
     swing = got["biggest_swing"]
     assert swing is not None and swing["player"] in ("Ana", "Bea")
-    assert f"(step {swing['step']})" in swing["words"]
+    assert f"step {swing['step']})" in swing["words"] and "(round " in swing["words"]
     if got["turning_point"] is not None:
         assert "led for good from step" in got["turning_words"]
 
@@ -33,8 +33,8 @@ def test_an_ended_game_races_with_its_steps_numbered_as_the_replay(client, ended
 def test_the_words_in_spanish_and_japanese(client, ended_game):
     es = client.get(f"/games/{ended_game.id}/race", params={"lang": "es"})
     ja = client.get(f"/games/{ended_game.id}/race", headers={"Accept-Language": "ja"})
-    assert es.headers["content-language"] == "es" and "(paso " in es.json()["biggest_swing"]["words"]
-    assert ja.headers["content-language"] == "ja" and "（手順" in ja.json()["biggest_swing"]["words"]
+    assert es.headers["content-language"] == "es" and ", paso " in es.json()["biggest_swing"]["words"]
+    assert ja.headers["content-language"] == "ja" and "、手順" in ja.json()["biggest_swing"]["words"]
     assert ja.json()["labels"] == {"step": "手順", "score": "得点"}
 
 
