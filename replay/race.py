@@ -113,8 +113,8 @@ def race(projector: Projector, game_id: str) -> Race:
                 scores.append(tuple(got))
                 seat = getattr(entries[index].body, "seat", None)
                 movers.append(seat if isinstance(seat, int) else None)
-    outcome = game.title.outcome(game.state) if ended and game.score_only is None else None
-    winners = outcome.winners if outcome is not None else ()
+    # the winners the log recorded at the end (a table may end a game before its rules do)
+    winners = tuple(game.ended.winners) if game.ended is not None and game.score_only is None else ()
     point = turning_point(scores, winners)
     swing = biggest_swing(scores, movers)
 

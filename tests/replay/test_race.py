@@ -110,3 +110,10 @@ def test_a_marco_polo_game_in_progress_counts_the_score_track_alone(log, project
         whole = race(projector, f"race-{title}-ended")
         assert not whole.public_only and whole.scores[-1] == events[-1].scores  # the end's own scoring
         assert whole.winners == events[-1].winners
+
+
+def test_a_game_the_table_ended_early_races_to_the_winners_it_recorded(log, projector):
+    events = random_game("lost-cities", ("Ana", "Bea"), {"rounds": 1}, seed=5)[:30]
+    game_id = _imported(log, [*events, GameEnded(scores=(5, 3), ranks=(1, 2), winners=(0,))])
+    got = race(projector, game_id)
+    assert not got.public_only and got.winners == (0,) and got.steps[-1] == 30
