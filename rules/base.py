@@ -146,6 +146,15 @@ class Title(Generic[S]):
         """``status`` as a phrase the API says in a language; None: ``status`` as it is."""
         return None
 
+    def round_of(self, state: S) -> int | None:
+        """The round the game is in (or just finished); None: the title has no rounds."""
+        return None
+
+    def score_after(self, state: S, public_only: bool) -> tuple[int, ...] | None:
+        """Each seat's score now by the end's scoring (``public_only``: only what lies open on the
+        table counts); None: the title keeps no score during play."""
+        return None
+
 
 class PackedTitle(Title[S]):
     """A title whose components are data: content packs, shipped with it and listed read-only."""

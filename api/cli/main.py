@@ -211,14 +211,19 @@ def replay(
     full: bool = typer.Option(False, help="everything the log knows"),
     token: Optional[str] = typer.Option(None, "--token", help="through a running service: the seat's token (--seat)"),
     as_json: bool = typer.Option(False, "--json", help="print the title's view as JSON instead of the picture"),
+    race: bool = typer.Option(False, "--race", help="the score race instead: each player's score after every step, the turning point, the biggest swing"),
+    out: Optional[str] = typer.Option(None, "--out", "-o", help="with --race: write the chart to this .svg or .png file"),
     db: str = Db,
 ) -> None:
     """Draw the table at a point of the game: each player's board, the shared board, the hand the
-    eyes may see, whose turn (public unless --seat / --full)."""
+    eyes may see, whose turn (public unless --seat / --full). With --race: the score race (public
+    scores until the end, whatever the eyes)."""
     from api import i18n
     from projections.fold import status_words
     from replay.frames import Perspective
 
+    if race:
+        return print_race(game_id, db, as_json, out)
     running = service(db)
     if running is not None:
         with reported():
@@ -238,6 +243,35 @@ def replay(
         status = i18n.sentence(status_words(game), i18n.cli_lang)
         content = game.title.table_content(game.state)
     print_table(game_id, last if at is None else at, eyes.name, view, content, status, as_json)
+
+
+def print_race(game_id: str, db: str, as_json: bool, out: Optional[str]) -> None:
+    """``replay --race``: the race as lines, as JSON, or as a chart written to ``out``."""
+    from api import i18n
+    from api.race import race_lines, race_out
+
+    fmt = None if out is None else out.rsplit(".", 1)[-1].lower()
+    if fmt not in (None, "svg", "png"):
+        fail(cli("msgs/race-chart-format", out=out))
+    running = service(db)
+    if running is not None:
+        with reported():
+            path = f"/games/{quote(game_id, safe='')}/race"
+            answer = running.get(path, [("lang", i18n.cli_lang)])
+            image = running.request("GET", path, [("lang", i18n.cli_lang), ("format", fmt)])[0] if fmt else None
+    else:
+        with layers(db) as lay, reported():
+            answer = race_out(lay, game_id, i18n.cli_lang)
+            if fmt:
+                from replay.race_chart import draw
+
+                image = draw(answer, fmt)
+    if fmt:
+        Path(out).write_bytes(image)
+    if as_json:
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
+        return
+    console().print("\n".join(race_lines(answer, i18n.cli_lang)), soft_wrap=True, markup=False, highlight=False)
 
 
 def print_table(

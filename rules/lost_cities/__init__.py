@@ -25,6 +25,7 @@ from rules.lost_cities.notation import format_move as _format_move
 from rules.lost_cities.notation import parse_move as _parse_move
 from rules.lost_cities.scoring import outcome as _outcome
 from rules.lost_cities.scoring import score as _score
+from rules.lost_cities.scoring import score_after as _score_after
 from rules.lost_cities.sentences import describe as _describe
 from rules.lost_cities.sentences import status_words as _status_words
 from rules.lost_cities.sentences import public_move as _public_move
@@ -89,6 +90,12 @@ class LostCities(Title[LostCitiesState]):
 
     def outcome(self, state: LostCitiesState) -> Outcome | None:
         return _outcome(state)
+
+    def round_of(self, state: LostCitiesState) -> int:
+        return state.round
+
+    def score_after(self, state: LostCitiesState, public_only: bool) -> tuple[int, ...]:
+        return _score_after(state)
 
     def parse_move(self, state: LostCitiesState, text: str) -> Event:
         return _parse_move(state, text)

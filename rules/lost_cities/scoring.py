@@ -150,3 +150,12 @@ def outcome(state: LostCitiesState) -> Outcome | None:
     ranks = tuple(distinct.index(s) + 1 for s in scores)
     winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
     return Outcome(scores=scores, ranks=ranks, winners=winners)
+
+
+def score_after(state: LostCitiesState) -> tuple[int, ...]:
+    """Each seat's side's score now: the rounds played plus the expeditions on the table as they
+    would score if the round ended here (every card counted lies open; no hand counts)."""
+    totals = list(state.totals)
+    if state.phase in (PLAY, DRAW):
+        totals = [totals[side] + side_score(state.expeditions[side]) for side in range(SIDES)]
+    return tuple(totals[seat % SIDES] for seat in range(len(state.players)))

@@ -49,6 +49,7 @@ from rules.marco_polo.notation import format_move as _format_move
 from rules.marco_polo.notation import parse_move as _parse_move
 from rules.marco_polo.scoring import outcome as _outcome
 from rules.marco_polo.scoring import score as _score
+from rules.marco_polo.scoring import score_after as _score_after
 from rules.marco_polo.sentences import describe as _describe
 from rules.marco_polo.sentences import status_words as _status_words
 from rules.marco_polo.sentences import public_move as _public_move
@@ -199,6 +200,12 @@ class MarcoPolo(PackedTitle[MarcoPoloState]):
 
     def outcome(self, state: MarcoPoloState) -> Outcome | None:
         return _outcome(state)
+
+    def round_of(self, state: MarcoPoloState) -> int:
+        return state.round
+
+    def score_after(self, state: MarcoPoloState, public_only: bool) -> tuple[int, ...]:
+        return _score_after(state, public_only)
 
     def parse_move(self, state: MarcoPoloState, text: str) -> Event:
         return _parse_move(state, text)

@@ -62,4 +62,4 @@ def breakdown(state: MarcoPoloState) -> list[dict[str, int]]:
     return out
 
 
-score, outcome = scoring(breakdown)
+score, outcome, score_after = scoring(breakdown)

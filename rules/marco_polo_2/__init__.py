@@ -41,6 +41,7 @@ from rules.marco_polo_2.notation import format_move as _format_move
 from rules.marco_polo_2.notation import parse_move as _parse_move
 from rules.marco_polo_2.scoring import outcome as _outcome
 from rules.marco_polo_2.scoring import score as _score
+from rules.marco_polo_2.scoring import score_after as _score_after
 from rules.marco_polo_2.sentences import describe as _describe
 from rules.marco_polo_2.sentences import status_words as _status_words
 from rules.marco_polo_2.sentences import public_move as _public_move
@@ -307,6 +308,12 @@ class MarcoPolo2(GrowingPacks[MP2State]):
 
     def outcome(self, state: MP2State) -> Outcome | None:
         return _outcome(state)
+
+    def round_of(self, state: MP2State) -> int:
+        return state.round
+
+    def score_after(self, state: MP2State, public_only: bool) -> tuple[int, ...]:
+        return _score_after(state, public_only)
 
     def parse_move(self, state: MP2State, text: str) -> Event:
         return _parse_move(state, text)

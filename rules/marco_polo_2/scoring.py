@@ -92,4 +92,4 @@ def breakdown(state: MP2State) -> list[dict[str, int]]:
     return out
 
 
-score, outcome = scoring(breakdown)
+score, outcome, score_after = scoring(breakdown)

@@ -51,9 +51,11 @@ def score_sheet(state: Any, rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def scoring(breakdown: Callable[[Any], list[dict[str, int]]]) -> tuple[Callable[[Any], dict[str, Any]], Callable[[Any], Outcome | None]]:
-    """A title's ``score`` (its sheet) and ``outcome`` (None until the game is over; ranked by total,
-    then camels, seats equal on both sharing the rank and the victory), both read from ``breakdown``."""
+def scoring(breakdown: Callable[[Any], list[dict[str, int]]]) -> tuple[Callable[[Any], dict[str, Any]], Callable[[Any], Outcome | None], Callable[[Any, bool], tuple[int, ...]]]:
+    """A title's ``score`` (its sheet), ``outcome`` (None until the game is over; ranked by total,
+    then camels, seats equal on both sharing the rank and the victory) and ``score_after`` (each
+    seat's score now: the score track alone while it is public only, else the end's whole sum as if
+    the game ended here), all read from ``breakdown``."""
 
     def score(state: Any) -> dict[str, Any]:
         return score_sheet(state, breakdown(state))
@@ -63,7 +65,12 @@ def scoring(breakdown: Callable[[Any], list[dict[str, int]]]) -> tuple[Callable[
             return None
         return ranked_by_camels([r["total"] for r in breakdown(state)], [p.camels for p in state.seats])
 
-    return score, outcome
+    def score_after(state: Any, public_only: bool) -> tuple[int, ...]:
+        if public_only:
+            return tuple(p.vp for p in state.seats)
+        return tuple(r["total"] for r in breakdown(state))
+
+    return score, outcome, score_after
 
 
 __all__ = ["compensation", "ranked_by_camels", "score_sheet", "scoring", "totalled", "turns"]

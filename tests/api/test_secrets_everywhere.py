@@ -208,6 +208,13 @@ def _game_reads(client, store: Store, game: Game, title: str) -> None:
         said = client.get(f"/games/{gid}/legal-moves", params={"at": at}, headers=game.auth).json()
         store.read(gid, f"get /games/{{game_id}}/legal-moves?at={at} with the write token (last, status_line)",
                    json.dumps([said["last"], said["status_line"]], ensure_ascii=False))
+    # the score race: public until the end for everyone, the write token's asker too
+    for lang in ("en", "es", "ja"):
+        for headers in ({}, game.auth):
+            race = client.get(f"/games/{gid}/race", params={"lang": lang}, headers=headers)
+            store.read(gid, f"get /games/{{game_id}}/race?lang={lang} {sorted(headers)}", race.text)
+    store.read(gid, "get /games/{game_id}/race?format=svg", client.get(f"/games/{gid}/race", params={"format": "svg"}).text)
+    store.asked.add(("get", "/games/{game_id}/race"))
     content = client.get(f"/games/{gid}/content").json()
     store.read(gid, "get /games/{game_id}/content", json.dumps(beyond_pack(content, PACKS[title])))
     store.asked.add(("get", "/games/{game_id}/content"))
@@ -303,6 +310,8 @@ def _cli_reads(store: Store, tmp: Path) -> None:
         store.read(game.id, "tabletape replay GAME (the table's picture)", run("replay", game.id))
         store.read(game.id, "tabletape replay GAME --at 3", run("replay", game.id, "--at", 3))
         store.read(game.id, "tabletape replay GAME --json", run("replay", game.id, "--json"))
+        store.read(game.id, "tabletape replay GAME --race", run("replay", game.id, "--race"))
+        store.read(game.id, "tabletape replay GAME --race --json", run("replay", game.id, "--race", "--json"))
     folder = tmp / "parquet"
     store.read(None, "tabletape export --format parquet", run("export", "--format", "parquet", folder))
     for where, text in _parquet_text(folder) if folder.exists() else []:

@@ -251,3 +251,48 @@ export function line(label, points, { caption, tick = (v) => num(Math.round(v)),
     return svg;
   }, { caption });
 }
+
+// Lines over steps, one a series: series [{name, colour, values: [number per step]}], ``steps``
+// the steps' numbers. ``marks`` [{step, value, aria, kind}] are the points one may focus (a ring
+// each, ``kind`` 'turn' draws a dashed line across as well). The drawn svg's ``xOf(step)`` places
+// a step, for a caller's "you are here" line (class sv-now, moved with ``place``).
+export function lines(label, steps, series, { caption, marks = [], tick = (v) => num(Math.round(v)) } = {}) {
+  const legend = h('ul', { class: 'sv-legend' }, series.map((one) => h('li', {}, h('span', { class: 'sv-swatch', style: `background:${one.colour}` }), one.name)));
+  const fig = figure(label, (width) => {
+    const values = series.flatMap((one) => one.values);
+    const lo = Math.min(0, ...values); const hi = Math.max(lo + 1, 0, ...values);
+    const left = Math.max(28, ...[lo, hi].map((v) => widthOf(tick(v)) + 8));
+    const height = 180; const top = 10; const bottom = 14;
+    const y = scale(lo, hi, height - bottom, top);
+    const first = steps.length ? steps[0] : 0; const last = steps.length ? steps[steps.length - 1] : 1;
+    const x = scale(first, Math.max(first + 1, last), left + 6, width - 12);
+    const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, height, class: 'sv-line sv-race' });
+    svg.append(s('line', { x1: left, x2: width, y1: y(0), y2: y(0), class: 'sv-axis' }),
+      text(left - 4, y(hi) + 4, tick(hi), { 'text-anchor': 'end', class: 'sv-tick' }),
+      text(left - 4, y(lo) + 4, tick(lo), { 'text-anchor': 'end', class: 'sv-tick' }));
+    if (lo < 0 && hi > 0) svg.append(text(left - 4, y(0) + 4, tick(0), { 'text-anchor': 'end', class: 'sv-tick' }));
+    svg.append(s('line', { x1: x(first), x2: x(first), y1: top, y2: height - bottom, class: 'sv-now', 'aria-hidden': 'true' }));
+    for (const one of series) {
+      svg.append(s('polyline', { points: one.values.map((v, i) => `${x(steps[i])},${y(v)}`).join(' '), fill: 'none', stroke: one.colour, 'stroke-width': 2, class: 'sv-path' }));
+    }
+    for (const m of marks) {
+      const cx = x(m.step); const cy = y(m.value);
+      const parts = [s('rect', { x: cx - 22, y: cy - 22, width: 44, height: 44, fill: 'transparent', class: 'sv-hit' }),
+        s('circle', { cx, cy, r: 7, fill: 'none', stroke: '#1f1d1a', 'stroke-width': 2.5, class: `sv-ring ${m.kind || ''}` })];
+      if (m.kind === 'turn') parts.unshift(s('line', { x1: cx, x2: cx, y1: top, y2: height - bottom, class: 'sv-turn' }));
+      svg.append(mark(m.aria, ...parts));
+    }
+    svg.xOf = x;
+    if (fig.placed !== undefined) place(svg, fig.placed);
+    return svg;
+  }, { caption, legend });
+  // the replay's step now, as a line across
+  const place = (svg, step) => {
+    const now = svg && svg.querySelector('.sv-now');
+    if (!now || !svg.xOf) return;
+    const at = svg.xOf(step);
+    now.setAttribute('x1', at); now.setAttribute('x2', at);
+  };
+  fig.place = (step) => { fig.placed = step; place(fig.querySelector('svg'), step); };
+  return fig;
+}

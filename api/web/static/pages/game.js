@@ -10,6 +10,7 @@ import { dieStrip } from '../dicepad.js';
 import { takeHandover, handoverButton, staleToken } from '../handover.js';
 import { outbox as outboxOf, newKey, unanswered } from '../offline.js';
 import { t, num, lang, languageSwitch } from '../i18n.js';
+import { racePanel } from '../race.js';
 
 export async function show(main, q, { navigate }) {
   const id = q.get('game');
@@ -59,6 +60,7 @@ export async function show(main, q, { navigate }) {
   const live = h('span', { class: 'live-badge', id: 'live', hidden: true }, t('game.live'));
   const dialog = h('dialog', { class: 'amend-dialog', id: 'amend-dialog', 'aria-labelledby': 'amend-h' });
   const sheet = sheetOf(recorder, drawing); // on a phone: a bottom sheet under the board
+  const race = racePanel(id, { go: (step) => go(step) });
 
   main.append(
     handed.notice || '',
@@ -66,6 +68,7 @@ export async function show(main, q, { navigate }) {
     h('div', { class: 'game-head' }, title, meta, h('div', { class: 'status-row' }, status, live), outbox.status, gameLangSwitch()),
     h('div', { class: 'game-grid' },
       h('section', { class: 'board', 'aria-label': t('game.the-table') }, noMoves, drawing),
+      race.panel,
       h('div', { class: 'side' },
         h('section', { class: 'panel timeline', 'aria-labelledby': 'tl-h' },
           h('h2', { id: 'tl-h' }, t('game.replay')),
@@ -192,6 +195,7 @@ export async function show(main, q, { navigate }) {
     renderHistory();
     setPos(pos, { replace: true });
     if (!g.forksShown) { g.forksShown = true; renderForks(); }
+    race.load(g.info).then(() => race.place(g.pos)).catch(console.error);
     openStream();
   }
 
@@ -267,6 +271,7 @@ export async function show(main, q, { navigate }) {
     link.href = `/?game=${id}&at=${pos}`;
     renderScore(f);
     renderRecorder();
+    race.place(pos);
   }
   // a link's ?at= (or ?seq=) that names no step here says so instead of quietly showing another
   function openAsked() {
