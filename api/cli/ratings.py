@@ -16,7 +16,7 @@ def ratings(
     title: str = typer.Option(..., help="the title (ratings are per title)"),
     player: Optional[str] = typer.Option(None, help="this player's rating after each game instead"),
     favourite: list[str] = typer.Option([], "--favourite", "-f", help="a player at tonight's table (repeat: 2 to 8)"),
-    limit: int = typer.Option(100, help="at most this many rows of the table"),
+    limit: int = typer.Option(100, min=1, max=1000, help="at most this many rows of the table (1 to 1,000)"),
     rebuild: bool = typer.Option(False, "--rebuild", help="rate every game anew from the start first"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
     db: str = Db,

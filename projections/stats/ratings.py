@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from projections.read_models import ReadModels
 
 #: changes whenever the model or the table below changes: the steps are then rated anew
-VERSION = "plackett-luce-1"
+VERSION = "plackett-luce-2"  # 2: a player is their name without case, as in every statistic
 _META_KEY = "ratings_version"
 #: how many players one "who is favourite" question may name
 MOST_AT_TABLE = 8
@@ -89,7 +89,7 @@ def rate_games(
     current: dict[tuple[str, str], Any] = {}
     columns: dict[str, list[Any]] = {name: [] for name in STEPS_SCHEMA.names}
     for title, game_id, ended_at, seats, players, teams, ranks in games:
-        keys = [(title, p) for p in players]
+        keys = [(title, p.lower()) for p in players]  # "Ana" and "ana" are one player, as the statistics count them
         held = [current.get(k) for k in keys]
         before = [(h.mu, h.sigma) if h is not None else known.get(k, default) for h, k in zip(held, keys)]
         sides: dict[int, list[int]] = {}
@@ -241,8 +241,8 @@ class Ratings:
             known = {
                 (title, player): (mu, sigma)
                 for player, mu, sigma in con.execute(
-                    """SELECT player, arg_max(mu, (ended_at, game_id)), arg_max(sigma, (ended_at, game_id))
-                    FROM rating_steps WHERE title = ? AND (ended_at, game_id) < (?, ?) GROUP BY player""",
+                    """SELECT lower(player), arg_max(mu, (ended_at, game_id)), arg_max(sigma, (ended_at, game_id))
+                    FROM rating_steps WHERE title = ? AND (ended_at, game_id) < (?, ?) GROUP BY lower(player)""",
                     params,
                 ).fetchall()
             }
@@ -275,9 +275,10 @@ class Ratings:
         mu - 3 sigma it is ordered by, games rated, wins, and when they last played."""
         title = need_title(title)
         rows = self._ask(
-            """SELECT player, arg_max(mu, (ended_at, game_id)) AS mu, arg_max(sigma, (ended_at, game_id)) AS sigma,
-                   count(*) AS games, count(*) FILTER (WHERE rank = 1) AS wins, max(ended_at) AS last_played
-            FROM rating_steps WHERE title = ? GROUP BY player""",
+            """SELECT arg_max(player, (ended_at, game_id)) AS player, arg_max(mu, (ended_at, game_id)) AS mu,
+                   arg_max(sigma, (ended_at, game_id)) AS sigma, count(*) AS games, count(*) FILTER (WHERE rank = 1) AS wins,
+                   max(ended_at) AS last_played
+            FROM rating_steps WHERE title = ? GROUP BY lower(player)""",
             [title],
         )
         for row in rows:

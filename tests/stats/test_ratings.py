@@ -197,3 +197,24 @@ def test_a_postgresql_store_rates_exactly_as_duckdb(layers, db_path, postgres_db
         assert ratings.favourite("marco-polo", ["Ana", "Bea"]) == duck.favourite("marco-polo", ["Ana", "Bea"])
     finally:
         pg.close()
+
+
+def test_a_name_written_in_another_case_is_the_same_player(tmp_path):
+    """"Ana" and "ana" are one player, as every statistic counts them: one rating, one unbroken
+    history, and the chance tonight from that rating (found in the review of the ratings)."""
+    from events.duckdb_log import DuckDBEventLog
+
+    log = DuckDBEventLog(str(tmp_path / "case.duckdb"))
+    for i, players in enumerate([("Ana", "Bea"), ("ana", "Bea"), ("Ana", "Bea"), ("ana", "Bea")]):
+        log.import_games([(new_game_id(), random_game("lost-cities", players, {"rounds": 1}, seed=i))])
+    ratings = Ratings(Projector(log).read_models)
+    table = ratings.table("lost-cities")
+    assert sorted(r["player"].lower() for r in table) == ["ana", "bea"]
+    assert {r["player"].lower(): r["games"] for r in table} == {"ana": 4, "bea": 4}
+    history = ratings.history("lost-cities", "ANA")
+    assert len(history) == 4
+    assert all(a["mu"] == b["mu_before"] for a, b in zip(history, history[1:]))
+    ana = next(r for r in table if r["player"].lower() == "ana")
+    chances = {r["player"].lower(): r for r in ratings.favourite("lost-cities", ["ANA", "Bea"])}
+    assert chances["ana"]["games"] == ana["games"] == 4
+    log.close()
