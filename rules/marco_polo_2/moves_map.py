@@ -100,25 +100,27 @@ def _undercut(front: list, cost: tuple[int, int, int]) -> bool:
 
 def walks(m: Map, p: PlayerState, start: str, max_steps: int, mongke: bool = False, extras: bool = False) -> list[Walk]:
     """Walks from ``start`` of at most ``max_steps`` steps (a node may come again, ruling MP2-5), guild
-    routes only with the seal: per (end, steps, extra post, number of oases skipped) the cheapest
-    found (coins + camels + 2 jade, then fewest nodes). ``mongke``: an oasis passed is no step;
-    ``extras``: also per city passed without the seat's post, never the end. The search goes state by
-    state (node, steps, extra, oases skipped), cheapest first, and goes on from a state only with the
-    first walk into it that no walk with fewer steps undercuts: bounded by the step budget and, for
-    the stepless oases, by their number."""
+    routes only with the seal: per (end, steps, extra post, number of oases skipped) each route cost
+    that no other undercuts in coins, camels and jade (the seat may afford one and not another), the
+    fewest nodes first. ``mongke``: an oasis passed is no step; ``extras``: also per city passed without
+    the seat's post, never the end. The search goes state by state (node, steps, extra, oases skipped),
+    cheapest first, and goes on from a state only with a walk into it that no walk in as few steps or
+    fewer undercuts: bounded by the step budget and, for the stepless oases, by their number."""
     cities, posts, seals, nodes, adj, oases = m.cities, p.posts, p.seals, m.nodes, m.adj, m.oases
     waived = p.character == "gantulga"
     first = (start, 0, None, 0)
-    labels: dict = {first: ((0, 0), (0, 0, 0), (), ())}
+    # per state, each cost not undercut: {cost: (rank, path, oases skipped)}
+    labels: dict = {first: {(0, 0, 0): ((0, 0), (), ())}}
     ends: dict = {}
-    todo = [((0, 0), 0, first)]
+    todo = [((0, 0), 0, first, (0, 0, 0))]
     queued = 0
     while todo:
-        rank, _, key = heappop(todo)
+        rank, _, key, cost = heappop(todo)
         here, steps, extra, _ = key
-        best, cost, path, skipped = labels[key]
-        if best != rank:
-            continue  # a cheaper walk came here after this one was queued
+        held = labels[key].get(cost)
+        if held is None or held[0] != rank:
+            continue  # a shorter walk of this cost came here after this one was queued
+        _, path, skipped = held
         for there, r in adj.get(here, ()):
             g = r.get("guild")
             if there not in nodes or (g and g not in seals):
@@ -128,23 +130,29 @@ def walks(m: Map, p: PlayerState, start: str, max_steps: int, mongke: bool = Fal
             walked = path + (there,)
             rank = (c[0] + c[1] + 2 * c[2], len(walked))
             if extra != there:  # ending where the extra post went would put a second post there
-                end = (there, steps + 1, extra, len(skipped))
-                if end not in ends or rank < ends[end][0]:
-                    ends[end] = (rank, c, walked, skipped)
+                front = ends.setdefault((there, steps + 1, extra, len(skipped)), {})
+                if not any(_covers(o, c) for o in front):
+                    front[c] = (rank, walked, skipped)
             stepless = mongke and there in oases
             n_steps = steps if stepless else steps + 1
             if n_steps + 1 > max_steps:
                 continue
             n_skipped = skipped + (there,) if stepless and there not in skipped else skipped
             for e in ((extra, there) if extras and extra is None and there in cities and there not in posts else (extra,)):
-                # a walk here in as few steps or fewer, no dearer, already goes on from here
-                if any((o := labels.get((there, s, e, len(n_skipped)))) is not None and o[0] <= rank for s in range(n_steps + 1)):
+                # a walk here in as few steps or fewer, at no cost above this one, already goes on from here
+                if any(_covers(o, c) for s in range(n_steps + 1) for o in labels.get((there, s, e, len(n_skipped)), ())):
                     continue
                 nxt = (there, n_steps, e, len(n_skipped))
-                labels[nxt] = (rank, c, walked, n_skipped)
+                labels.setdefault(nxt, {})[c] = (rank, walked, n_skipped)
                 queued += 1
-                heappush(todo, (rank, queued, nxt))
-    return [(path, steps, extra, skipped, cost) for (_, steps, extra, _), (_, cost, path, skipped) in ends.items()]
+                heappush(todo, (rank, queued, nxt, c))
+    return [(path, steps, extra, skipped, cost)
+            for (_, steps, extra, _), front in ends.items() for cost, (_, path, skipped) in front.items()]
+
+
+def _covers(cost: tuple[int, int, int], other: tuple[int, int, int]) -> bool:
+    """Whether ``cost`` is no higher than ``other`` in coins, camels and jade."""
+    return cost[0] <= other[0] and cost[1] <= other[1] and cost[2] <= other[2]
 
 
 def offers(found: list[Walk], limit: int, extras: bool = False) -> list[Walk]:

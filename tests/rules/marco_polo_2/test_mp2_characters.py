@@ -442,3 +442,18 @@ def test_donata_turn_ends_when_her_dice_are_gone_and_camels_for_occupied_spaces(
     state = seat(state, 1, dice=())
     state = msgspec.structs.replace(state, main_done=False)
     refused(state, "@1 khan pB", P + "donata-piece")
+
+
+def test_legal_moves_keep_a_dearer_route_the_seat_can_pay_when_the_cheaper_one_needs_coins():
+    """Ruling MP2-5: ``legal_moves`` offers per end each route cost no other undercuts. A seat with
+    no coins, a camel and a jade reaches O2 by O1 (camel and jade), not by C1 (coins): the walk it
+    can pay is offered though a walk cheaper in sum reaches the same place (found in review)."""
+    from rules.marco_polo_2.events import Travelled
+
+    state = seat(plain(chars=("dewu", "abha"), dice=[(2, 2, 3, 4, 4), (3, 3, 3, 3, 3)]), 0, figures=("BEI",), coins=0, camels=1, jade=1)
+    move = T.parse_move(state, "@0 travel 2 dice=2,2 path=O1,O2")
+    assert T.decide(state, move)
+    offered = [T.format_move(m) for m in T.legal_moves(state) if isinstance(m, Travelled)]
+    assert "@0 travel 2 dice=2,2 path=O1,O2" in offered
+    for listed in offered:  # and every travel offered is one the rules accept
+        assert T.decide(state, T.parse_move(state, listed))
