@@ -24,7 +24,7 @@ from events.anchors import chain_broken
 from events.base import Event
 from events.duckdb_reads import DuckDBReads, Head
 from events.errors import ChainBroken, ChainSecretMissing, GameExists
-from events.group_commit import AppendRequest, Committed, GroupCommitter, appended_concurrently, last_heads, stage
+from events.group_commit import AppendRequest, Committed, GroupCommitter, appended_concurrently, last_heads, settle, stage
 from events.log import VerifyReport, utc_now
 from events.rows import COLUMNS, anchored_rows, chunks, heads_table, import_batch, import_listed, no_cyclic_gc
 
@@ -168,13 +168,17 @@ class DuckDBEventLog(Committed, DuckDBReads):
                     # another connection wrote one of these games: find which, one by one
                     for request, _ in accepted:
                         self._forget_head(request.game_id)
-                    self._commit_one_by_one([request for request, _ in accepted])
+                    again = [request for request in batch if not request.done]
+                    for request in again:
+                        request.undecided()
+                    self._commit_one_by_one(again)
                     return
                 finally:
                     self._stats["write_cpu_us"] += (time.thread_time_ns() - cpu) // 1000
                 self._count(len(accepted), sum(len(r.rows) for r, _ in accepted))
                 for request, head in accepted:
                     self._acknowledge(request, head)
+                settle(batch)
 
     def _commit_one_by_one(self, batch: list[AppendRequest]) -> None:
         for request in batch:

@@ -137,8 +137,10 @@ def stage(
     ``head_of`` gives a game's head as stored (one the stage may advance), ``refusal`` why a game
     takes no event, ``stored_bodies`` the bodies of a span of seqs. Heads are advanced
     tentatively, so two requests for one game in one batch behave exactly as if they had been
-    committed one after the other. Refused and replayed requests are done; accepted ones are done
-    by the store once its commit has returned.
+    committed one after the other. Refused and replayed requests are done, unless their answer
+    rests on an earlier request of the batch (a replay of it, or stale after it): those, like the
+    accepted ones, are done by the store once its commit has returned (``settle``), and decided
+    again if it rolls back.
     """
     tentative: dict[str, Head] = {}
     accepted: list[tuple[AppendRequest, Head]] = []
@@ -149,6 +151,8 @@ def stage(
         if refused is not None:
             request.refuse(refused)
             continue
+        # an answer from the batch's own tentative head holds only once the batch is committed
+        settled = game_id not in tentative
         key = request.idempotency_key
         if key is not None and key in head.keys:
             first, last = head.keys[key]
@@ -157,14 +161,14 @@ def stage(
             )
             reused = key_reused(request, first, last, stored_bodies(game_id, first, last) if stored is None else stored)
             if reused is not None:
-                request.refuse(reused)
+                request.error = reused
             else:
                 request.result = AppendResult(game_id, first, last, replayed=True)
-                request.done = True
+            request.done = settled
             continue
         refused = stale(request, head.seq)
         if refused is not None:
-            request.refuse(refused)
+            request.error, request.done = refused, settled
             continue
         rows = event_rows(secret, request, head.seq, head.hash, at)
         request.rows = rows
@@ -175,6 +179,13 @@ def stage(
         tentative[game_id] = head
         accepted.append((request, head))
     return accepted
+
+
+def settle(batch: Sequence[AppendRequest]) -> None:
+    """After a batch's commit returned: every request it decided is done."""
+    for request in batch:
+        if not request.done and (request.result is not None or request.error is not None):
+            request.done = True
 
 
 def last_heads(accepted: list[tuple[AppendRequest, Head]]) -> list[tuple[str, Head, bool]]:

@@ -38,7 +38,7 @@ from events.anchors import chain_broken
 from events.base import Event
 from events.duckdb_log import SCHEMA as MIRROR_SCHEMA
 from events.errors import ChainSecretMissing, GameExists
-from events.group_commit import AppendRequest, Committed, GroupCommitter, Head, appended_concurrently, last_heads, stage
+from events.group_commit import AppendRequest, Committed, GroupCommitter, Head, appended_concurrently, last_heads, settle, stage
 from events.log import GENESIS_HASH, AppendResult, VerifyReport, utc_now
 from events.pg_notices import CHANNEL, SCHEMA_LOCK, PostgresNotices
 from events.pg_reads import PostgresReads
@@ -228,6 +228,7 @@ class PostgresEventLog(Committed, PostgresNotices, PostgresReads):
             self._count(len(accepted), sum(len(request.rows) for request, _ in accepted))
         for request, _ in accepted:
             request.done = True
+        settle(batch)
         return True
 
     def _lock_heads(

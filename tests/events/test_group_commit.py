@@ -180,3 +180,37 @@ def test_a_request_the_database_refuses_fails_alone(postgres_db):
         assert log.append(games[1], [CREATED], expected_seq=0).last_seq == 1
     finally:
         log.close()
+
+
+def test_a_retry_answered_from_its_group_is_not_acknowledged_when_the_group_fails_to_commit(tmp_path, monkeypatch):
+    """An append and the client's retry of it (same idempotency key) in one group: the retry's
+    "replayed" rests on the first one's rows, so when the database refuses the group's write
+    (here DuckDB raising an I/O error, as a full disk does) both get the error, and neither is told
+    its events are stored (found in review: the retry was answered "replayed")."""
+    import duckdb
+
+    from events.errors import TabletapeError  # noqa: F401  (the hierarchy the store's errors join)
+
+    store = DuckDBEventLog(str(tmp_path / "gc.duckdb"))
+    game = new_game_id()
+    store.append(game, [GameCreated(title="lost-cities", players=("Ana", "Bea"))], expected_seq=0)
+    first = AppendRequest(game, [Undone(to_seq=1)], 1, "K")
+    retry = AppendRequest(game, [Undone(to_seq=1)], 1, "K")
+    stale_after = AppendRequest(game, [Undone(to_seq=1)], 1, "other")
+
+    def disk_full(rows, accepted):
+        raise duckdb.IOException("disk full")
+
+    monkeypatch.setattr(store, "_write", disk_full)
+    with pytest.raises(duckdb.IOException):
+        store._committer._run([first, retry, stale_after])
+    monkeypatch.undo()
+    for request in (first, retry, stale_after):
+        assert request.done and isinstance(request.error, duckdb.IOException), request.result
+    assert store.last_seq(game) == 1
+    # the same three after the disk has room: one stored, the retry replayed, the third stale
+    again = [AppendRequest(game, [Undone(to_seq=1)], 1, "K"), AppendRequest(game, [Undone(to_seq=1)], 1, "K"),
+             AppendRequest(game, [Undone(to_seq=1)], 1, "other")]
+    store._committer._run(again)
+    assert again[0].result.first_seq == 2 and again[1].result.replayed and isinstance(again[2].error, ConcurrencyConflict)
+    store.close()
