@@ -433,7 +433,10 @@ def verify(
 def unreadable_in(projector: Any, game_id: str) -> Any:
     """Why this code cannot read a game (its ``GameUnreadable``), or None."""
     from events.errors import GameUnreadable
+    from events.seasons import is_season
 
+    if is_season(game_id):
+        return None  # a season's stream: its chain is all there is to check
     try:
         projector.state(game_id)
     except GameUnreadable as exc:
