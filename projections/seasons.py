@@ -9,9 +9,16 @@ is ordered by wins, then points, then the title's own tie-break (``TitleStats.ti
 
 from __future__ import annotations
 
+import csv
+import io
+import shutil
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any, Iterable
+
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from events.errors import SeasonRefused, UnknownSeason
 from events.limits import FIRST_YEAR, LAST_YEAR
@@ -78,14 +85,14 @@ def _refuse(code: str, field: str, message: str, **params: Any) -> None:
     raise SeasonRefused(message, params=dict(field=field, **params), code=code, field=field)
 
 
-def _plain(text: str, field: str, most: int, what: str) -> str:
+def _plain(text: str, field: str, most: int) -> str:
     char = control_character(text)
     if char is not None:
-        _refuse("season-text-control-character", field, "{field}: {what} holds the control character U+{ord:04X}; it is plain text", what=what, ord=ord(char))
+        _refuse("season-text-control-character", field, "{field} holds the control character U+{ord:04X}; it is plain text", ord=ord(char))
     if not text.strip():
-        _refuse("season-text-blank", field, "{field}: {what} is blank", what=what)
+        _refuse("season-text-blank", field, "{field} is blank")
     if len(text) > most:
-        _refuse("season-text-too-long", field, "{field}: {what} is longer than {most} characters", what=what, most=most)
+        _refuse("season-text-too-long", field, "{field} is longer than {most} characters", most=most)
     return text.strip()
 
 
@@ -102,7 +109,7 @@ def _day(text: str, field: str) -> date:
 def checked(season: Season, others: Iterable[Season]) -> Season:
     """``season`` with its text trimmed, once it keeps every rule of a season; raises
     SeasonRefused naming the rule (``code``) and the field."""
-    name = _plain(season.name, "name", MAX_SEASON_NAME, "the season's name")
+    name = _plain(season.name, "name", MAX_SEASON_NAME)
     taken = {same_name_key(o.name): o for o in others if o.season_id != season.season_id}
     if same_name_key(name) in taken:
         _refuse("season-name-taken", "name", "{field}: there is a season named {name!r} already", name=taken[same_name_key(name)].name)
@@ -123,7 +130,7 @@ def checked(season: Season, others: Iterable[Season]) -> Season:
         _refuse("season-members-too-many", "members", "{field}: a season has at most {most} members", most=MAX_MEMBERS)
     members, seen = [], set()
     for index, member in enumerate(season.members):
-        member = _plain(member, f"members.{index}", MAX_MEMBER_NAME, "a member's name")
+        member = _plain(member, f"members.{index}", MAX_MEMBER_NAME)
         if same_name_key(member) in seen:
             _refuse("season-member-repeated", f"members.{index}", "{field}: {member!r} is a member already", member=member)
         seen.add(same_name_key(member))
@@ -235,3 +242,60 @@ class Seasons:
             f"SELECT game_id, seat, {column} FROM {table} WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [game_ids]
         ).fetchall()
         return {(g, s): v or 0 for g, s, v in rows}
+
+
+# -- the standings as files -------------------------------------------------------------------------
+
+#: the columns of a season's standings as CSV and Parquet, one row per title and member
+COLUMNS = (
+    "season_id", "season", "starts", "ends", "title", "position", "player", "rating", "mu", "sigma",
+    "games", "wins", "points", "tiebreak",
+)
+
+PARQUET_SCHEMA = pa.schema([
+    ("season_id", pa.string()), ("season", pa.string()), ("starts", pa.date32()), ("ends", pa.date32()),
+    ("title", pa.string()), ("position", pa.int32()), ("player", pa.string()), ("rating", pa.float64()),
+    ("mu", pa.float64()), ("sigma", pa.float64()), ("games", pa.int32()), ("wins", pa.int32()),
+    ("points", pa.int64()), ("tiebreak", pa.int64()),
+])
+
+
+def flat_rows(season: Season, standings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The standings of every title of a season, one row per title and member (``COLUMNS``)."""
+    own = {"season_id": season.season_id, "season": season.name, "starts": season.starts, "ends": season.ends}
+    return [
+        {**own, "title": table["title"], **{k: row[k] for k in COLUMNS if k in row}}
+        for table in standings
+        for row in table["rows"]
+    ]
+
+
+def csv_text(season: Season, standings: list[dict[str, Any]]) -> str:
+    """The standings as CSV (a header line, ``COLUMNS``), ratings to two decimals."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in flat_rows(season, standings):
+        writer.writerow({k: (f"{v:.2f}" if isinstance(v, float) else "" if v is None else _cell(v)) for k, v in row.items()})
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    # a cell a spreadsheet would run as a formula is read as text
+    return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
+
+
+def export_parquet(seasons: Seasons, folder: str | Path) -> int:
+    """Every season's standings to ``DIR/seasons/seasons.parquet``; returns the rows (none: no file)."""
+    rows = []
+    for season in seasons.all():
+        rows += flat_rows(season, seasons.standings(season))
+    target = Path(folder) / "seasons"
+    if not rows:
+        shutil.rmtree(target, ignore_errors=True)
+        return 0
+    for row in rows:
+        row["starts"], row["ends"] = date.fromisoformat(row["starts"]), date.fromisoformat(row["ends"])
+    target.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=PARQUET_SCHEMA), target / "seasons.parquet")
+    return len(rows)
