@@ -26,6 +26,7 @@ from api.cli.demo import register as _register_demo
 from api.cli.help import FlowingGroup
 from api.cli.packs import register as _register_packs
 from api.cli.ratings import register as _register_ratings
+from api.cli.seasons import register as _register_seasons
 from api.cli.stats import register as _register_stats
 
 app = typer.Typer(
@@ -446,6 +447,7 @@ def unreadable_in(projector: Any, game_id: str) -> Any:
 
 _register_stats(app)
 _register_ratings(app)
+_register_seasons(app)
 _register_packs(app)
 _register_demo(app)
 
