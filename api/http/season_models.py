@@ -35,6 +35,7 @@ class SeasonOut(BaseModel):
     ends: str
     members: list[str]
     amendments: int = Field(description="corrections appended since it was defined")
+    title_names: list[str] = Field(default_factory=list, description="the titles' names in the reader's language")
 
 
 class SeasonsOut(BaseModel):

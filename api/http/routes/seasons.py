@@ -44,9 +44,10 @@ async def amend_season(season_id: SeasonId, body: SeasonAmendIn, svc: Svc, _admi
 
 
 @router.get("/seasons", response_model=SeasonsOut)
-def list_seasons(svc: Svc) -> SeasonsOut:
+def list_seasons(svc: Svc, accept_language: NamesLanguage = None) -> SeasonsOut:
     """Every season, the latest first."""
-    return SeasonsOut(seasons=[SeasonOut(**s.as_dict()) for s in seasons_of(svc).all()])
+    lang = i18n.negotiate(accept_language)
+    return SeasonsOut(seasons=[SeasonOut(**s.as_dict(), title_names=names(s, lang)) for s in seasons_of(svc).all()])
 
 
 @router.get(
@@ -68,7 +69,13 @@ def season_standings(season_id: SeasonId, svc: Svc, accept_language: NamesLangua
     games, wins and points, ordered by wins, then points, then the title's tie-break."""
     seasons = seasons_of(svc)
     season = seasons.get(season_id)
-    return SeasonStandingsOut(**season.as_dict(), standings=named(season, seasons, i18n.negotiate(accept_language)))
+    lang = i18n.negotiate(accept_language)
+    return SeasonStandingsOut(**season.as_dict(), title_names=names(season, lang), standings=named(season, seasons, lang))
+
+
+def names(season: Season, lang: str) -> list[str]:
+    known = titles()
+    return [i18n.title_name(known[t], lang) for t in season.titles]
 
 
 def named(season: Season, seasons: Seasons, lang: str) -> list[dict[str, Any]]:
