@@ -4,8 +4,8 @@
 import { api } from '../api.js';
 import { h } from '../dom.js';
 import { lang, t as say, has } from '../i18n.js';
+import { rating } from './ratings.js';
 
-const NUM1 = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'negative' });
 const INT = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
 const DAY = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
 const day = (iso) => DAY.format(new Date(`${iso}T00:00:00Z`));
@@ -34,14 +34,15 @@ export async function seasonsView(out, q, { table, crumbs, href }) {
     h('p', {}, h('a', { class: 'st-more', href: `/seasons/${encodeURIComponent(s.season_id)}.csv`, download: '' }, say('stats.season-csv'))));
   for (const t of s.standings) {
     const tie = t.rows.some((r) => r.tiebreak !== null);
+    // the columns the order follows first, so a phone shows them without a swipe
     const cols = [
       { key: 'player', label: say('stats.player'), fmt: 'text', show: (r) => `${INT.format(r.position)}.\u00a0${r.player}` },
-      { key: 'rating', label: say('stats.rating'), fmt: 'text', show: (r) => (r.rating === null ? '–' : NUM1.format(r.rating)) },
-      { key: 'games', label: say('stats.games'), fmt: 'int' },
       { key: 'wins', label: say('stats.wins'), fmt: 'int' },
       { key: 'points', label: say('stats.points'), fmt: 'int' },
     ];
     if (tie) cols.push({ key: 'tiebreak', label: has(`stats.tiebreak-${t.title}`) ? say(`stats.tiebreak-${t.title}`) : say('stats.tiebreak'), fmt: 'int' });
+    cols.push({ key: 'games', label: say('stats.games'), fmt: 'int' },
+      { key: 'rating', label: say('stats.rating'), fmt: 'text', show: (r) => (r.mu === null ? '–' : rating(r).replace(/ /g, '\u00a0')) });
     const id = `season-${t.title}`;
     out.append(h('section', { class: 'panel st-section', 'aria-labelledby': `${id}-h`, 'data-section': id },
       h('h2', { id: `${id}-h` }, t.title_name),
