@@ -160,3 +160,40 @@ def test_an_altered_season_is_named_and_refused(layers, seasons):
             Seasons(reopened, Projector(reopened).read_models).get(season.season_id)
     finally:
         reopened.close()
+
+
+def test_a_season_on_postgresql_stands_as_on_duckdb_and_another_worker_reads_it(layers, db_path, postgres_db, tmp_path):
+    import os
+    import shutil
+
+    from api.formats.jsonl import check_games
+    from events.stores import open_log
+    from projections.projector import Projector
+    from projections.stats import parquet
+
+    log, projector, _ = layers
+    duck = Seasons(log, projector.read_models)
+    on_duck = winter(duck)
+    export = tmp_path / "export"
+    parquet.export(projector.read_models, export)
+    shutil.copy(f"{db_path}.key", os.environ["TABLETAPE_SECRET_FILE"])
+    pg, other = open_log(postgres_db), None
+    try:
+        models = Projector(pg).read_models
+        parquet.restore(models, export, check=check_games)
+        seasons = Seasons(pg, models)
+        on_pg = winter(seasons)
+        assert seasons.standings(on_pg) == duck.standings(on_duck)
+        assert pg.verify(on_pg.season_id).ok
+        with pytest.raises(SeasonRefused):
+            winter(seasons)
+        other = open_log(postgres_db)  # another worker on the same store
+        theirs = Seasons(other, Projector(other).read_models)
+        assert [s.name for s in theirs.all()] == ["Winter 2026"]
+        write.amend(theirs, on_pg.season_id, name="Winter league")
+        assert seasons.get(on_pg.season_id).name == "Winter league"
+        assert not Projector(pg).quarantine.ids()
+    finally:
+        pg.close()
+        if other is not None:
+            other.close()
