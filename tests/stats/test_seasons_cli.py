@@ -63,3 +63,13 @@ def test_a_refusal_names_the_rule_and_writes_nothing(db_path):
     spanish = run("--lang", "es", "season", "create", "Otra", "--title", "lost-cities", "--starts", "2026-01-01",
                   "--ends", "2026-01-02", "--member", "Ana", "--db", db_path)
     assert spanish.exit_code == 1 and "miembros" in spanish.output
+
+
+def test_verify_checks_a_seasons_chain_with_the_games(db_path):
+    assert create(db_path).exit_code == 0
+    season_id = json.loads(run("season", "list", "--json", "--db", db_path).output)[0]["season_id"]
+    checked = run("verify", "--rules", "--db", db_path)
+    assert checked.exit_code == 0, checked.output
+    assert season_id in checked.output
+    exported = run("export", season_id, "--db", db_path)
+    assert exported.exit_code == 0 and "season.defined" not in exported.stdout  # a season is no game to export
