@@ -10,6 +10,7 @@ is ordered by wins, then points, then the title's own tie-break (``TitleStats.ti
 from __future__ import annotations
 
 import csv
+import logging
 import io
 import shutil
 from dataclasses import dataclass
@@ -20,13 +21,15 @@ from typing import Any, Iterable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from events.errors import SeasonRefused, UnknownSeason
+from events.errors import LogCorrupted, SeasonRefused, UnknownSeason
 from events.limits import FIRST_YEAR, LAST_YEAR
 from events.names import control_character, same_name_key
 from events.seasons import SEASON_PREFIX, SeasonAmended, SeasonDefined, is_season
 from projections.stats import model as stats_model
 from projections.stats.ratings import conservative, rate_games
 from rules import titles as registered_titles
+
+_logger = logging.getLogger("tabletape.seasons")
 
 MAX_SEASON_NAME = 80
 MAX_MEMBER_NAME = 64
@@ -166,8 +169,14 @@ class Seasons:
         return fold_season(season_id, self.log.read_checked(season_id))
 
     def all(self) -> list[Season]:
-        """Every season, the latest first day first, then by name."""
-        seasons = [self.get(season_id) for season_id in self.ids()]
+        """Every season, the latest first day first, then by name; one whose log was altered is
+        left out (``get`` and ``tabletape verify`` name it), as an altered game is."""
+        seasons = []
+        for season_id in self.ids():
+            try:
+                seasons.append(self.get(season_id))
+            except LogCorrupted:
+                _logger.warning("season %s is left out: its log was altered", season_id)
         return sorted(seasons, key=lambda s: (s.starts, s.name), reverse=True)
 
     def last_seq(self, season_id: str) -> int:
