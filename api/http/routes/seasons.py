@@ -35,7 +35,7 @@ async def define_season(body: SeasonIn, svc: Svc, _admin: Admin) -> SeasonOut:
     return SeasonOut(**season.as_dict())
 
 
-@router.post("/seasons/{season_id}/amend", response_model=SeasonOut, responses=errors(401, 403, 404, 422))
+@router.post("/seasons/{season_id}/amend", response_model=SeasonOut, responses=errors(401, 403, 404, 409, 422))
 async def amend_season(season_id: SeasonId, body: SeasonAmendIn, svc: Svc, _admin: Admin) -> SeasonOut:
     """Correct a season (admin): the fields given replace those in force, as a ``season.amended``
     event appended to its stream (nothing is rewritten)."""
@@ -43,7 +43,7 @@ async def amend_season(season_id: SeasonId, body: SeasonAmendIn, svc: Svc, _admi
     return SeasonOut(**season.as_dict())
 
 
-@router.get("/seasons", response_model=SeasonsOut)
+@router.get("/seasons", response_model=SeasonsOut, responses=errors(422))
 def list_seasons(svc: Svc, accept_language: NamesLanguage = None) -> SeasonsOut:
     """Every season, the latest first."""
     lang = i18n.negotiate(accept_language)
@@ -52,7 +52,7 @@ def list_seasons(svc: Svc, accept_language: NamesLanguage = None) -> SeasonsOut:
 
 @router.get(
     "/seasons/{season_id}.csv", response_class=Response, responses={
-        200: {"content": {"text/csv": {}}, "description": "the standings, one row per title and member"}, **errors(404)},
+        200: {"content": {"text/csv": {}}, "description": "the standings, one row per title and member"}, **errors(404, 409, 422)},
 )
 def season_csv(season_id: SeasonId, svc: Svc) -> Response:
     """A season's standings as CSV: season_id, season, starts, ends, title, position, player,
@@ -63,7 +63,7 @@ def season_csv(season_id: SeasonId, svc: Svc) -> Response:
     return Response(content=csv_text(season, seasons.standings(season)), media_type="text/csv; charset=utf-8", headers=headers)
 
 
-@router.get("/seasons/{season_id}", response_model=SeasonStandingsOut, responses=errors(404))
+@router.get("/seasons/{season_id}", response_model=SeasonStandingsOut, responses=errors(404, 409, 422))
 def season_standings(season_id: SeasonId, svc: Svc, accept_language: NamesLanguage = None) -> SeasonStandingsOut:
     """A season and its standings per title: each member's rating over the season's games alone,
     games, wins and points, ordered by wins, then points, then the title's tie-break."""
