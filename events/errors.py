@@ -240,3 +240,15 @@ class LogClosed(TabletapeError):
 
     code = "log-closed"
     status = 503
+
+
+class SeasonRefused(TabletapeError):
+    """A season definition or amendment that breaks a rule; ``code`` and ``field`` name which."""
+
+    code = "season-refused"
+    status = 422
+
+
+class UnknownSeason(TabletapeError):
+    code = "unknown-season"
+    status = 404

@@ -28,6 +28,7 @@ from events.history import History
 from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
 from events.log import EventLog, from_micros, micros, naive_utc
 from events.rows import columns
+from events.seasons import is_season
 from projections.fold import GameState, fold, start
 from projections.quarantine import Quarantine, Unfoldable, decode_each, effective_steps, unreadable
 from projections.stats import Finished, model as stats_model, models as stats_models
@@ -382,6 +383,8 @@ class ReadModels:
     def _fold(self, raw: RawGame) -> dict[str, list[dict[str, Any]]] | None:
         """``fold_game``; None for a game that cannot be folded, set aside in the quarantine."""
         game_id, seqs, _, bodies = raw
+        if is_season(game_id):
+            return None  # a season's stream: no game, read by projections.seasons
         try:
             unfoldable = next((body for body in bodies if body.__class__ is Unfoldable), None)
             if unfoldable is not None:  # the rules would pass over it: a title folds only its own events

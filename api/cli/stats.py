@@ -308,12 +308,14 @@ def write_chart(out: str, data: bytes) -> None:
 
 def export_parquet(db: str, folder: str) -> None:
     """``tabletape export --format parquet DIR``."""
+    from projections.seasons import Seasons, export_parquet as export_seasons
     from projections.stats import parquet
 
     with layers(db) as lay, reported():
         report = parquet.export(lay.projector.read_models, folder)
         carried = lay.packs.packs_of(parquet.ended_game_ids(lay.projector.read_models))
         packs = parquet.export_packs(folder, [(e.title, e.id, e.hash, e.data) for e in carried])
+        export_seasons(Seasons(lay.log, lay.projector.read_models), folder)
     said = cli("stats/exported-parquet", events=report.events, games=report.games, views=len(report.tables) - 1, folder=folder)
     console(stderr=True).print(escape(said + (cli("stats/with-packs", packs=packs) if packs else "")))
     if report.in_progress:

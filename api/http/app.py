@@ -19,6 +19,7 @@ from api.http.routes import bgstats, games, packs, record, replay, tokens, web
 from api.http.routes import i18n as i18n_routes
 from api.http.routes import race as race_routes
 from api.http.routes import ratings as ratings_routes
+from api.http.routes import seasons as seasons_routes
 from api.http.routes import stats as stats_routes
 from api.http.services import Services
 from api.http.settings import Settings
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(race_routes.router)
     app.include_router(ratings_routes.router)
+    app.include_router(seasons_routes.router)
     app.include_router(stats_routes.router)
     app.include_router(packs.router)
     app.include_router(bgstats.router)

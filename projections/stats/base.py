@@ -42,6 +42,8 @@ class TitleStats:
     tables: ClassVar[dict[str, pa.Schema]] = {}
     #: a column description per table, for the README and ``GET /sql/views``
     docs: ClassVar[dict[str, str]] = {}
+    #: the column of the title's seats table that breaks a tie on points (None: the title has none)
+    tiebreak: ClassVar[str | None] = None
 
     def rounds(self, game: GameState) -> int:
         """Rounds played (0 where the title has none)."""

@@ -39,6 +39,8 @@ class MarcoPoloStats(TitleStats):
     tables: ClassVar[dict[str, pa.Schema]] = {"marco_polo_seats": pa.schema(SEAT_COLUMNS)}
     docs: ClassVar[dict[str, str]] = {"marco_polo_seats": SEAT_DOC}
     sources_order: ClassVar[tuple[str, ...]] = SOURCES
+    #: "most camels" breaks a tie on points (rules.marco_polo.scoring)
+    tiebreak: ClassVar[str | None] = "camels"
     #: the title's score sheet, one row of sources per seat
     breakdown = staticmethod(breakdown)
 

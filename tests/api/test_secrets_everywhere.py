@@ -59,6 +59,8 @@ NO_GAME_DATA = {
     ("delete", "/titles/{title}/packs/{pack_id}"), ("get", "/titles/{title}/pack-forms"),
     ("post", "/import/bgstats"),  # answers counts and the new score-only games' ids: nothing hidden
 }
+#: a season of every title whose members play every game in progress; its reads are scanned
+SEASON = {"name": "The season", "titles": list(TITLES), "starts": "2000-01-01", "ends": "2999-12-31", "members": ["Ana", "Bea"]}
 TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 runner = CliRunner()
@@ -265,6 +267,20 @@ def _store_reads(client, store: Store) -> None:
                  ("get", "/stats/ratings/favourite", {"params": {"title": title, "player": ["Ana", "Bea"]}})]
     asks += [("get", f"/stats/lost-cities/{q}", {}) for q in ("wagers", "bonus", "rounds")]
     asks.append(("get", "/export/bgstats", {}))
+    admin = {"Authorization": f"Bearer {client.app.state.services.admin_token_issued}"}
+    made = client.post("/seasons", json=SEASON, headers=admin)
+    assert made.status_code == 201, made.text
+    store.read(None, "post /seasons", made.text)
+    amended = client.post(f"/seasons/{made.json()['season_id']}/amend", json={"name": "The long season"}, headers=admin)
+    store.read(None, "post /seasons/{season_id}/amend", amended.text)
+    store.asked |= {("post", "/seasons"), ("post", "/seasons/{season_id}/amend")}
+    asks += [("get", "/seasons", {})]
+    for path in ("/seasons/{season_id}", "/seasons/{season_id}.csv"):
+        for lang in ("en", "ja"):
+            said = client.get(path.format(season_id=made.json()["season_id"]), headers={"Accept-Language": lang})
+            assert said.status_code == 200, said.text
+            store.read(None, f"get {path} in {lang}", said.text)
+        store.asked.add(("get", path))
     for method, path, kwargs in asks:
         url = path.format(title=kwargs.pop("title")) if "{title}" in path else path
         response = client.request(method, url, **kwargs)
@@ -322,6 +338,9 @@ def _cli_reads(store: Store, tmp: Path) -> None:
     for title in TITLES:
         store.read(None, f"tabletape ratings --title {title}", run("ratings", "--title", title, "--json"))
         store.read(None, f"tabletape ratings --player Ana ({title})", run("ratings", "--title", title, "--player", "Ana", "--json"))
+    store.read(None, "tabletape season list", run("season", "list", "--json"))
+    store.read(None, "tabletape season show", run("season", "show", "The long season", "--json"))
+    store.read(None, "tabletape season csv", run("season", "csv", "The long season"))
     bgstats = tmp / "BGStatsExport.json"
     store.read(None, "tabletape export --format bgstats -o FILE", run("export", "--format", "bgstats", "-o", bgstats))
     store.read(None, "tabletape export --format bgstats (the file)", bgstats.read_text() if bgstats.exists() else "")

@@ -7,6 +7,7 @@ import { h, clear, humanize } from '../dom.js';
 import { bars, stacked, columns, heatmap, PALETTE } from '../charts.js';
 import { lang, t as say, has, term, scoreLabel } from '../i18n.js';
 import { playerRatings, ratingBoard, favourite } from './ratings.js';
+import { seasonsView } from './seasons.js';
 
 const FILTERS = ['title', 'player', 'date_from', 'date_to', 'option', 'include_forks'];
 const FEW = 10;
@@ -238,12 +239,21 @@ export async function show(main, q, { navigate } = {}) {
     main.append(h('h1', {}, say('stats.statistics')), h('p', { class: 'notice', id: 'stats-none' }, say('stats.no-server', { why: err.message })));
     return {};
   }
-  const view = ['player', 'title'].includes(q.get('view')) ? q.get('view') : 'dashboard';
+  const view = ['player', 'title', 'seasons'].includes(q.get('view')) ? q.get('view') : 'dashboard';
   const unread = [];
   const filters = filtersOf(q, unread);
   const out = h('div', { id: 'stats-out' });
   const root = h('div', { class: 'stats-page', 'data-view': view }, out);
   main.append(root);
+  if (view === 'seasons') {  // a season with no finished game yet still shows its members
+    try {
+      await seasonsView(out, q, { table, crumbs, href });
+    } catch (err) {
+      out.append(h('p', { class: 'error', role: 'alert' }, say('stats.failed', { why: err.message })));
+    }
+    root.dataset.ready = 'true';
+    return {};
+  }
   if (!index.games) {
     out.append(h('h1', {}, say('stats.statistics')), h('p', { class: 'notice', id: 'stats-none' }, say('stats.none-yet-long')));
     return {};
@@ -307,6 +317,7 @@ async function dashboard(out, index, filters) {
     { key: 'players', label: say('stats.players'), value: d.players, fmt: 'int' },
     { key: 'titles', label: say('stats.titles'), value: d.titles.length, fmt: 'int' },
   ]));
+  out.append(h('p', {}, h('a', { class: 'st-more', href: href('seasons'), 'data-link': 'seasons' }, say('stats.seasons'))));
   if (!d.games) {
     out.append(h('p', { class: 'notice', id: 'stats-empty' }, say('stats.no-match')));
     return;
