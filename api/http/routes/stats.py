@@ -179,7 +179,8 @@ def stats_title(title: Annotated[str, Path(max_length=64)], svc: Svc, keep: Keep
 # -- questions of every title ---------------------------------------------------------------------
 
 
-@router.get("/stats/leaderboard", response_model=LeaderboardOut, responses=errors(422))
+# a row holds the rating only when ordered by it: the win-rate leaderboard reads as it always did
+@router.get("/stats/leaderboard", response_model=LeaderboardOut, response_model_exclude_unset=True, responses=errors(422))
 def leaderboard(
     svc: Svc,
     keep: Keep,
