@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
 
@@ -153,6 +154,19 @@ def reported() -> Iterator[None]:
         fail(cli("msgs/not-tabletape", url=exc.url))
     except remote.Unreachable as exc:
         fail(cli("service-unreachable", url=exc.url, reason=exc.reason))
+
+
+def write_out(out: str, text: str) -> bool:
+    """``text`` to standard output (``out`` "-") or to the file ``out``, refused in one line when it
+    cannot be written; True when a file was written (the caller then says so)."""
+    if out == "-":
+        sys.stdout.write(text)
+        return False
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(cli("pack/cannot-write", out=out, why=exc.strerror or exc))
+    return True
 
 
 def cli(key: str, /, **params: Any) -> str:

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api import i18n, remote
-from api.cli.common import Db, cli, console, fail, layers, reported
+from api.cli.common import Db, cli, console, fail, layers, reported, write_out
 
 pack_app = typer.Typer(help="A title's content packs in the store: list, show, download, upload, derive, diff.", no_args_is_help=True)
 TITLE = typer.Option("marco-polo-2", "--title", "-t", help="the title")
@@ -145,14 +145,8 @@ def download(pack_id: str = typer.Argument(..., help="the pack's id (or its hash
             entry = lay.packs.get(title, pack_id, hash)
         entry_id, entry_hash, data = entry.id, entry.hash, entry.data
     text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    if out == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(cli("pack/cannot-write", out=out, why=exc.strerror or exc))
-    console(stderr=True).print(escape(cli("pack/wrote", id=entry_id, hash=entry_hash, out=out)))
+    if write_out(out, text):
+        console(stderr=True).print(escape(cli("pack/wrote", id=entry_id, hash=entry_hash, out=out)))
 
 
 @pack_app.command()

@@ -5,8 +5,6 @@ work on the store's file (the admin token guards the HTTP service), as ``tableta
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
 
@@ -14,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from api import i18n, remote
-from api.cli.common import Db, cli, console, fail, layers, reported
+from api.cli.common import Db, cli, console, fail, layers, reported, write_out
 
 season_app = typer.Typer(help="Seasons: a name, titles, a first and last day, members; and their standings.", no_args_is_help=True)
 TITLES = typer.Option(..., "--title", "-t", help="a title the season counts (repeat)")
@@ -154,14 +152,8 @@ def csv_command(
 ) -> None:
     """A season's standings as CSV, one row per title and member."""
     _, text = _standings(db, season)
-    if out == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(cli("pack/cannot-write", out=out, why=exc.strerror or exc))
-    console(stderr=True).print(escape(cli("stats/wrote", out=out)))
+    if write_out(out, text):
+        console(stderr=True).print(escape(cli("stats/wrote", out=out)))
 
 
 def register(app: typer.Typer) -> None:
