@@ -121,3 +121,16 @@ def tall_phone(browser):
 @pytest.fixture
 def wide(browser):
     yield from _opened(browser, WIDE)
+
+
+@pytest.fixture(scope="module")
+def api(stats_server):
+    """A client of the module's own ``stats_server`` (a page test's seeded service)."""
+    with httpx.Client(base_url=stats_server, timeout=20) as client:
+        yield client
+
+
+@pytest.fixture(params=["tall_phone", "wide"])
+def screen(request):
+    """The test at 375×812 and on a wide screen."""
+    return request.getfixturevalue(request.param)

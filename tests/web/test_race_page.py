@@ -11,7 +11,6 @@ import pytest
 import live_server
 from pagehelp import axe_violations, shot, small_targets
 
-VIEWPORTS = ["tall_phone", "wide"]
 HEADING = {"en": "Score race", "es": "Carrera de puntos", "ja": "得点の推移"}
 
 
@@ -31,11 +30,6 @@ def server(tmp_path_factory):
     base, proc = live_server.start(path)
     yield base
     live_server.stop(proc)
-
-
-@pytest.fixture(params=VIEWPORTS)
-def screen(request):
-    return request.getfixturevalue(request.param)
 
 
 def open_game(page, base: str, game_id: str, lang: str) -> None:

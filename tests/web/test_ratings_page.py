@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-import httpx
 import pytest
 
 from pagehelp import axe_violations, own_server, shot, small_targets
 
-VIEWPORTS = ["tall_phone", "wide"]
 #: words each language shows: the section, the leaderboard by rating, the favourite question
 WORDS = {
     "en": ("Ratings", "Leaderboard by rating", "Who is favourite tonight?", "chance to win"),
@@ -24,17 +22,6 @@ WORDS = {
 @pytest.fixture(scope="module")
 def stats_server(tmp_path_factory):
     yield from own_server(tmp_path_factory, "ratings-web", seeded=True)
-
-
-@pytest.fixture(scope="module")
-def api(stats_server):
-    with httpx.Client(base_url=stats_server, timeout=20) as client:
-        yield client
-
-
-@pytest.fixture(params=VIEWPORTS)
-def screen(request):
-    return request.getfixturevalue(request.param)
 
 
 def one(value: float, scale: int = 1) -> str:

@@ -5,13 +5,11 @@ and axe clean."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 import live_server
 from pagehelp import axe_violations, shot, small_targets
 
-VIEWPORTS = ["tall_phone", "wide"]
 WORDS = {"en": ("Seasons", "Points", "Camels"), "es": ("Temporadas", "Puntos", "Camellos"), "ja": ("シーズン", "得点", "ラクダ")}
 
 
@@ -37,17 +35,6 @@ def stats_server(tmp_path_factory):
     base, proc = live_server.start(path)
     yield base
     live_server.stop(proc)
-
-
-@pytest.fixture(scope="module")
-def api(stats_server):
-    with httpx.Client(base_url=stats_server, timeout=20) as client:
-        yield client
-
-
-@pytest.fixture(params=VIEWPORTS)
-def screen(request):
-    return request.getfixturevalue(request.param)
 
 
 def open_page(page, base: str, query: str, lang: str = "en") -> None:

@@ -9,29 +9,16 @@ import json
 from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import parse_qs, urlparse
 
-import httpx
 import pytest
 from statsseed import GAMES
 
 from pagehelp import ARTIFACTS, axe_violations, own_server, shot, small_targets
 
-VIEWPORTS = ["tall_phone", "wide"]
 
 
 @pytest.fixture(scope="module")
 def stats_server(tmp_path_factory):
     yield from own_server(tmp_path_factory, "stats-web", seeded=True)
-
-
-@pytest.fixture(scope="module")
-def api(stats_server):
-    with httpx.Client(base_url=stats_server, timeout=20) as client:
-        yield client
-
-
-@pytest.fixture(params=VIEWPORTS)
-def screen(request):
-    return request.getfixturevalue(request.param)
 
 
 # -- what the page should show, formatted as en-US (Chromium's language here) -------------------
