@@ -228,7 +228,7 @@ class Seasons:
         has_tiebreak = stats_model(title).tiebreak is not None
         out = []
         for name, row in rows.items():
-            mu_sigma = known.get((title, name)) if row["games"] else None
+            mu_sigma = known.get((title, name.lower())) if row["games"] else None  # rate_games keys a name without case
             out.append({
                 **row,
                 "tiebreak": row["tiebreak"] if has_tiebreak else None,
