@@ -26,7 +26,7 @@ from events.limits import FIRST_YEAR, LAST_YEAR
 from events.names import control_character, same_name_key
 from events.seasons import SEASON_PREFIX, SeasonAmended, SeasonDefined, is_season
 from projections.stats import model as stats_model
-from projections.stats.ratings import conservative, rate_games
+from projections.stats.ratings import conservative, counted, rate_games
 from rules import titles as registered_titles
 
 _logger = logging.getLogger("tabletape.seasons")
@@ -194,24 +194,19 @@ class Seasons:
         after = datetime.combine(date.fromisoformat(season.ends), time()) + timedelta(days=1)
         cur = self.log.cursor()
         try:
+            # the games ratings count, of the title and the season's days, with their scores and wins
+            within = "r.title = ? AND coalesce(g.ended_at, g.created_at) >= ? AND coalesce(g.ended_at, g.created_at) < ?"
+            scored = ", list(coalesce(r.score, 0) ORDER BY r.seat), list(r.won ORDER BY r.seat)"
             games = cur.execute(
-                """SELECT r.game_id, coalesce(g.ended_at, g.created_at) AS ended_at,
-                       list(r.seat ORDER BY r.seat), list(r.player ORDER BY r.seat),
-                       list(coalesce(r.team, r.seat) ORDER BY r.seat), list(r.rank ORDER BY r.seat),
-                       list(coalesce(r.score, 0) ORDER BY r.seat), list(r.won ORDER BY r.seat)
-                FROM seat_results r JOIN games g USING (game_id)
-                WHERE g.status = 'ended' AND NOT r.forked AND g.parent_id IS NULL AND r.title = ?
-                      AND coalesce(g.ended_at, g.created_at) >= ? AND coalesce(g.ended_at, g.created_at) < ?
-                GROUP BY ALL ORDER BY ended_at, r.game_id""",
-                [title, first, after],
+                f"SELECT * FROM ({counted(within, scored)}) ORDER BY ended_at, game_id", [title, first, after]
             ).fetchall()
-            tiebreaks = self._tiebreaks(cur, title, [g[0] for g in games])
+            tiebreaks = self._tiebreaks(cur, title, [g[1] for g in games])
         finally:
             cur.close()
         members = {same_name_key(m): m for m in season.members}
         rows = {m: {"player": m, "games": 0, "wins": 0, "points": 0, "tiebreak": 0} for m in season.members}
         rated = []
-        for game_id, ended_at, seats, players, teams, ranks, scores, won in games:
+        for _, game_id, ended_at, seats, players, teams, ranks, scores, won in games:
             names = [members.get(same_name_key(p)) for p in players]
             if any(n is None for n in names):
                 continue  # a game with a seat held by someone outside the season

@@ -41,12 +41,13 @@ STEPS_SCHEMA = pa.schema(columns(
 ))
 
 
-def counted(where: str = "true") -> str:
-    """The games that count now (``where`` on ``r`` / ``g`` narrows them), one row per game."""
+def counted(where: str = "true", more: str = "") -> str:
+    """The games that count now (``where`` on ``r`` / ``g`` narrows them), one row per game;
+    ``more``: further columns after the ranks."""
     return f"""
 SELECT r.title, r.game_id, coalesce(g.ended_at, g.created_at) AS ended_at,
        list(r.seat ORDER BY r.seat) AS seats, list(r.player ORDER BY r.seat) AS players,
-       list(coalesce(r.team, r.seat) ORDER BY r.seat) AS teams, list(r.rank ORDER BY r.seat) AS ranks
+       list(coalesce(r.team, r.seat) ORDER BY r.seat) AS teams, list(r.rank ORDER BY r.seat) AS ranks{more}
 FROM seat_results r JOIN games g USING (game_id)
 WHERE g.status = 'ended' AND NOT r.forked AND g.parent_id IS NULL AND {where}
 GROUP BY ALL
