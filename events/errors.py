@@ -134,6 +134,13 @@ class HistoryEditRefused(TabletapeError):
     status = 409
 
 
+class NoteRefused(TabletapeError):
+    """A note's text that cannot be kept: empty, too long, or with control characters."""
+
+    code = "note-refused"
+    status = 422
+
+
 class PackRefused(TabletapeError):
     """A pack library write that would change an immutable pack or drop one in use; ``code`` says
     which (``pack-id-taken``, ``pack-in-use``, ``pack-id-ambiguous``, ``packs-read-only``)."""

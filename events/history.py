@@ -4,6 +4,12 @@ The log only grows. Each raw seq N has an effective history — the list of even
 after reading the log up to N — kept as a persistent chain so that undo to any point, redo and
 "state at seq N" cost no copying.
 
+Notes on steps (``game.annotated``) are not steps: they stand beside the chain, one tuple of the
+notes in force after every raw seq. An undo brings back the notes of the raw seq it returns to (a
+note on a step it removes goes with the step, and any note written after that seq), a redo the
+notes it took away, an amendment of a note replaces its text, an amendment of a step keeps the
+step's notes. A note needs its step in the effective history when it is written.
+
 It stands with the events because it needs nothing but them and gives the history edits
 (``game.undone``, ``game.redone``, ``game.amended``) their meaning: projections fold it, replay
 plans on it, and neither has to call the other for it.
@@ -16,7 +22,7 @@ from typing import Iterable, Iterator
 from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused, MalformedEvent
-from events.lifecycle import Amended, Forked, GameCreated, Redone, Undone
+from events.lifecycle import Amended, Forked, GameCreated, Noted, Redone, Undone
 
 
 class Node:
@@ -70,6 +76,35 @@ class Node:
 Entry = Node
 
 
+class NoteEntry:
+    """A note in force: the raw ``seq`` of its ``game.annotated``, its body (the step's seq and the
+    text), and the seq of the amendment that set its text."""
+
+    __slots__ = ("seq", "body", "amended_by")
+
+    def __init__(self, seq: int, body: Noted, amended_by: int | None = None) -> None:
+        self.seq = seq
+        self.body = body
+        self.amended_by = amended_by
+
+    @property
+    def step_seq(self) -> int:
+        return self.body.seq
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NoteEntry):
+            return NotImplemented
+        return (self.seq, self.body, self.amended_by) == (other.seq, other.body, other.amended_by)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"NoteEntry(seq={self.seq}, body={self.body!r}, amended_by={self.amended_by})"
+
+
+Notes = tuple[NoteEntry, ...]
+
+
 def _extend(parent: Node | None, seq: int, body: Event, amended_by: int | None = None) -> Node:
     return Node(seq, body, parent, (parent.length if parent is not None else 0) + 1, amended_by)
 
@@ -80,6 +115,8 @@ class History:
     def __init__(self) -> None:
         self.heads: list[Node | None] = [None]  # heads[n] = effective chain after raw seq n
         self._redo: list[tuple[Node | None, ...]] = [()]  # redo stack after raw seq n
+        self.notes: list[Notes] = [()]  # notes[n] = the notes in force after raw seq n
+        self._redo_notes: list[tuple[Notes, ...]] = [()]  # the notes of each redo stack entry
 
     @property
     def last_seq(self) -> int:
@@ -112,7 +149,16 @@ class History:
         twin = History()
         twin.heads = list(self.heads)
         twin._redo = list(self._redo)
+        twin.notes = list(self.notes)
+        twin._redo_notes = list(self._redo_notes)
         return twin
+
+    def notes_at(self, seq: int | None = None) -> Notes:
+        """The notes in force after raw ``seq`` (default: now), in the order they were written."""
+        if seq is None:
+            return self.notes[-1]
+        self.at(seq)  # refuses a seq outside the log
+        return self.notes[seq]
 
     def can_redo(self) -> bool:
         return bool(self._redo[-1])
@@ -128,23 +174,52 @@ class History:
                 raise HistoryEditRefused("a game's first event must be game.created", code="not-created")
             heads.append(Node(seq, body, head, head.length + 1 if head is not None else 1))
             self._redo.append(())
+            self._redo_notes.append(())
+            self.notes.append(self.notes[-1])
             return
-        head, redo = heads[-1], self._redo[-1]
-        if cls is Undone:
+        head, redo, notes, redo_notes = heads[-1], self._redo[-1], self.notes[-1], self._redo_notes[-1]
+        if cls is Noted:
+            _step_index(head, body.seq)  # type: ignore[attr-defined]
+            notes = (*notes, NoteEntry(seq, body))  # type: ignore[arg-type]
+            # something new was written: what an undo removed can no longer be put back
+            redo, redo_notes = (), ()
+        elif cls is Undone:
             target = self._undo_target(body.to_seq, seq)  # type: ignore[attr-defined]
-            redo = (*redo, head)
-            head = heads[target]
+            redo, redo_notes = (*redo, head), (*redo_notes, notes)
+            head, notes = heads[target], self.notes[target]
         elif cls is Redone:
             if not redo:
                 raise HistoryEditRefused(
                     "nothing to redo: no undo since the last new event", code="nothing-to-redo"
                 )
             head, redo = redo[-1], redo[:-1]
+            notes, redo_notes = redo_notes[-1], redo_notes[:-1]
+        elif any(note.seq == body.seq for note in notes):  # type: ignore[attr-defined]
+            notes = self._amend_note(notes, body, seq)  # type: ignore[arg-type]
+            redo, redo_notes = (), ()
         else:
             head = self._amend(head, body, seq)  # type: ignore[arg-type]
-            redo = ()
+            redo, redo_notes = (), ()
         heads.append(head)
         self._redo.append(redo)
+        self.notes.append(notes)
+        self._redo_notes.append(redo_notes)
+
+    def _amend_note(self, notes: Notes, amendment: Amended, seq: int) -> Notes:
+        try:
+            body = codec.from_builtins(amendment.body)
+        except MalformedEvent as exc:
+            raise HistoryEditRefused(
+                "the amended body is not a valid event: {message_}", params=dict(message_=exc), code="amend-malformed"
+            ) from exc
+        old = next(note for note in notes if note.seq == amendment.seq)
+        if not isinstance(body, Noted) or body.seq != old.step_seq:
+            raise HistoryEditRefused(
+                "a note is amended by a note on the same step (seq {step_seq})", params=dict(step_seq=old.step_seq),
+                code="amend-note-shape",
+                seq=amendment.seq,
+            )
+        return tuple(NoteEntry(note.seq, body, seq) if note is old else note for note in notes)
 
     def _undo_target(self, to_seq: int, seq: int) -> int:
         if not 0 <= to_seq < seq:
@@ -183,7 +258,22 @@ class History:
         return node
 
 
-_EDITS = frozenset((Undone, Redone, Amended))
+def _step_index(head: Node | None, step_seq: int) -> int:
+    """The position of the step whose event is raw ``step_seq`` in the chain ending at ``head``;
+    refused when it is not a step there (undone, never one, or a note)."""
+    node = head
+    while node is not None and node.seq > step_seq:
+        node = node.parent
+    if node is None or node.seq != step_seq:
+        raise HistoryEditRefused(
+            "seq {seq} is not a step of the game now: a note goes on a step the replay shows", params=dict(seq=step_seq),
+            code="note-step-not-effective",
+            seq=step_seq,
+        )
+    return node.length - 1
+
+
+_EDITS = frozenset((Undone, Redone, Amended, Noted))
 
 
 def build(bodies: Iterable[Event]) -> History:

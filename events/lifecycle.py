@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.base import Event
+from events.errors import NoteRefused
 
 
 class GameCreated(Event, frozen=True, tag="game.created"):
@@ -96,5 +97,36 @@ class Forked(Event, frozen=True, tag="game.forked"):
     at_seq: int
 
 
-LIFECYCLE_EVENTS: tuple[type[Event], ...] = (GameCreated, GameEnded, Undone, Redone, Amended, Forked, ScoreOnly)
+#: a note's longest text, in characters
+NOTE_MAX_CHARS = 500
+
+
+class Noted(Event, frozen=True, tag="game.annotated"):
+    """A note the table wrote on one step: the step whose event is raw ``seq`` (the ``seq`` of its
+    replay frame). It never changes the state and is not a move; it follows its step through undo,
+    redo and amendments (``events/history.py``)."""
+
+    seq: int
+    text: str
+
+
+def check_note(text: str) -> str:
+    """The note's text with its ends trimmed; refused empty, longer than ``NOTE_MAX_CHARS`` or with
+    control characters other than line breaks and tabs."""
+    text = text.strip() if isinstance(text, str) else ""
+    if not text:
+        raise NoteRefused("a note needs some text", code="note-empty")
+    if len(text) > NOTE_MAX_CHARS:
+        raise NoteRefused(
+            "a note holds at most {max_chars} characters, not {chars}", params=dict(max_chars=NOTE_MAX_CHARS, chars=len(text)),
+            code="note-too-long",
+        )
+    if any((ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in text):
+        raise NoteRefused("a note cannot hold control characters", code="note-control-characters")
+    return text
+
+
+LIFECYCLE_EVENTS: tuple[type[Event], ...] = (GameCreated, GameEnded, Undone, Redone, Amended, Forked, ScoreOnly, Noted)
 HISTORY_EDITS: tuple[type[Event], ...] = (Undone, Redone, Amended)
+#: events that are not steps of the effective history: the edits, and notes on steps
+NOT_STEPS: tuple[type[Event], ...] = (*HISTORY_EDITS, Noted)

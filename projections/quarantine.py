@@ -17,12 +17,12 @@ from events import codec
 from events.base import Event
 from events.errors import GameUnreadable, MalformedEvent, TabletapeError, game_unreadable
 from events.history import History
-from events.lifecycle import HISTORY_EDITS
+from events.lifecycle import NOT_STEPS
 from projections.fold import GameState, fold, start
 
 _logger = logging.getLogger("tabletape.projections")
 
-EDITS = frozenset(HISTORY_EDITS)
+EDITS = frozenset(NOT_STEPS)
 SCHEMA = "CREATE TABLE IF NOT EXISTS unreadable_games (game_id VARCHAR PRIMARY KEY, seq INTEGER NOT NULL, reason VARCHAR NOT NULL)"
 
 

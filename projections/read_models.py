@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from events.errors import GameUnreadable
 from events.history import History
-from events.lifecycle import HISTORY_EDITS, Forked, GameCreated, GameEnded, ScoreOnly
+from events.lifecycle import HISTORY_EDITS, NOT_STEPS, Forked, GameCreated, GameEnded, ScoreOnly
 from events.log import EventLog, from_micros, micros, naive_utc
 from events.rows import columns
 from events.seasons import is_season
@@ -608,6 +608,7 @@ def stats_schemas() -> dict[str, pa.Schema]:
 
 _LIFECYCLE = (GameCreated, GameEnded, Forked, ScoreOnly)
 _EDITS = frozenset(HISTORY_EDITS)
+_NOT_STEPS = frozenset(NOT_STEPS)
 
 
 def stats_version() -> str:
@@ -654,13 +655,15 @@ def _rows_seq(seqs: list[int], bodies: list[Any]) -> int:
 
 def fold_game(game_id: str, seqs: list[int], ats: list[int], raw: list[Any]) -> dict[str, list[dict[str, Any]]]:
     """Every read-model row of one game, from its raw events (``RawGame``)."""
-    if any(body.__class__ in _EDITS for body in raw):
+    if any(body.__class__ in _NOT_STEPS for body in raw):
         history = History()
         for body in raw:
             history.push(body)
         entries = history.entries()
         bodies = [e.body for e in entries]
         edits = [{"game_id": game_id, "seq": e.seq, "step": e.length, "amended_by": e.amended_by} for e in entries]
+        if not any(body.__class__ in _EDITS for body in raw):
+            edits = []  # notes alone: the steps are the log's, nothing was edited
         ended_seq = _ended_seq(history)
         last_seq = history.last_seq
     else:  # the common case: the effective history is the log itself

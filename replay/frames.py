@@ -21,8 +21,8 @@ import msgspec
 from events import codec
 from events.base import Event
 from events.errors import HistoryEditRefused, TabletapeError
-from events.history import Entry, History, Node
-from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Redone, ScoreOnly, Undone
+from events.history import Entry, History, Node, Notes
+from events.lifecycle import LIFECYCLE_EVENTS, Amended, Forked, GameCreated, GameEnded, Noted, Redone, ScoreOnly, Undone
 from events.messages import Phrase, phrase, say
 from projections.fold import GameState, fold, start, status_words
 from projections.projector import Projector
@@ -92,6 +92,9 @@ class Frame(msgspec.Struct, kw_only=True):
     #: components this step describes or uses although the game's content pack lacks them
     #: ("kind:id"), for titles that implement ``described(state, event)``; None: the pack alone
     described: list[str] | None = None
+    #: the notes the table wrote on this step, in the order written (``seq`` of each note's event,
+    #: its ``text``, ``amended_by``)
+    notes: list[dict[str, Any]] | None = None
 
 
 # -- diffs ----------------------------------------------------------------------------------------
@@ -168,6 +171,7 @@ _LIFECYCLE_TEXT = {
     Redone: phrase("step.redone", "A move taken back was put back"),
     Amended: phrase("step.amended", "An earlier step was corrected"),
     Forked: phrase("step.forked", "This game was forked from another one"),
+    Noted: phrase("step.noted", "A note was written on a step"),
 }
 
 
@@ -234,6 +238,14 @@ def _frame(
 # -- frames of the effective history ----------------------------------------------------------
 
 
+def notes_by_step(notes: Notes) -> dict[int, list[dict[str, Any]]]:
+    """The notes in force, by the raw seq of their step."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for note in notes:
+        out.setdefault(note.step_seq, []).append({"seq": note.seq, "text": note.body.text, "amended_by": note.amended_by})
+    return out
+
+
 def _window(entries: list[Entry], from_seq: int | None, to_seq: int | None) -> tuple[int, int]:
     seqs = [e.seq for e in entries]
     lo = 0 if from_seq is None else bisect_left(seqs, from_seq)
@@ -277,6 +289,7 @@ def frames(
     if lo >= hi:
         return []
     game = _state_before_window(projector, game_id, history, node, entries, lo, at)
+    noted = notes_by_step(history.notes_at(at))
     out: list[Frame] = []
     previous: dict[str, Any] | None = None
     for index in range(lo, hi):
@@ -285,6 +298,7 @@ def frames(
         game = start(entry.body) if game is None else fold(game, (entry.body,))
         frame = _frame(game, index, entry.seq, entry.body, perspective, before)
         frame.amended_by = entry.amended_by
+        frame.notes = noted.get(entry.seq)
         view = perspective.see(game)
         if diff and previous is not None:
             frame.diff = diff_views(previous, view)
@@ -306,6 +320,8 @@ def _edit(body: Event) -> tuple[dict[str, Any] | None, Event | None]:
         return {}, None
     if isinstance(body, Amended):
         return {"seq": body.seq}, codec.from_builtins(body.body)
+    if isinstance(body, Noted):
+        return {"step_seq": body.seq, "note": body.text}, None
     return None, None
 
 
@@ -344,7 +360,7 @@ def raw_frames(
         previous = (node, game)
         edit, amended = _edit(body)
         frame = _frame(game, node.length - 1 if node else 0, seq, amended or body, perspective, before)
-        if amended is not None or type(body) in (Undone, Redone):
+        if amended is not None or type(body) in (Undone, Redone, Noted):
             frame.sentence = sentence(before, game, body, None)
             frame.text = say(frame.sentence)
         frame.type = codec.tag_of(type(body))
@@ -443,4 +459,6 @@ def describe(game: GameState, body: Event) -> str:
         return f"amend #{body.seq} -> {new or json.dumps(body.body)}"
     if isinstance(body, Forked):
         return f"fork of {body.parent_id} at {body.at_seq}"
+    if isinstance(body, Noted):
+        return f"note on #{body.seq}: {body.text}"
     return notation(game, body) or codec.tag_of(type(body))

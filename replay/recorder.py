@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+
+import msgspec
 from typing import Any, Callable, NamedTuple, Sequence, Union
 
 from events import codec
@@ -26,7 +28,7 @@ from events.errors import (
     TabletapeError,
 )
 from events.history import History
-from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Redone, Undone
+from events.lifecycle import Amended, Forked, GameCreated, GameEnded, Noted, Redone, Undone, check_note
 from events.log import AppendResult, EventLog, new_game_id
 from events.names import check_player_names
 from projections.fold import GameState, fold, start
@@ -224,6 +226,52 @@ class Recorder:
             game_id, lambda: self._plan_edit(game_id, Redone(), expected_seq, idempotency_key, actor)
         )
 
+    def note(
+        self,
+        game_id: str,
+        step: int,
+        text: str,
+        expected_seq: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        """Write a note on step ``step`` as the replay numbers it (0: the creation); it changes nothing else."""
+        return self._run(game_id, lambda: self._plan_note(game_id, step, text, expected_seq, idempotency_key, actor))
+
+    async def note_async(
+        self,
+        game_id: str,
+        step: int,
+        text: str,
+        expected_seq: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        actor: str = "",
+    ) -> AppendResult:
+        return await self._run_async(
+            game_id, lambda: self._plan_note(game_id, step, text, expected_seq, idempotency_key, actor)
+        )
+
+    def _plan_note(
+        self, game_id: str, step: int, text: str, expected_seq: int | None, idempotency_key: str | None, actor: str
+    ) -> "_Planned":
+        text = check_note(text)
+        live = self.projector.live(game_id)
+        entries = live.history.entries()
+        if not 0 <= step < len(entries):
+            raise HistoryEditRefused(
+                "there is no step {step}: this game has steps 0 to {last}", params=dict(step=step, last=len(entries) - 1),
+                code="note-step-out-of-range",
+                step=step,
+            )
+        note = Noted(seq=entries[step].seq, text=text)
+        replay = self._replayed(game_id, idempotency_key, note)
+        if replay is not None:
+            return replay
+        self._check_expected(game_id, live.history, expected_seq)
+        return self._plan_append(game_id, live, [note], idempotency_key, actor, live.head_state)
+
     def amend(
         self,
         game_id: str,
@@ -246,6 +294,9 @@ class Recorder:
             return replay
         live = self.projector.live(game_id)
         self._check_expected(game_id, live.history, expected_seq)
+        if isinstance(body, Noted):
+            body = msgspec.structs.replace(body, text=check_note(body.text))
+            return self._plan_append(game_id, live, [Amended(seq=seq, body=_builtins(body))], idempotency_key, actor, live.head_state)
         entries = live.history.entries()
         index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
         if index is None or index == 0:
@@ -330,12 +381,15 @@ class Recorder:
         ``after`` is the state after the batch when the caller folded it already (a move): then
         the projector is not asked again; a history edit's state comes from its snapshots."""
         history, now = live.history, live.head_state
-        refuse_score_only(now)
+        written = {note.seq for note in history.notes_at()}
+        notes_only = all(isinstance(b, Noted) or (isinstance(b, Amended) and b.seq in written) for b in batch)
+        if not notes_only:  # a note on a game recorded by its result alone changes nothing either
+            refuse_score_only(now)
         trial = history.copy()
         for body in batch:
             trial.push(body)  # raises HistoryEditRefused before anything is written
         chance: list[Event] = []
-        if now.created.seed is not None:
+        if now.created.seed is not None and not notes_only:
             game = after
             if game is None:
                 game = self.projector.project(game_id, trial, trial.head, trial.last_seq, now, history.head)

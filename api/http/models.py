@@ -363,6 +363,12 @@ class LegalMovesOut(BaseModel):
     last: str | None = Field(None, description="the last counted step in words, as `tabletape record` shows it")
 
 
+class NoteOut(BaseModel):
+    seq: int = Field(description="the raw seq of the note's `game.annotated` (what an amendment names)")
+    text: str
+    amended_by: int | None = None
+
+
 class FrameOut(BaseModel):
     index: int = Field(description="position in the effective history (0: creation)")
     seq: int = Field(description="the raw log seq of the event")
@@ -383,6 +389,7 @@ class FrameOut(BaseModel):
     diff: list[dict[str, Any]] | None = Field(None, description="JSON-patch operations on the previous frame's view")
     edit: dict[str, Any] | None = None
     body: dict[str, Any] | None = None
+    notes: list[NoteOut] | None = Field(None, description="the notes the table wrote on this step, oldest first")
 
 
 class FramesOut(BaseModel):
