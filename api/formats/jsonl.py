@@ -25,9 +25,9 @@ from api.errors import NotYetVisible
 from events import codec, limits
 from events.base import Event
 from events.log import EventLog
-from events.errors import HistoryEditRefused, MalformedEvent, TabletapeError
+from events.errors import HistoryEditRefused, MalformedEvent, NoteRefused, TabletapeError
 from events.history import History
-from events.lifecycle import Forked, GameEnded, ScoreOnly, fitting_ranks
+from events.lifecycle import Forked, GameEnded, Noted, ScoreOnly, check_note, fitting_ranks
 from events.log import StoredEvent
 from events.seasons import is_season
 from projections.fold import GameState, fold, start
@@ -190,7 +190,11 @@ def _rules_break(events: list[Event]) -> _Break | None:
     history = History()
     for seq, body in enumerate(events, 1):
         try:
+            if isinstance(body, Noted) and check_note(body.text) != body.text:
+                return _Break(seq, "a note's text has spaces at its ends")
             history.push(body)
+        except NoteRefused as exc:
+            return _Break(seq, exc.message)
         except HistoryEditRefused as exc:
             return _Break(seq, exc.message)
     entries = history.entries()

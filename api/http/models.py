@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from events.codec import MAX_NUMBER
+from events.lifecycle import NOTE_MAX_CHARS
 from events.messages import Templated, render
 from events.names import control_character, printable_key
 
@@ -288,6 +289,16 @@ class UndoIn(Write):
 
 class RedoIn(Write):
     pass
+
+
+class NoteIn(Write):
+    """A note on a step: ``{"step": 3, "text": "...", "expected_seq": ...}``."""
+
+    step: Annotated[int, Field(ge=0, le=MAX_SEQ, description="the step as the replay numbers it (0: the game's creation; `?at=` of the page)")]
+    text: Annotated[
+        Text,
+        Field(max_length=4 * NOTE_MAX_CHARS, description=f"the note: 1 to {NOTE_MAX_CHARS} characters, line breaks allowed, no other control characters"),
+    ]
 
 
 class AmendIn(MoveFields, Write):

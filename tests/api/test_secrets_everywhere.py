@@ -190,6 +190,7 @@ def _game_reads(client, store: Store, game: Game, title: str) -> None:
         ("post", "/games/{game_id}/redo", {"json": {"expected_seq": last}}),
         ("post", "/games/{game_id}/amend", {"json": {"seq": 2, "notation": "end", "expected_seq": last}}),
         ("post", "/games/{game_id}/fork", {"json": {}}),
+        ("post", "/games/{game_id}/notes", {"json": {"step": 1, "text": "a stranger's note", "expected_seq": last}}),
     ]
     no_token += [("get", "/games/{game_id}/state", {"params": {"at": at}}) for at in range(1, last + 1)]
     for method, path, kwargs in no_token:
@@ -361,6 +362,11 @@ def store(tmp_path_factory) -> Store:
             if title == "lost-cities":
                 record(client, table, LC_DEAL)
             advance(client, table, 10, rng)
+        for (title, _), game in store.games.items():  # a note on a step: every read path shows it
+            written = client.post(f"/games/{game.id}/notes", headers=game.auth,
+                                  json={"step": 2, "text": "the table paused here", "expected_seq": last_seq(client, game.id)})
+            assert written.status_code == 201, written.text
+            store.read(game.id, "post /games/{game_id}/notes (the table writes a note)", written.text)
         for (title, _), game in store.games.items():
             assert svc.projector.state(game.id).ended is None
             store.hidden[game.id] = hidden_items(svc, game.id)

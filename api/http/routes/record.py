@@ -27,6 +27,7 @@ from api.http.models import (
     LegalMovesOut,
     MoveFields,
     MoveIn,
+    NoteIn,
     RedoIn,
     Seq,
     UndoIn,
@@ -35,6 +36,7 @@ from api.http.routes import errors
 from api.http.services import Services
 from events import codec
 from events.base import Event
+from events.lifecycle import Noted
 from events.log import AppendResult
 from events.messages import phrase
 from projections.fold import GameState, status_words
@@ -214,7 +216,7 @@ Edit = Annotated[HistoryEdit, Depends(history_edit)]
 
 
 async def edited(
-    edit: HistoryEdit, game_id: str, body: UndoIn | RedoIn, step: Callable[..., AppendResult],
+    edit: HistoryEdit, game_id: str, body: Keyed, step: Callable[..., AppendResult],
     step_async: Callable[..., Awaitable[AppendResult]], args: Callable[[], tuple[int | None, ...]],
 ) -> Response:
     """An undo's or a redo's work: the game loaded, the write token checked, then the recorder's
@@ -229,7 +231,7 @@ async def edited(
 
 
 def edited_blocking(
-    edit: HistoryEdit, game_id: str, body: UndoIn | RedoIn, step: Callable[..., AppendResult],
+    edit: HistoryEdit, game_id: str, body: Keyed, step: Callable[..., AppendResult],
     args: Callable[[], tuple[int | None, ...]],
 ) -> Response:
     load_game(edit.svc, game_id)
@@ -268,6 +270,16 @@ async def redo(game_id: str, body: RedoIn, edit: Edit) -> Response:
 
 
 @router.post(
+    "/games/{game_id}/notes", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
+)
+async def note(game_id: str, body: NoteIn, edit: Edit) -> Response:
+    """Write a note on a step (``game.annotated``): it changes nothing in the game and is not a move.
+    Correct it with ``/amend`` (``move`` a ``game.annotated``), remove it with ``/undo``."""
+    recorder = edit.svc.recorder
+    return await edited(edit, game_id, body, recorder.note, recorder.note_async, lambda: (body.step, body.text, body.expected_seq))
+
+
+@router.post(
     "/games/{game_id}/amend", status_code=status.HTTP_201_CREATED, response_model=AppendOut, responses=WRITE_ERRORS
 )
 def amend(
@@ -276,11 +288,25 @@ def amend(
 ) -> AppendOut:
     """Replace the event at raw ``seq``; refused (409, with ``breaking_seq``) if a later event breaks."""
     require_write(svc, game_id, creds)
-    move = move_event(state_before(svc.projector, game_id, body.seq), body)
+    if any(note.seq == body.seq for note in svc.projector.history(game_id).notes_at()):
+        move = note_amendment(body)
+    else:
+        move = move_event(state_before(svc.projector, game_id, body.seq), body)
     result = svc.recorder.amend(
         game_id, body.seq, move, body.expected_seq, idempotency_key=idempotency_key(body, key), actor=body.actor
     )
     return written(svc, game_id, result, accept_language)
+
+
+def note_amendment(body: AmendIn) -> Event:
+    """The new note of an amendment at a note's seq: a ``game.annotated`` as ``move`` (a note has no
+    notation)."""
+    move = codec.from_wire(body.move) if body.move is not None else None
+    if not isinstance(move, Noted):
+        raise MalformedRequest(
+            "seq {seq} is a note: amend it with a move of type game.annotated", params=dict(seq=body.seq), code="amend-note-shape"
+        )
+    return move
 
 
 def _legal(game: GameState, move: Event) -> LegalMove:
