@@ -238,6 +238,19 @@ def _frame(
 # -- frames of the effective history ----------------------------------------------------------
 
 
+def notes_listed(history: History, at: int | None = None) -> list[dict[str, Any]]:
+    """The notes in force after raw ``at`` (default: now), each with its ``step`` as the replay
+    numbers it, in step order then as written."""
+    at = history.last_seq if at is None else at
+    steps = {entry.seq: index for index, entry in enumerate(history.entries(at))}
+    out = [
+        {"step": steps[note.step_seq], "step_seq": note.step_seq, "seq": note.seq, "text": note.body.text, "amended_by": note.amended_by}
+        for note in history.notes_at(at)
+        if note.step_seq in steps
+    ]
+    return sorted(out, key=lambda note: (note["step"], note["seq"]))
+
+
 def notes_by_step(notes: Notes) -> dict[int, list[dict[str, Any]]]:
     """The notes in force, by the raw seq of their step."""
     out: dict[int, list[dict[str, Any]]] = {}

@@ -14,6 +14,7 @@ from replay.frames import describe
 def log_table(game: GameState, history: History, events: list[StoredEvent]) -> Table:
     """Every raw event, marking those the effective history no longer counts."""
     counted = {entry.seq: entry.amended_by for entry in history.entries()}
+    counted.update({note.seq: note.amended_by for note in history.notes_at()})
     table = Table(title=f"{game.created.title}: {', '.join(game.players)}")
     for column in ("seq", "recorded at (UTC)", "actor", "who", "event", "note"):
         table.add_column(column)

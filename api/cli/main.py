@@ -205,6 +205,30 @@ def record(
 
 
 @app.command()
+def note(
+    game_id: str = typer.Argument(..., help="the game"),
+    step: int = typer.Argument(..., help="the step as the replay numbers it (0: the game's creation)"),
+    text: str = typer.Argument(..., help="the note (at most 500 characters)"),
+    actor: str = typer.Option(os.environ.get("USER", "cli"), help="who writes it"),
+    token: Optional[str] = Token,
+    db: str = Db,
+) -> None:
+    """Write a note on a step: it changes nothing in the game and is not a move. It shows in the
+    replay and every export; tabletape log lists it, undo removes it."""
+    running = through_with_token(db, token)
+    if running is not None:
+        path = f"/games/{quote(game_id, safe='')}"
+        with reported():
+            last = running.get(path)["last_seq"]
+            written = running.post(f"{path}/notes", {"step": step, "text": text, "expected_seq": last, "actor": actor})
+        console().print(cli("note-written", step=step, seq=written["first_seq"]))
+        return
+    with layers(db) as lay, reported():
+        result = lay.recorder.note(game_id, step, text, actor=actor)
+    console().print(cli("note-written", step=step, seq=result.first_seq))
+
+
+@app.command()
 def replay(
     game_id: str = typer.Argument(..., help="the game"),
     at: Optional[int] = typer.Option(None, help="the table after this raw seq (default: now)"),
@@ -221,7 +245,7 @@ def replay(
     scores until the end, whatever the eyes)."""
     from api import i18n
     from projections.fold import status_words
-    from replay.frames import Perspective
+    from replay.frames import Perspective, notes_listed
 
     if race:
         return print_race(game_id, db, as_json, out)
@@ -233,7 +257,9 @@ def replay(
                 f"/games/{quote(game_id, safe='')}/state", [("at", at), ("seat", seat), ("full", full or None)]
             )
             content = None if as_json else through.get(f"/games/{quote(game_id, safe='')}/content")
-        return print_table(game_id, now["at"], now["perspective"], now["view"], content, now["status_line"], as_json)
+        return print_table(
+            game_id, now["at"], now["perspective"], now["view"], content, now["status_line"], as_json, now.get("notes", [])
+        )
     with layers(db) as lay, reported():
         last = lay.projector.history(game_id).last_seq
         if at is not None and not 0 <= at <= last:
@@ -243,7 +269,8 @@ def replay(
         view = eyes.see(game)
         status = i18n.sentence(status_words(game), i18n.cli_lang)
         content = game.title.table_content(game.state)
-    print_table(game_id, last if at is None else at, eyes.name, view, content, status, as_json)
+        notes = notes_listed(lay.projector.history(game_id), at)
+    print_table(game_id, last if at is None else at, eyes.name, view, content, status, as_json, notes)
 
 
 def print_race(game_id: str, db: str, as_json: bool, out: Optional[str]) -> None:
@@ -276,17 +303,24 @@ def print_race(game_id: str, db: str, as_json: bool, out: Optional[str]) -> None
 
 
 def print_table(
-    game_id: str, seq: int, eyes: str, view: dict[str, Any], content: Any, status: str, as_json: bool
+    game_id: str, seq: int, eyes: str, view: dict[str, Any], content: Any, status: str, as_json: bool,
+    notes: list[dict[str, Any]] = (),  # type: ignore[assignment]
 ) -> None:
-    """``replay``'s answer: the picture (``api.cli.table``), or the view as JSON."""
+    """``replay``'s answer: the picture (``api.cli.table``) and the notes on the steps so far, or
+    both as JSON."""
     if as_json:
-        answer = {"game_id": game_id, "at": seq, "perspective": eyes, "status_line": status, "view": view}
+        answer = {"game_id": game_id, "at": seq, "perspective": eyes, "status_line": status, "view": view, "notes": list(notes)}
         sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
         return
     from api.cli.table import picture
 
     label = cli("msgs/view-label", game_id=game_id, seq=seq, eyes=cli(f"msgs/eyes/{eyes}"))
-    console().print(picture(view, content, label, status), soft_wrap=False)
+    out = console()
+    out.print(picture(view, content, label, status), soft_wrap=False)
+    if notes:
+        out.print(cli("msgs/notes-heading"), markup=False, highlight=False)
+        for written in notes:
+            out.print(cli("msgs/note-line", step=written["step"], text=written["text"]), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("log")

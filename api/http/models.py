@@ -345,6 +345,14 @@ class ForkOut(BaseModel):
 PerspectiveName = Literal["public", "seat", "full"]
 
 
+class StepNoteOut(BaseModel):
+    step: int = Field(description="the step as the replay numbers it")
+    step_seq: int = Field(description="the raw seq of the step's event")
+    seq: int = Field(description="the raw seq of the note's `game.annotated`")
+    text: str
+    amended_by: int | None = None
+
+
 class StateOut(BaseModel):
     game_id: str
     at: int = Field(description="the raw seq this state is after")
@@ -357,6 +365,7 @@ class StateOut(BaseModel):
     ended: bool
     outcome: Outcome | None = None
     view: dict[str, Any]
+    notes: list[StepNoteOut] = Field([], description="the notes on the steps so far, by step")
 
 
 class LegalMove(BaseModel):

@@ -96,6 +96,7 @@ def read_state(
         ended=game.ended is not None,
         outcome=outcome_of(game),
         view=eyes.see(game),
+        notes=replay_frames.notes_listed(svc.projector.history(game_id), at),
     )
 
 
