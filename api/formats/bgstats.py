@@ -34,7 +34,8 @@ from api.formats.jsonl import ImportRefused, import_games
 from events import codec, limits
 from events.base import Event
 from events.errors import MalformedEvent, TabletapeError
-from events.lifecycle import GameCreated, ScoreOnly, score_only_end
+from events.history import build
+from events.lifecycle import NOTE_MAX_CHARS, GameCreated, Noted, ScoreOnly, check_note, score_only_end
 from events.log import new_game_id
 from events.names import check_player_names, printable_key
 from projections.fold import start
@@ -131,8 +132,13 @@ def export(read_models: "ReadModels", now: datetime | None = None) -> dict[str, 
             )
         }
         roles = _roles(cur)
+        noted = [
+            r["game_id"]
+            for r in _rows(cur, f"SELECT DISTINCT game_id FROM events WHERE type = '{codec.tag_of(Noted)}' AND game_id IN ({ENDED_GAMES})")
+        ]
     finally:
         cur.close()
+    comments = {game_id: _comments(read_models.log.read_bodies(game_id)) for game_id in noted}
     by_game: dict[str, list[dict[str, Any]]] = {}
     for row in seats:
         by_game.setdefault(row["game_id"], []).append(row)
@@ -186,6 +192,8 @@ def export(read_models: "ReadModels", now: datetime | None = None) -> dict[str, 
         }
         if marker and marker.get("location"):
             play["locationRefId"] = place_ids[marker["location"]]
+        if comments.get(game["game_id"]):
+            play["comments"] = comments[game["game_id"]]
         plays.append(play)
     return {
         "about": "BG Stats export written by tabletape: its finished games (forks and games in progress left out)",
@@ -201,6 +209,29 @@ def export(read_models: "ReadModels", now: datetime | None = None) -> dict[str, 
         ],
         "plays": plays,
     }
+
+
+def _comments(bodies: list[Event]) -> str:
+    """A game's notes as a play's ``comments``: a note on the last step (the end) as its text, one
+    on another step after the step's number, one paragraph each, in step order."""
+    history = build(bodies)
+    steps = {entry.seq: index for index, entry in enumerate(history.entries())}
+    last = len(steps) - 1
+    notes = sorted((steps[n.step_seq], n.seq, n.body.text) for n in history.notes_at() if n.step_seq in steps)
+    return "\n\n".join(text if step == last else f"Step {step}: {text}" for step, _, text in notes)
+
+
+def _note_of(comments: Any) -> str | None:
+    """A play's ``comments`` as a note's text: control characters as spaces, cut to the longest
+    note; None when nothing is left."""
+    if not isinstance(comments, str):
+        return None
+    text = "".join(
+        c if c in "\n\t" or (ord(c) >= 32 and not 127 <= ord(c) < 160 and c not in "\u2028\u2029") else " "
+        for c in comments
+    ).encode("utf-16", "surrogatepass").decode("utf-16", "replace")  # a lone surrogate: the replacement mark
+    text = text.strip()[:NOTE_MAX_CHARS].strip()
+    return check_note(text) if text else None
 
 
 def _game_entry(title: str, number: int, stamp: str) -> dict[str, Any]:
@@ -488,7 +519,9 @@ def _play_events(
     )
     ended = score_only_end(tuple(scored), tuple(winners), tuple(ranks), seats=len(names))
     game_id = new_game_id(now_ms=_epoch_ms(played))  # time-ordered by when it was played
-    return game_id, [created, marker, ended]
+    note = _note_of(play.get("comments"))
+    # the play's comments are the table's words on its result: a note on the end (seq 3)
+    return game_id, [created, marker, ended, *([Noted(seq=3, text=note)] if note else [])]
 
 
 def guest_name(number: int, ref: str) -> str:
