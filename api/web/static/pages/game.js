@@ -42,6 +42,8 @@ export async function show(main, q, { navigate }) {
     t('game.no-moves'));
   const stepLabel = h('p', { class: 'step-label', id: 'step-label', 'aria-live': 'polite' });
   const badStep = h('p', { class: 'notice bad-step', id: 'bad-step', role: 'alert', hidden: true });
+  // the table's notes on the step shown, beside it in the replay
+  const stepNotes = h('div', { class: 'step-notes', id: 'step-notes', hidden: true });
   const slider = h('input', { type: 'range', id: 'scrub', min: 0, max: 0, step: 1, value: 0, 'aria-describedby': 'step-label' });
   // the visible text is the accessible name; the title says which key does the same
   // the arrow keys as their keycaps print them, in every language (the key hint below does so too)
@@ -76,6 +78,7 @@ export async function show(main, q, { navigate }) {
           slider,
           h('div', { class: 'steps' }, first, back, fwd, last),
           stepLabel,
+          stepNotes,
           badStep,
           h('p', { class: 'small muted keys-hint' }, t('game.keys-hint')),
           h('div', { class: 'row' }, link, h('span', { class: 'field inline' }, h('label', { for: 'eyes' }, t('game.seen-by')), eyesSel))),
@@ -287,6 +290,15 @@ export async function show(main, q, { navigate }) {
     const text = t('game.step-of', { step: g.pos, steps: g.frames.length - 1, text: textOf(f) });
     stepLabel.textContent = text;
     slider.setAttribute('aria-valuetext', text);
+    const notes = f.notes || [];
+    stepNotes.hidden = !notes.length;
+    clear(stepNotes).append(...(notes.length ? [h('p', { class: 'small muted' }, t('game.notes-here', { step: g.pos })), notesList(notes)] : []));
+  }
+  function notesList(notes, edit = null) {
+    return h('ul', { class: 'notes' }, notes.map((n) => h('li', { class: 'note' },
+      h('span', { class: 'note-text' }, n.text),
+      n.amended_by ? h('span', { class: 'muted small' }, ' ', t('game.corrected')) : null,
+      edit ? edit(n) : null)));
   }
   function markCurrent() {
     for (const li of history.children) {
@@ -350,6 +362,10 @@ export async function show(main, q, { navigate }) {
         f.amended_by ? h('span', { class: 'muted small' }, ' ', t('game.corrected')) : null,
         canAmend && i > 0 && !f.type.startsWith('game.')
           ? h('button', { type: 'button', class: 'small secondary amend', 'data-amend': f.seq, 'aria-label': t('game.correct-step', { step: i }), onclick: () => openAmend(i) }, t('game.correct'))
+          : null,
+        canAmend ? h('button', { type: 'button', class: 'small secondary add-note', 'data-note-step': i, 'aria-label': t('game.add-note-step', { step: i }), onclick: () => openNote(i) }, t('game.add-note')) : null,
+        f.notes && f.notes.length
+          ? notesList(f.notes, canAmend ? (n) => h('button', { type: 'button', class: 'small secondary edit-note', 'aria-label': t('game.edit-note-step', { step: i }), onclick: () => openNote(i, n) }, t('game.edit-note')) : null)
           : null);
       return li;
     }), ...outbox.timelineItems());
@@ -489,7 +505,9 @@ export async function show(main, q, { navigate }) {
         ? h('button', { type: 'button', class: 'small secondary', 'data-correct': i, 'aria-label': t('game.correct-step', { step: i }), onclick: () => openAmend(i) }, t('game.correct'))
         : null;
       const back = h('button', { type: 'button', class: 'small secondary', 'data-take-back': i, 'aria-label': t('game.take-back-from-step', { step: i }), onclick: () => confirmUndoTo(i - 1) }, t('game.take-back-from'));
-      rows.push(h('li', { 'data-index': i }, h('span', { class: 'em-step' }, num(i)), h('span', { class: 'said' }, textOf(f)), h('span', { class: 'em-do' }, correct, back)));
+      const noteB = h('button', { type: 'button', class: 'small secondary', 'data-note': i, 'aria-label': t('game.add-note-step', { step: i }), onclick: () => openNote(i) }, t('game.add-note'));
+      rows.push(h('li', { 'data-index': i }, h('span', { class: 'em-step' }, num(i)), h('span', { class: 'said' }, textOf(f)), h('span', { class: 'em-do' }, correct, noteB, back),
+        f.notes && f.notes.length ? notesList(f.notes) : null));
     }
     return h('details', { class: 'earlier-moves', id: 'earlier-moves' }, h('summary', {}, t('game.earlier-moves')), h('ol', { class: 'em-list' }, rows));
   }
@@ -614,6 +632,41 @@ export async function show(main, q, { navigate }) {
           compose: (outcome) => api(`/games/${id}/chance`, { method: 'POST', token: g.tokens.write, body: { outcome, at: before.seq } }) });
       }
     } catch (e) { showError(err, e); }
+  }
+
+  // A note on a step: written (or corrected) in a dialog; it changes nothing in the game.
+  function openNote(i, note = null) {
+    const f = g.frames[i];
+    clear(dialog);
+    const err = h('div', { 'aria-live': 'assertive' });
+    const box = h('textarea', { id: 'note-text', rows: 4, maxlength: 500 });
+    box.value = note ? note.text : '';
+    const save = h('button', { type: 'submit', class: 'primary', id: 'note-save' }, t('game.save-note'));
+    const close = h('button', { type: 'button', class: 'secondary', id: 'note-cancel', onclick: () => dialog.close() }, t('game.cancel'));
+    const form = h('form', { method: 'dialog' },
+      h('p', {}, t('game.note-on'), ' ', h('strong', {}, textOf(f))),
+      h('p', { class: 'small muted' }, t('game.note-help')),
+      h('label', { for: 'note-text' }, t('game.note-label')), box, err, h('div', { class: 'row' }, close, save));
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      clear(err);
+      save.disabled = true;
+      try {
+        const body = note
+          ? { seq: note.seq, move: { type: 'game.annotated', seq: f.seq, text: box.value }, expected_seq: g.info.last_seq, actor: 'web' }
+          : { step: i, text: box.value, expected_seq: g.info.last_seq, actor: 'web', idempotency_key: newKey() };
+        await api(`/games/${id}/${note ? 'amend' : 'notes'}`, { method: 'POST', token: g.tokens.write, body });
+        dialog.close();
+        await reload({ keepSeq: f.seq });
+      } catch (e) {
+        if (e.code === 'stale-expected-seq') await reload({ keepSeq: f.seq }).catch(console.error);
+        err.append(errorBox(e, { stepOf, lead: t('game.note-not-saved') }));
+      } finally { save.disabled = false; }
+    });
+    dialog.setAttribute('aria-labelledby', 'note-h');
+    dialog.append(h('h2', { id: 'note-h' }, note ? t('game.edit-note-step', { step: i }) : t('game.add-note-step', { step: i })), form);
+    dialog.showModal();
+    box.focus();
   }
 
   // ---- forks -------------------------------------------------------------------------------------
