@@ -124,7 +124,7 @@ class Recorder:
             refuse_score_only(live.head_state)
             created = entries[0].body
             child = new_id or new_game_id()
-            batch = [created, Forked(parent_id=game_id, at_seq=at_seq), *(e.body for e in entries[1:])]
+            batch = [created, Forked(parent_id=game_id, at_seq=at_seq), *(e.body for e in entries[1:]), *_fork_notes(live.history, at_seq)]
             result = self.log.append(child, batch, expected_seq=0, actor=actor)
             self.projector.appended(child, batch, result.first_seq)
         self._notify(child, result)
@@ -136,7 +136,8 @@ class Recorder:
         bodies = self.log.read_bodies(game_id, 1, 2)
         forked = bodies[1] if len(bodies) > 1 and isinstance(bodies[1], Forked) else None
         if forked is not None:
-            last = len(self.projector.history(forked.parent_id).entries(forked.at_seq)) + 1
+            parent = self.projector.history(forked.parent_id)
+            last = len(parent.entries(forked.at_seq)) + 1 + len(_fork_notes(parent, forked.at_seq))
         else:
             last = 1 + len(self._chance_events(start(bodies[0]), 2))
         return AppendResult(game_id, 1, last, replayed=True), forked
@@ -492,6 +493,14 @@ class Recorder:
                 expected_seq=expected_seq,
                 current_seq=history.last_seq,
             )
+
+
+def _fork_notes(history: History, at_seq: int) -> list[Noted]:
+    """The notes on the steps a fork copies, on the same steps of the fork (its steps' seqs: the
+    creation 1, the fork's record 2, the copied steps from 3 on)."""
+    entries = history.entries(at_seq)
+    seqs = {entry.seq: 1 if index == 0 else index + 2 for index, entry in enumerate(entries)}
+    return [Noted(seq=seqs[n.step_seq], text=n.body.text) for n in history.notes_at(at_seq) if n.step_seq in seqs]
 
 
 class _Append(NamedTuple):

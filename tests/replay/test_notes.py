@@ -148,3 +148,15 @@ def _renumbered(bodies):
             out.append(body)
             step_seqs.append(len(out))
     return out
+
+
+def test_a_fork_keeps_the_notes_on_the_steps_it_copies(recorder):
+    gid, _ = recorder.create("lost-cities", PLAYERS, {"rounds": 1}, seed=3)
+    play(recorder, gid, 4)
+    recorder.note(gid, 0, "setup")
+    at = recorder.note(gid, 3, "kept").first_seq
+    recorder.note(gid, 4, "after the fork point")
+    child, result = recorder.fork(gid, at)
+    # the fork's record of its parent is its step 1: the parent's step 3 is the fork's step 4
+    assert notes_by_step(recorder, child) == {0: ["setup"], 4: ["kept"]}
+    assert recorder.first_append(child)[0].last_seq == result.last_seq  # a retried fork's answer
