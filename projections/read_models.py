@@ -662,8 +662,6 @@ def fold_game(game_id: str, seqs: list[int], ats: list[int], raw: list[Any]) -> 
         entries = history.entries()
         bodies = [e.body for e in entries]
         edits = [{"game_id": game_id, "seq": e.seq, "step": e.length, "amended_by": e.amended_by} for e in entries]
-        if not any(body.__class__ in _EDITS for body in raw):
-            edits = []  # notes alone: the steps are the log's, nothing was edited
         ended_seq = _ended_seq(history)
         last_seq = history.last_seq
     else:  # the common case: the effective history is the log itself
@@ -677,7 +675,8 @@ def fold_game(game_id: str, seqs: list[int], ats: list[int], raw: list[Any]) -> 
     if game.score_only is not None:
         return _score_only_rows(game_id, game, row, results, last_seq)
     model = stats_model(game.title.id)
-    edited = bool(edits)
+    # notes alone edit nothing; their games keep the rows that number each step (seqs skip the notes)
+    edited = any(body.__class__ in _EDITS for body in raw)
     out: dict[str, list[dict[str, Any]]] = {"games": [row], "results": results}
     try:
         facts = {

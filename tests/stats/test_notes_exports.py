@@ -73,3 +73,23 @@ def test_a_plays_comments_import_as_a_note_on_its_result_and_export_again(layers
     assert plays["C2"]["comments"] == "x" * 500  # a note's longest text
     again = bgstats.import_document(log, projector, document)
     assert again.imported == [] and len(again.already) == 2  # once each, comments and all
+
+
+def test_the_moves_view_numbers_steps_as_the_replay_does_past_notes(layers):
+    from projections.stats.sql import views
+
+    _, projector, recorder = layers
+    gid = finished_with_notes(recorder)
+    projector.read_models.refresh()
+    con = projector.read_models.log.cursor()
+    try:
+        select = views()["moves"][0]
+        rows = con.execute(f"SELECT seq, step, kind FROM ({select}) WHERE game_id = ? ORDER BY seq", [gid]).fetchall()
+        edited = con.execute("SELECT edited FROM game_facts WHERE game_id = ?", [gid]).fetchall()
+    finally:
+        con.close()
+    entries = projector.history(gid).entries()
+    expected = [(e.seq, index + 1) for index, e in enumerate(entries) if not type(e.body).__module__.startswith("events")]
+    assert [(seq, step) for seq, step, _ in rows] == expected
+    assert "game.annotated" not in {kind for _, _, kind in rows}
+    assert edited == [(False,)]  # notes edit nothing
