@@ -251,6 +251,12 @@ class History:
             raise HistoryEditRefused(
                 "the amended body is not a valid event: {message_}", params=dict(message_=exc), code="amend-malformed"
             ) from exc
+        if isinstance(body, Noted):  # a note stands beside the steps, never in place of one
+            raise HistoryEditRefused(
+                "a note is amended by a note on the same step (seq {step_seq})", params=dict(step_seq=body.seq),
+                code="amend-note-shape",
+                seq=amendment.seq,
+            )
         node = head.ancestor(index) if head is not None else None
         node = _extend(node, entry.seq, body, seq)
         for later in entries[index + 1 :]:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any, Callable, NamedTuple, Sequence, Union
 
 import msgspec
-from typing import Any, Callable, NamedTuple, Sequence, Union
 
 from events import codec
 from events.base import Event
@@ -296,6 +296,12 @@ class Recorder:
         live = self.projector.live(game_id)
         self._check_expected(game_id, live.history, expected_seq)
         if isinstance(body, Noted):
+            if all(note.seq != seq for note in live.history.notes_at()):
+                raise HistoryEditRefused(
+                    "{name} is not a {title_name} event", params=dict(name=type(body).__name__, title_name=title_words(live.head_state.title)),
+                    code="amend-not-a-move",
+                    seq=seq,
+                )
             body = msgspec.structs.replace(body, text=check_note(body.text))
             return self._plan_append(game_id, live, [Amended(seq=seq, body=_builtins(body))], idempotency_key, actor, live.head_state)
         entries = live.history.entries()

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from events import codec
 from events.errors import HistoryEditRefused, NoteRefused
 from events.history import build
-from events.lifecycle import NOTE_MAX_CHARS, Noted, Undone
+from events.lifecycle import NOTE_MAX_CHARS, Amended, Noted, Undone
 from projections.fold import fold, start
 from replay.frames import frames, take_back_moves
 from replay.simulate import random_game
@@ -160,3 +160,17 @@ def test_a_fork_keeps_the_notes_on_the_steps_it_copies(recorder):
     # the fork's record of its parent is its step 1: the parent's step 3 is the fork's step 4
     assert notes_by_step(recorder, child) == {0: ["setup"], 4: ["kept"]}
     assert recorder.first_append(child)[0].last_seq == result.last_seq  # a retried fork's answer
+
+
+def test_a_move_cannot_be_amended_into_a_note(recorder):
+    gid, _ = recorder.create("lost-cities", PLAYERS, {"rounds": 1}, seed=3)
+    play(recorder, gid, 2)
+    step = recorder.projector.history(gid).entries()[2]
+    last = recorder.log.last_seq(gid)
+    with pytest.raises(HistoryEditRefused) as caught:
+        recorder.amend(gid, step.seq, Noted(seq=step.seq, text="not a move"))
+    assert caught.value.code == "amend-not-a-move"
+    with pytest.raises(HistoryEditRefused) as caught:  # nor by a log that says so (an import)
+        build([*recorder.log.read_bodies(gid), Amended(seq=step.seq, body=codec.to_builtins(Noted(seq=1, text="x")))])
+    assert caught.value.code == "amend-note-shape"
+    assert recorder.log.last_seq(gid) == last
