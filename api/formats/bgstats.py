@@ -270,7 +270,7 @@ def push_play(record: "PlayRecord") -> dict[str, Any]:
         game["bggId"] = bgg_id
     play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
-        "sourcePlayId": game_uuid(record.game_id),
+        "sourcePlayId": _play_uuid(record.game_id),
         "playDate": _date(record.began),
         "game": game,
         "players": players,
@@ -280,6 +280,15 @@ def push_play(record: "PlayRecord") -> dict[str, Any]:
     if record.location:
         play["location"] = record.location
     return play
+
+
+def _play_uuid(game_id: str) -> str:
+    """The play's uuid as the export writes it; a game id that is not a ULID (one a table chose)
+    gets a stable uuid of its own."""
+    try:
+        return game_uuid(game_id)
+    except ValueError:
+        return _stable_uuid("game", game_id)
 
 
 def push_links(play: dict[str, Any]) -> tuple[str, str]:
