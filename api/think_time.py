@@ -80,3 +80,25 @@ def think_lines(answer: dict[str, Any], lang: str) -> list[str]:
                 took=slow["took"], words=slow["words"], step=slow["step"], turn=slow["turn"]
             ))
     return out
+
+
+def title_think_out(svc: Any, title: str, lang: str) -> dict[str, Any]:
+    """Per player the think time over a title's finished games, as the statistics route answers it."""
+    from rules import get_title
+
+    get_title(title)  # an unknown title is refused here, with its code
+    finished, timed, players = replay_think.title_think_time(svc.projector, svc.log, title)
+    out = []
+    for one in players:
+        slow = one.slowest
+        out.append({
+            "player": one.player, "games": one.games, "decisions": one.decisions, "turns": one.turns,
+            "median_decision_s": one.median_decision_s, "median_turn_s": one.median_turn_s,
+            "said": {"median_decision": duration(one.median_decision_s, lang), "median_turn": duration(one.median_turn_s, lang)},
+            "slowest": None if slow is None else {
+                "game_id": one.slowest_game, "step": slow.step, "seconds": slow.seconds, "took": duration(slow.seconds, lang),
+                "words": i18n.sentence(slow.words, lang),
+                "on": one.slowest_on.date().isoformat() if one.slowest_on else None,
+            },
+        })
+    return {"title": title, "games": finished, "timed_games": timed, "players": out}

@@ -144,3 +144,67 @@ def _seconds(stored: dict[int, Any], seq: int) -> float | None:
 
 def _naive(moment: datetime) -> datetime:
     return moment.replace(tzinfo=None)
+
+
+class PlayerThink(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's think time over a title's finished games that have timings."""
+
+    player: str
+    games: int
+    decisions: int
+    turns: int
+    median_decision_s: float | None
+    median_turn_s: float | None
+    slowest: Decision | None
+    #: the game of the slowest decision, and when it began (UTC)
+    slowest_game: str | None
+    slowest_on: datetime | None
+
+
+def title_think_time(projector: Projector, log: EventLog, title: str) -> tuple[int, int, tuple[PlayerThink, ...]]:
+    """Per player (as named, without case), think time over the title's finished games that are
+    not forks: (games finished, games with timings, players by their name). Every game's words
+    are the end's whole knowledge: the games have ended."""
+    cur = projector.read_models.log.cursor()
+    try:
+        rows = cur.execute(
+            "SELECT game_id, created_at FROM games WHERE title = ? AND status = 'ended' AND parent_id IS NULL "
+            "AND NOT score_only ORDER BY created_at, game_id", [title],
+        ).fetchall()
+        finished = cur.execute(
+            "SELECT count(*) FROM games WHERE title = ? AND status = 'ended' AND parent_id IS NULL", [title]
+        ).fetchone()[0]
+    finally:
+        cur.close()
+    by_name: dict[str, dict[str, Any]] = {}
+    timed_games = 0
+    for game_id, created_at in rows:
+        got = think_time(projector, log, game_id)
+        if got.untimed is not None:
+            continue
+        timed_games += 1
+        turns: dict[tuple[int, int], list[float | None]] = {}
+        for d in got.decisions:
+            turns.setdefault((d.seat, d.turn), []).append(d.seconds)
+        for seat, player in enumerate(got.players):
+            mine = by_name.setdefault(player.casefold(), {"player": player, "games": 0, "decisions": [], "turns": [], "slowest": None})
+            own = [d for d in got.decisions if d.seat == seat and d.seconds is not None]
+            if not own:
+                continue
+            mine["games"] += 1
+            mine["decisions"].extend(d.seconds for d in own)
+            mine["turns"].extend(sum(t for t in times if t is not None) for (s, _), times in turns.items() if s == seat and None not in times)
+            top = max(own, key=lambda d: (d.seconds, -d.step))
+            if mine["slowest"] is None or top.seconds > mine["slowest"][0].seconds:
+                mine["slowest"] = (top, game_id, created_at)
+    players = []
+    for mine in sorted(by_name.values(), key=lambda m: m["player"].casefold()):
+        if not mine["games"]:
+            continue
+        slow = mine["slowest"]
+        players.append(PlayerThink(
+            player=mine["player"], games=mine["games"], decisions=len(mine["decisions"]), turns=len(mine["turns"]),
+            median_decision_s=_median(mine["decisions"]), median_turn_s=_median(mine["turns"]),
+            slowest=slow[0], slowest_game=slow[1], slowest_on=slow[2],
+        ))
+    return finished, timed_games, tuple(players)

@@ -108,3 +108,21 @@ def test_refusals_are_4xx_with_a_code(client):
     assert client.get("/games/no-such-game/think-time").status_code == 404
     unknown = client.get("/games/no-such-game/bgstats-play")
     assert unknown.status_code == 404 and unknown.json()["code"]
+
+
+def test_the_title_statistic_per_player_leaves_imported_and_unfinished_games_out(client, svc, ended_game):
+    bgstats.import_document(svc.log, svc.projector, PLAY)
+    going = new_game(client, players=("Ana", "Cy"))
+    play(client, going, 4)
+    got = client.get("/stats/think-time", params={"title": "lost-cities", "lang": "es"})
+    assert got.status_code == 200 and got.headers["content-language"] == "es"
+    body = got.json()
+    assert (body["games"], body["timed_games"]) == (2, 1)
+    assert [p["player"] for p in body["players"]] == ["Ana", "Bea"]
+    per_game = client.get(f"/games/{ended_game.id}/think-time", params={"lang": "es"}).json()
+    for player, seat in zip(body["players"], per_game["seats"]):
+        assert player["games"] == 1 and player["decisions"] == seat["decisions"]
+        assert player["median_turn_s"] == seat["median_turn_s"]
+        assert player["slowest"]["game_id"] == ended_game.id and player["slowest"]["words"] == seat["slowest"]["words"]
+    assert client.get("/stats/think-time", params={"title": "chess"}).status_code == 422
+    assert client.get("/stats/think-time").status_code == 422

@@ -119,3 +119,28 @@ def test_an_imported_game_says_it_has_no_timings(screen, server, lang):
     assert screen.locator(".think-table").count() == 0
     screen.locator("#bgpush").wait_for()  # an imported game that has ended is still a play
     plain(screen)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ja"])
+def test_the_title_statistics_show_each_players_think_time(screen, server, lang):
+    got = httpx.get(f"{server}/stats/think-time", params={"title": "lost-cities", "lang": lang}).json()
+    assert (got["games"], got["timed_games"]) == (2, 1)  # the imported game has no timings
+    screen.goto(f"{server}/")
+    screen.evaluate("lang => localStorage.setItem('tabletape.lang', lang)", lang)
+    screen.goto(f"{server}/?page=stats&view=title&title=lost-cities")
+    section = screen.locator("section[data-section='think']")
+    section.wait_for()
+    assert section.locator("h2").inner_text() == HEADING[lang]
+    rows = section.locator("table[data-table='think'] tbody tr")
+    assert rows.count() == 2
+    ana = got["players"][0]
+    cells = rows.nth(0).locator("th, td").all_inner_texts()
+    assert cells[:4] == [ana["player"], str(ana["games"]), ana["said"]["median_decision"], ana["said"]["median_turn"]]
+    assert ana["slowest"]["words"] in cells[4] and "think-ended" not in section.inner_text()
+    assert screen.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert small_targets(screen, "section[data-section='think']") == []
+    assert screen.evaluate("document.documentElement.getAttribute('data-missing-i18n')") is None
+    assert axe_violations(screen) == []
+    shot(screen, f"think-stats-{lang}-{screen.viewport_size['width']}")
+    rows.nth(0).locator("a").click()
+    screen.wait_for_function("n => (document.querySelector('#drawing') || {dataset: {}}).dataset.index === String(n)", arg=ana["slowest"]["step"])

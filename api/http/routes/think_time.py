@@ -75,3 +75,56 @@ def read_think_time(
     answer = think_out(svc, game_id, said)
     headers = {"Content-Language": said, "Vary": "Accept-Language"}
     return Response(ThinkTimeOut(**answer).model_dump_json(), media_type="application/json", headers=headers)
+
+
+class SlowestOut(BaseModel):
+    game_id: str
+    step: int
+    seconds: float
+    took: str
+    words: str
+    #: the day the game began (UTC)
+    on: str | None
+
+
+class PlayerSaidOut(BaseModel):
+    median_decision: str
+    median_turn: str
+
+
+class PlayerThinkOut(BaseModel):
+    player: str
+    #: the player's finished games with timings
+    games: int
+    decisions: int
+    turns: int
+    median_decision_s: float | None
+    median_turn_s: float | None
+    said: PlayerSaidOut
+    slowest: SlowestOut | None
+
+
+class TitleThinkOut(BaseModel):
+    title: str
+    #: the title's finished games that are not forks, and those of them with timings
+    games: int
+    timed_games: int
+    players: list[PlayerThinkOut]
+
+
+@router.get("/stats/think-time", response_model=TitleThinkOut, responses=errors(422), tags=["statistics"])
+def read_title_think_time(
+    svc: Svc,
+    title: Annotated[str, Query(max_length=64, description="the title (lost-cities, marco-polo, marco-polo-2)")],
+    lang: ThinkLang = None,
+    accept_language: Annotated[str | None, Header(description="the language of the words (en, es, ja)")] = None,
+) -> Response:
+    """Per player, think time over a title's finished games (forks and games recorded after the
+    fact left out): the median decision and turn, and the slowest decision, with its game, step
+    and day in words."""
+    from api.think_time import title_think_out
+
+    said = negotiate(lang if lang is not None else accept_language)
+    answer = title_think_out(svc, title, said)
+    headers = {"Content-Language": said, "Vary": "Accept-Language"}
+    return Response(TitleThinkOut(**answer).model_dump_json(), media_type="application/json", headers=headers)
