@@ -270,6 +270,7 @@ def _store_reads(client, store: Store) -> None:
         asks += [("get", f"/stats/charts/{c}", keep) for c in ("scores", "seats", "characters")]
         asks += [("get", "/stats/{title}/" + q, {"title": title}) for q in ("characters", "beijing", "contracts")]
         asks += [("get", "/stats/titles/{title}", {"title": title}), ("get", "/stats/dashboard", keep)]
+        asks += [("get", "/stats/think-time", {"params": {"title": title, "lang": lang}}) for lang in ("en", "es", "ja")]
         asks += [("get", "/stats/ratings", keep), ("get", "/stats/leaderboard", {"params": {"title": title, "order": "rating"}}),
                  ("get", "/stats/ratings/history", {"params": {"title": title, "name": "Ana"}}),
                  ("get", "/stats/ratings/favourite", {"params": {"title": title, "player": ["Ana", "Bea"]}})]
