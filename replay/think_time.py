@@ -161,15 +161,19 @@ class PlayerThink(msgspec.Struct, frozen=True, kw_only=True):
     slowest_on: datetime | None
 
 
+#: the most recent finished games a title's think time reads (each is folded afresh per question)
+LATEST = 200
+
+
 def title_think_time(projector: Projector, log: EventLog, title: str) -> tuple[int, int, tuple[PlayerThink, ...]]:
-    """Per player (as named, without case), think time over the title's finished games that are
-    not forks: (games finished, games with timings, players by their name). Every game's words
+    """Per player (as named, without case), think time over the title's latest ``LATEST`` finished
+    games that are not forks: (games finished, games with timings, players by their name). Every game's words
     are the end's whole knowledge: the games have ended."""
     cur = projector.read_models.log.cursor()
     try:
         rows = cur.execute(
             "SELECT game_id, created_at FROM games WHERE title = ? AND status = 'ended' AND parent_id IS NULL "
-            "AND NOT score_only ORDER BY created_at, game_id", [title],
+            "AND NOT score_only ORDER BY created_at DESC, game_id DESC LIMIT ?", [title, LATEST],
         ).fetchall()
         finished = cur.execute(
             "SELECT count(*) FROM games WHERE title = ? AND status = 'ended' AND parent_id IS NULL", [title]

@@ -119,8 +119,8 @@ def read_title_think_time(
     lang: ThinkLang = None,
     accept_language: Annotated[str | None, Header(description="the language of the words (en, es, ja)")] = None,
 ) -> Response:
-    """Per player, think time over a title's finished games (forks and games recorded after the
-    fact left out): the median decision and turn, and the slowest decision, with its game, step
+    """Per player, think time over a title's latest 200 finished games (forks and games recorded
+    after the fact left out): the median decision and turn, and the slowest decision, with its game, step
     and day in words."""
     from api.think_time import title_think_out
 
