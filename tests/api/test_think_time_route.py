@@ -1,6 +1,7 @@
-"""GET /games/{id}/think-time and GET /games/{id}/bgstats-play over the real app: the think time
-public for everyone, its words in the reader's language; the BG Stats link's content checked
-against BG Stats' create-play format; refusals as 4xx."""
+"""GET /games/{id}/think-time, GET /games/{id}/bgstats-play and GET /stats/think-time over the real
+app on DuckDB and on PostgreSQL: the think time public for everyone, its words in the reader's
+language; the BG Stats link's content checked against BG Stats' create-play format; refusals as
+4xx."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ import pytest
 from apiplay import finish, new_game, play
 
 from api.formats import bgstats
+
+
+@pytest.fixture
+def app_settings(any_store_settings):
+    return any_store_settings  # these tests run on DuckDB and on PostgreSQL
 
 
 @pytest.fixture
