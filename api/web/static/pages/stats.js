@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { h, clear, humanize } from '../dom.js';
 import { bars, stacked, columns, heatmap, PALETTE } from '../charts.js';
-import { lang, t as say, has, term, scoreLabel } from '../i18n.js';
+import { lang, t as say, has, term, scoreLabel, date as dayOf } from '../i18n.js';
 import { playerRatings, ratingBoard, favourite } from './ratings.js';
 import { seasonsView } from './seasons.js';
 
@@ -564,7 +564,7 @@ async function thinkSection(title) {
       { key: 'median_decision_s', label: say('think.median-decision'), fmt: 'text', show: (r) => r.said.median_decision },
       { key: 'median_turn_s', label: say('think.median-turn'), fmt: 'text', show: (r) => r.said.median_turn },
       { key: 'slowest', label: say('think.slowest-label'), fmt: 'text',
-        show: (r) => say('think.slowest-in', { took: r.slowest.took, on: r.slowest.on, words: r.slowest.words, step: r.slowest.step }),
+        show: (r) => say('think.slowest-in', { took: r.slowest.took, on: r.slowest.on ? dayOf(`${r.slowest.on}T12:00:00Z`) : '', words: r.slowest.words, step: r.slowest.step }),
         link: (r) => `/?game=${encodeURIComponent(r.slowest.game_id)}&at=${r.slowest.step}` },
     ], (r) => r.player));
 }
