@@ -258,7 +258,6 @@ def push_play(record: "PlayRecord") -> dict[str, Any]:
             "winner": seat in record.winners,
             "startPlayer": record.start_seat == seat,
             "rank": record.ranks[seat],
-            "seatOrder": seat + 1,
         }
         if record.scores:
             entry["score"] = record.scores[seat]

@@ -80,9 +80,9 @@ def test_the_bgstats_link_carries_the_play_in_bgstats_create_play_format(client,
     scores, winners = final["outcome"]["scores"], final["outcome"]["winners"]
     assert [p["name"] for p in play["players"]] == ["Ana", "Bea"]
     for seat, player in enumerate(play["players"]):
-        assert set(player) == {"name", "sourcePlayerId", "score", "winner", "startPlayer", "rank", "seatOrder"}
+        assert set(player) == {"name", "sourcePlayerId", "score", "winner", "startPlayer", "rank"}
         assert player["score"] == scores[seat] and isinstance(player["score"], int)
-        assert player["winner"] is (seat in winners) and player["seatOrder"] == seat + 1
+        assert player["winner"] is (seat in winners)
         assert isinstance(player["startPlayer"], bool) and isinstance(player["rank"], int)
         assert uuid.UUID(player["sourcePlayerId"])
     assert [p["startPlayer"] for p in play["players"]] == [True, False]
