@@ -238,6 +238,8 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="print the title's view as JSON instead of the picture"),
     race: bool = typer.Option(False, "--race", help="the score race instead: each player's score after every step, the turning point, the biggest swing"),
     out: Optional[str] = typer.Option(None, "--out", "-o", help="with --race: write the chart to this .svg or .png file"),
+    think_time: bool = typer.Option(False, "--think-time", help="the think time instead: how long each player took per decision and per turn, the slowest decision"),
+    bgstats_link: bool = typer.Option(False, "--bgstats", help="an ended game's BG Stats link instead: opening it adds the play to BG Stats"),
     db: str = Db,
 ) -> None:
     """Draw the table at a point of the game: each player's board, the shared board, the hand the
@@ -249,6 +251,8 @@ def replay(
 
     if race:
         return print_race(game_id, db, as_json, out)
+    if think_time or bgstats_link:
+        return print_think_time(game_id, db, as_json) if think_time else print_bgstats_link(game_id, db, as_json)
     running = service(db)
     if running is not None:
         with reported():
@@ -300,6 +304,55 @@ def print_race(game_id: str, db: str, as_json: bool, out: Optional[str]) -> None
         sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
         return
     console().print("\n".join(race_lines(answer, i18n.cli_lang)), soft_wrap=True, markup=False, highlight=False)
+
+
+def print_think_time(game_id: str, db: str, as_json: bool) -> None:
+    """``replay --think-time``: each player's think time as lines, or the route's JSON."""
+    from api import i18n
+    from api.think_time import think_lines, think_out
+
+    running = service(db)
+    if running is not None:
+        with reported():
+            answer = running.get(f"/games/{quote(game_id, safe='')}/think-time", [("lang", i18n.cli_lang)])
+    else:
+        with layers(db) as lay, reported():
+            answer = think_out(lay, game_id, i18n.cli_lang)
+    if as_json:
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
+        return
+    console().print("\n".join(think_lines(answer, i18n.cli_lang)), soft_wrap=True, markup=False, highlight=False)
+
+
+def print_bgstats_link(game_id: str, db: str, as_json: bool) -> None:
+    """``replay --bgstats``: the link that adds an ended game to BG Stats (the play as JSON with --json)."""
+    running = service(db)
+    if running is not None:
+        with reported():
+            answer = running.get(f"/games/{quote(game_id, safe='')}/bgstats-play", [])
+    else:
+        from api.errors import NotYetVisible
+        from api.formats import bgstats
+        from events.messages import phrase
+        from replay.play_record import play_record
+
+        with layers(db) as lay, reported():
+            record = play_record(lay.projector, lay.log, game_id)
+            if record is None:
+                what = phrase("what/bgstats-play", "the play for BG Stats")
+                raise NotYetVisible(
+                    "{what} is open to everyone once the game has ended, and to no one before", params=dict(what=what),
+                    code="bgstats-play-before-end", game_id=game_id,
+                )
+            play = bgstats.push_play(record)
+            offered = not record.forked and record.source != bgstats.SOURCE
+            answer = {"offered": offered, "url": bgstats.push_links(play)[0] if offered else None, "play": play}
+    if as_json:
+        sys.stdout.write(json.dumps(answer["play"], ensure_ascii=False, indent=1) + "\n")
+        return
+    if answer["url"] is None:
+        fail(cli("msgs/bgstats-not-offered"))
+    sys.stdout.write(answer["url"] + "\n")
 
 
 def print_table(

@@ -44,6 +44,7 @@ from projections.stats.sql import ENDED_GAMES
 from rules import get_title
 
 if TYPE_CHECKING:
+    from replay.play_record import PlayRecord
     from events.log import EventLog
     from projections.projector import Projector
     from projections.read_models import ReadModels
@@ -263,6 +264,69 @@ def _roles(cur: Any) -> dict[tuple[str, int], str]:
                 if character:
                     out[(game_id, seat)] = character
     return out
+
+
+# -- pushing one play -----------------------------------------------------------------------------
+
+#: BG Stats' documented link for another app to create a play ("Linking and pushing to BG Stats
+#: from other apps or websites"): the play as URL-encoded JSON in ``data``; the https address opens
+#: the app where it is installed, the ``bgstats:`` one only there
+PUSH_URL = "https://app.bgstatsapp.com/createPlay.html"
+PUSH_APP_URL = "bgstats://app.bgstatsapp.com/createPlay.html"
+#: names the sending app: BG Stats remembers its matches of games and players per source
+SOURCE_NAME = "tabletape"
+
+
+def push_play(record: "PlayRecord") -> dict[str, Any]:
+    """The play in the shape BG Stats' create-play link reads (UTC dates, as the export writes)."""
+    bgg_id, name, _ = BGG.get(record.title, (0, get_title(record.title).name, 0))
+    shared = len(set(record.teams)) < len(record.teams)
+    players = []
+    for seat, player in enumerate(record.players):
+        entry: dict[str, Any] = {
+            "name": player,
+            "sourcePlayerId": _stable_uuid("player", player),
+            "winner": seat in record.winners,
+            "startPlayer": record.start_seat == seat,
+            "rank": record.ranks[seat],
+        }
+        if record.scores:
+            entry["score"] = record.scores[seat]
+        if shared:
+            entry["team"] = str(record.teams[seat] + 1)
+        players.append(entry)
+    game: dict[str, Any] = {"name": name, "sourceGameId": record.title, "highestWins": True, "noPoints": not record.scores}
+    if bgg_id:
+        game["bggId"] = bgg_id
+    play: dict[str, Any] = {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": _play_uuid(record.game_id),
+        "playDate": _date(record.began),
+        "game": game,
+        "players": players,
+    }
+    if record.duration_min is not None:
+        play["durationMin"] = record.duration_min
+    if record.location:
+        play["location"] = record.location
+    return play
+
+
+def _play_uuid(game_id: str) -> str:
+    """The play's uuid as the export writes it; a game id that is not a ULID (one a table chose)
+    gets a stable uuid of its own."""
+    try:
+        return game_uuid(game_id)
+    except ValueError:
+        return _stable_uuid("game", game_id)
+
+
+def push_links(play: dict[str, Any]) -> tuple[str, str]:
+    """The https and the app's ``bgstats:`` link that hand ``play`` to BG Stats."""
+    from urllib.parse import quote
+
+    data = quote(json.dumps(play, ensure_ascii=False, separators=(",", ":")), safe="")
+    return f"{PUSH_URL}?data={data}", f"{PUSH_APP_URL}?data={data}"
 
 
 # -- import ---------------------------------------------------------------------------------------

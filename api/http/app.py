@@ -18,6 +18,7 @@ from api.http.models import HealthOut, WorkersOut
 from api.http.routes import bgstats, games, packs, record, replay, tokens, web
 from api.http.routes import i18n as i18n_routes
 from api.http.routes import race as race_routes
+from api.http.routes import think_time as think_routes
 from api.http.routes import ratings as ratings_routes
 from api.http.routes import seasons as seasons_routes
 from api.http.routes import stats as stats_routes
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tokens.router)
     app.include_router(replay.router)
     app.include_router(race_routes.router)
+    app.include_router(think_routes.router)
     app.include_router(ratings_routes.router)
     app.include_router(seasons_routes.router)
     app.include_router(stats_routes.router)

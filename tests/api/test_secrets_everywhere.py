@@ -218,6 +218,14 @@ def _game_reads(client, store: Store, game: Game, title: str) -> None:
             store.read(gid, f"get /games/{{game_id}}/race?lang={lang} {sorted(headers)}", race.text)
     store.read(gid, "get /games/{game_id}/race?format=svg", client.get(f"/games/{gid}/race", params={"format": "svg"}).text)
     store.asked.add(("get", "/games/{game_id}/race"))
+    # think time: public for everyone, a move said as the table saw it; the BG Stats play opens at the end
+    for lang in ("en", "es", "ja"):
+        for headers in ({}, game.auth):
+            think = client.get(f"/games/{gid}/think-time", params={"lang": lang}, headers=headers)
+            store.read(gid, f"get /games/{{game_id}}/think-time?lang={lang} {sorted(headers)}", think.text)
+    store.asked.add(("get", "/games/{game_id}/think-time"))
+    store.read(gid, "get /games/{game_id}/bgstats-play", client.get(f"/games/{gid}/bgstats-play", headers=game.auth).text)
+    store.asked.add(("get", "/games/{game_id}/bgstats-play"))
     content = client.get(f"/games/{gid}/content").json()
     store.read(gid, "get /games/{game_id}/content", json.dumps(beyond_pack(content, PACKS[title])))
     store.asked.add(("get", "/games/{game_id}/content"))
@@ -263,6 +271,7 @@ def _store_reads(client, store: Store) -> None:
         asks += [("get", f"/stats/charts/{c}", keep) for c in ("scores", "seats", "characters")]
         asks += [("get", "/stats/{title}/" + q, {"title": title}) for q in ("characters", "beijing", "contracts")]
         asks += [("get", "/stats/titles/{title}", {"title": title}), ("get", "/stats/dashboard", keep)]
+        asks += [("get", "/stats/think-time", {"params": {"title": title, "lang": lang}}) for lang in ("en", "es", "ja")]
         asks += [("get", "/stats/ratings", keep), ("get", "/stats/leaderboard", {"params": {"title": title, "order": "rating"}}),
                  ("get", "/stats/ratings/history", {"params": {"title": title, "name": "Ana"}}),
                  ("get", "/stats/ratings/favourite", {"params": {"title": title, "player": ["Ana", "Bea"]}})]
@@ -329,6 +338,9 @@ def _cli_reads(store: Store, tmp: Path) -> None:
         store.read(game.id, "tabletape replay GAME --json", run("replay", game.id, "--json"))
         store.read(game.id, "tabletape replay GAME --race", run("replay", game.id, "--race"))
         store.read(game.id, "tabletape replay GAME --race --json", run("replay", game.id, "--race", "--json"))
+        store.read(game.id, "tabletape replay GAME --think-time", run("replay", game.id, "--think-time"))
+        store.read(game.id, "tabletape replay GAME --think-time --json", run("replay", game.id, "--think-time", "--json"))
+        store.read(game.id, "tabletape replay GAME --bgstats", run("replay", game.id, "--bgstats"))
     folder = tmp / "parquet"
     store.read(None, "tabletape export --format parquet", run("export", "--format", "parquet", folder))
     for where, text in _parquet_text(folder) if folder.exists() else []:

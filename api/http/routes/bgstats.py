@@ -11,11 +11,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
+from pydantic import BaseModel
 
 from api.formats import bgstats
-from api.http.auth import Svc
+from api.http.auth import Svc, require_ended
 from api.http.routes.packs import Admin
 from api.http.routes import errors
+from events.messages import phrase
 
 router = APIRouter(tags=["statistics"])
 
@@ -47,3 +49,34 @@ async def import_bgstats(request: Request, svc: Svc, _admin: Admin) -> dict[str,
     document = bgstats.read_document(await request.body())
     report = await run_in_threadpool(bgstats.import_document, svc.log, svc.projector, document)
     return report.as_dict()
+
+
+class PushOut(BaseModel):
+    game_id: str
+    #: false for a fork (a what-if, not a play) and for a play that came from BG Stats
+    offered: bool
+    #: why the play is not offered: fork, from-bgstats
+    not_offered: str | None
+    #: the https link (opens BG Stats where it is installed) and the app's own ``bgstats:`` link
+    url: str | None
+    app_url: str | None
+    #: the play the links carry, as BG Stats reads it
+    play: dict[str, Any]
+
+
+@router.get("/games/{game_id}/bgstats-play", response_model=PushOut, responses=errors(403, 404, 422), tags=["replay"])
+def read_bgstats_play(game_id: str, svc: Svc) -> PushOut:
+    """A finished game as one BG Stats play and the link that adds it there in one tap (BG Stats'
+    create-play link, filled from the log: the game with its BoardGameGeek id, the players with
+    their scores, ranks, winners and the start player, the date and the duration in UTC). Open to
+    everyone once the game has ended, and to no one before."""
+    from replay.play_record import play_record
+
+    game = svc.projector.state(game_id)
+    require_ended(game_id, game, phrase("what/bgstats-play", "the play for BG Stats"), "bgstats-play-before-end")
+    record = play_record(svc.projector, svc.log, game_id)
+    assert record is not None  # ended, as require_ended said
+    play = bgstats.push_play(record)
+    not_offered = "fork" if record.forked else "from-bgstats" if record.source == bgstats.SOURCE else None
+    url, app_url = bgstats.push_links(play) if not_offered is None else (None, None)
+    return PushOut(game_id=game_id, offered=not_offered is None, not_offered=not_offered, url=url, app_url=app_url, play=play)

@@ -11,6 +11,7 @@ import { takeHandover, handoverButton, staleToken } from '../handover.js';
 import { outbox as outboxOf, newKey, unanswered } from '../offline.js';
 import { t, num, lang, languageSwitch } from '../i18n.js';
 import { racePanel } from '../race.js';
+import { thinkPanel } from '../think.js';
 
 export async function show(main, q, { navigate }) {
   const id = q.get('game');
@@ -63,6 +64,7 @@ export async function show(main, q, { navigate }) {
   const dialog = h('dialog', { class: 'amend-dialog', id: 'amend-dialog', 'aria-labelledby': 'amend-h' });
   const sheet = sheetOf(recorder, drawing); // on a phone: a bottom sheet under the board
   const race = racePanel(id, { go: (step) => go(step) });
+  const think = thinkPanel(id, { go: (step) => go(step) });
 
   main.append(
     handed.notice || '',
@@ -71,6 +73,7 @@ export async function show(main, q, { navigate }) {
     h('div', { class: 'game-grid' },
       h('section', { class: 'board', 'aria-label': t('game.the-table') }, noMoves, drawing),
       race.panel,
+      think.panel,
       h('div', { class: 'side' },
         h('section', { class: 'panel timeline', 'aria-labelledby': 'tl-h' },
           h('h2', { id: 'tl-h' }, t('game.replay')),
@@ -199,6 +202,7 @@ export async function show(main, q, { navigate }) {
     setPos(pos, { replace: true });
     if (!g.forksShown) { g.forksShown = true; renderForks(); }
     race.load(g.info).then(() => race.place(g.pos)).catch(console.error);
+    think.load(g.info).catch(console.error);
     openStream();
   }
 

@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { h, clear, humanize } from '../dom.js';
 import { bars, stacked, columns, heatmap, PALETTE } from '../charts.js';
-import { lang, t as say, has, term, scoreLabel } from '../i18n.js';
+import { lang, t as say, has, term, scoreLabel, date as dayOf } from '../i18n.js';
 import { playerRatings, ratingBoard, favourite } from './ratings.js';
 import { seasonsView } from './seasons.js';
 
@@ -522,6 +522,7 @@ async function titlePage(out, index, title, filters) {
         { key: 'winners_avg_points', label: say('stats.winners-avg'), fmt: 'num1' },
       ], (r) => r.source)));
   }
+  out.append(await thinkSection(title));
   if (t.wagers) lostCities(out, t);
   if (t.beijing) {
     const slotName = (r) => (r.slot === null ? say('stats.never-arrived') : say(r.slot <= 3 ? `stats.arrived-${r.slot}` : 'stats.arrived-n', { n: r.slot }));
@@ -547,6 +548,25 @@ async function titlePage(out, index, title, filters) {
         { key: 'avg_score', label: say('stats.avg-score'), fmt: 'num1' },
       ], (r) => String(r.contracts))));
   }
+}
+
+// each player's think time over the title's games recorded at the table; the slowest decision
+// links to its game at that step
+async function thinkSection(title) {
+  let got;
+  try { got = await api('/stats/think-time', { params: { title, lang } }); } catch { return ''; }
+  if (!got.players.length) return section('think', say('think.heading'), h('p', { class: 'muted', id: 'think-none' }, say('think.stats-none')));
+  return section('think', say('think.heading'),
+    h('p', { class: 'small muted st-note' }, say('think.stats-note', { timed: got.timed_games, games: got.games })),
+    table('think', say('think.heading'), got.players, [
+      { key: 'player', label: say('think.player'), fmt: 'text' },
+      { key: 'games', label: say('think.games'), fmt: 'int' },
+      { key: 'median_decision_s', label: say('think.median-decision'), fmt: 'text', show: (r) => r.said.median_decision },
+      { key: 'median_turn_s', label: say('think.median-turn'), fmt: 'text', show: (r) => r.said.median_turn },
+      { key: 'slowest', label: say('think.slowest-label'), fmt: 'text',
+        show: (r) => say('think.slowest-in', { took: r.slowest.took, on: r.slowest.on ? dayOf(`${r.slowest.on}T12:00:00Z`) : '', words: r.slowest.words, step: r.slowest.step }),
+        link: (r) => `/?game=${encodeURIComponent(r.slowest.game_id)}&at=${r.slowest.step}` },
+    ], (r) => r.player));
 }
 
 // the histogram with its empty bins too: a gap in the scores shows as one
