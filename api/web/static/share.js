@@ -12,15 +12,16 @@ export function styles() {
 
 const PARTS = ['seal', 'game', 'log', 'head', 'scores'];
 
-// the answer of POST /slips/check, in words: the verdict, then each part
+// the answer of POST /slips/check, in words: the verdict, then each part by its name (the API's
+// own words for a part name the game and its seqs, which the page does not show)
 export function verdictBox(answer) {
   const mark = (ok) => (ok === true ? t('share.ok') : ok === false ? t('share.bad') : t('share.unjudged'));
   return h('div', { class: `verdict ${answer.matches ? 'good' : 'bad'}`, role: 'status', id: 'slip-verdict' },
     h('p', { class: 'verdict-words' }, h('strong', {}, answer.words)),
     h('ul', { class: 'verdict-parts' }, answer.parts.filter((p) => PARTS.includes(p.part)).map((p) =>
       h('li', { class: p.ok === true ? 'ok' : p.ok === false ? 'bad' : 'unjudged', 'data-part': p.part },
-        h('strong', {}, `${t(`share.part-${p.part}`)} (${mark(p.ok)}): `), p.words))),
-    answer.since_words ? h('p', { class: 'small' }, answer.since_words) : '');
+        h('strong', {}, t(`share.part-${p.part}`)), `: ${mark(p.ok)}`))),
+    answer.since !== null ? h('p', { class: 'small' }, t('share.since')) : '');
 }
 
 export function checkForm(idPrefix = 'check') {
@@ -55,8 +56,7 @@ export function endPanels(gameId, { tokens, step }) {
       h('h2', { id: 'slip-h' }, t('share.slip-h')),
       h('p', { class: 'small' }, t('share.slip-intro')),
       h('div', { class: 'slip-body' },
-        h('img', { class: 'slip-qr', src: `/games/${gameId}/slip?format=svg&v=${info.last_seq}`, alt: t('share.slip-qr'), width: 180, height: 180 }),
-        h('code', { class: 'slip-text', id: 'slip-text' }, slip.text)),
+        h('img', { class: 'slip-qr', id: 'slip-qr', src: `/games/${gameId}/slip?format=svg&v=${info.last_seq}`, alt: t('share.slip-qr'), width: 180, height: 180 })),
       h('p', {}, h('a', { class: 'button-link', href: `/games/${gameId}/slip?format=png&lang=${lang}`, download: 'slip.png', id: 'slip-png' }, t('share.slip-png'))),
       check.form);
   }
@@ -89,7 +89,7 @@ export function endPanels(gameId, { tokens, step }) {
       h('input', { id: 'share-link', type: 'url', readonly: true, value: url }),
       h('label', { for: 'share-embed' }, t('share.embed-label')),
       h('textarea', { id: 'share-embed', rows: 3, readonly: true }, code),
-      h('p', { class: 'row' },
+      h('p', { class: 'share-actions' },
         h('a', { class: 'button-link', id: 'share-open', href: url }, t('share.open-full')),
         h('a', { class: 'button-link', id: 'share-png', href: `${made.picture}?format=png&lang=${lang}` }, t('share.picture-png')),
         h('a', { class: 'button-link', href: `${made.picture}?format=svg&lang=${lang}` }, t('share.picture-svg'))));

@@ -62,7 +62,7 @@ export async function show(main, q, { embed = false } = {}) {
       h('label', { for: 'scrub', class: 'visually-hidden' }, t('game.step-of-game')), slider,
       h('div', { class: 'steps' }, first, back, fwd, last), stepLabel, status),
     h('section', { class: 'board', 'aria-label': t('game.the-table') }, drawing),
-    h('p', { class: 'row' }, embed ? open : '',
+    h('p', { class: 'share-actions' }, embed ? open : '',
       h('a', { class: 'button-link', id: 'shared-png', href: `${picture}?format=png&lang=${lang}` }, t('share.picture-png')),
       h('a', { class: 'button-link', href: `${picture}?format=svg&lang=${lang}` }, t('share.picture-svg'))),
     embed ? languageSwitch() : '');
