@@ -19,6 +19,7 @@ SLIP_FILE_BYTES = 64 * 1024
 
 def register(app: typer.Typer) -> None:
     app.command("share")(share)
+    app.command("slip")(slip)
     app.command("check-slip")(check_slip)
 
 
@@ -70,6 +71,51 @@ def _print_made(token: str, base: str) -> None:
     out.print(cli("share-embed", embed=f"{base}/embed/{token}"), markup=False, soft_wrap=True)
     out.print(cli("share-picture", picture=f"{base}/shared/{token}/picture?format=png"), markup=False, soft_wrap=True)
     out.print(cli("share-token", token=token), markup=False, soft_wrap=True)
+
+
+def slip(
+    game_id: str = typer.Argument(..., help="an ended game"),
+    out: Optional[str] = typer.Option(None, "--out", "-o", help="also write the slip as a picture to this .png file (or its QR code to this .svg)"),
+    db: str = Db,
+) -> None:
+    """Print an ended game's result slip: one line with its id, final scores and log head hash,
+    sealed with the store's key (what its QR code holds); tabletape check-slip checks it."""
+    from api import i18n
+
+    fmt = None if out is None else out.rsplit(".", 1)[-1].lower()
+    if fmt not in (None, "svg", "png"):
+        fail(cli("msgs/slip-picture-format", out=out))
+    running = service(db)
+    game = quote(game_id, safe="")
+    if running is not None:
+        with reported():
+            text = running.get(f"/games/{game}/slip")["text"]
+            image = running.request("GET", f"/games/{game}/slip", [("format", fmt), ("lang", i18n.cli_lang)])[0] if fmt else None
+    else:
+        from api.errors import NotYetVisible
+        from api.share import card, slip_out
+        from events.messages import phrase
+
+        with layers(db) as lay, reported():
+            state = lay.projector.state(game_id)
+            if state.ended is None:
+                raise NotYetVisible(
+                    "{what} is open to everyone once the game has ended, and to no one before",
+                    params=dict(what=phrase("what/slip", "the end-of-game slip")), code="slip-before-end",
+                )
+            text = slip_out(lay, game_id, state)["text"]
+            image = None
+            if fmt == "png":
+                from replay.table_picture import draw
+
+                image = draw(card(lay, game_id, state, i18n.cli_lang), "png", text)
+            elif fmt == "svg":
+                from replay.table_picture import qr_svg
+
+                image = qr_svg(text)
+    if out is not None and image is not None:
+        Path(out).write_bytes(image)
+    typer.echo(text)
 
 
 def _slip_text(given: str) -> str:
