@@ -57,6 +57,20 @@ class NotYetVisible(TabletapeError):
     status = 403
 
 
+class UnknownShare(TabletapeError):
+    """A share link this store never made (or a game's link that is not of that game)."""
+
+    code = "unknown-share"
+    status = 404
+
+
+class ShareWithdrawn(TabletapeError):
+    """A share link its owner withdrew."""
+
+    code = "share-withdrawn"
+    status = 410
+
+
 class MalformedRequest(TabletapeError):
     """Parameters that are well-typed but do not fit together or do not fit the game."""
 

@@ -119,6 +119,12 @@ def head_mac(secret: bytes, game_id: str, last_seq: int, last_hash: bytes, legac
     )
 
 
+def seal(secret: bytes, message: bytes) -> bytes:
+    """The keyed MAC of something the store vouches for outside its log (a game's slip), 16 bytes;
+    its own prefix keeps it from ever equalling an event's or a head's MAC."""
+    return mac(secret, b"tabletape.seal\x00" + message)[:16]
+
+
 #: the columns ``check_chain`` reads, in its order
 CHECK_COLUMNS = (
     "seq, epoch_us(recorded_at), actor, type, body, body_json, prev_hash, hash, idempotency_key, mac"

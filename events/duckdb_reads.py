@@ -64,6 +64,10 @@ class DuckDBReads:
     _cached_keys: int
 
 
+    def seal(self, message: bytes) -> bytes:
+        """``message`` sealed with the store's key (``anchors.seal``)."""
+        return anchors.seal(self._secret, message)
+
     def reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's own cursor on the database, for reads (sees every committed append)."""
         return thread_cursor(self._local, self._lock, self.con)

@@ -95,6 +95,13 @@ def bad_options(code: str, message: str, **params: Any) -> NoReturn:
     raise InvalidOptions(message, code=code, params=params or None)
 
 
+class SlipUnreadable(TabletapeError):
+    """Text that is not a tabletape slip (``replay.slip``)."""
+
+    code = "bad-slip"
+    status = 422
+
+
 class UnknownGame(TabletapeError):
     code = "unknown-game"
     status = 404

@@ -83,6 +83,9 @@ class EventLog(Protocol):
 
     def verify(self, game_id: str) -> VerifyReport: ...
 
+    def seal(self, message: bytes) -> bytes:
+        """``message`` sealed with the store's key: what only this store can make and check."""
+
     def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
         """``verify`` of many games in a few queries."""
 

@@ -34,6 +34,9 @@ class PostgresReads:
     _secret: bytes
     _clock: Callable[[], datetime]
 
+    def seal(self, message: bytes) -> bytes:
+        """``message`` sealed with the store's key (``anchors.seal``)."""
+        return anchors.seal(self._secret, message)
 
     def reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's own cursor on the mirror (DuckDB), for the read models' SQL."""

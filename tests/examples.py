@@ -5,7 +5,10 @@
 
 A block's commands run as printed, with three stand-ins: ``127.0.0.1:8000`` is the test's own
 service, ``tabletape`` (or ``.venv/bin/tabletape``) is this checkout's, and ``GAME`` / ``WRITE``
-are the game id and write token the block's last ``tabletape new`` or ``POST /games`` printed.
+are the game id and write token the block's last ``tabletape new`` or ``POST /games`` printed;
+``ENDED`` the first finished game ``tabletape demo`` printed, ``SHARE`` the token of the last
+share link made (``tabletape share`` or ``POST /games/{id}/shares``), ``SLIP`` the last slip
+printed (``tabletape slip`` or ``GET /games/{id}/slip``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ WITHOUT_SERVICE = "run without the service"
 FENCE = re.compile(r'^```sh(?: title="(?P<title>[^"]*)")?\s*\n(?P<body>.*?)^```\s*$', re.S | re.M)
 GAME = re.compile(r'^game (\S+)$|"game_id":\s*"([^"]+)"', re.M)
 WRITE = re.compile(r'^write token: (\S+)$|"write_token":\s*"([^"]+)"', re.M)
+ENDED = re.compile(r"^finished \S+ game (\S+)$()", re.M)
+SHARE = re.compile(r"^The link's token .*: (\S+)$|\"share\":\s*\"([^\"]+)\"", re.M)
+SLIP = re.compile(r'^(TT1:\S+)$|"text":\s*"(TT1:[^"]+)"', re.M)
 # what a reader's shell has and the test's has not: the checkout's tabletape, curl that fails loudly
 PRELUDE = """set -eo pipefail
 tabletape() { "$TABLETAPE_PYTHON" -m api "$@"; }
@@ -87,7 +93,7 @@ def run(block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[i
         status, out, err = shell(PRELUDE + shown, cwd)
         assert status == 0, f"{block.id}: `{command}` exited {status}:\n{out}{err}"
         assert "Traceback" not in out + err, f"{block.id}: `{command}`:\n{out}{err}"
-        for word, pattern in (("GAME", GAME), ("WRITE", WRITE)):
+        for word, pattern in (("GAME", GAME), ("WRITE", WRITE), ("ENDED", ENDED), ("SHARE", SHARE), ("SLIP", SLIP)):
             if match := pattern.search(out):
                 found[word] = match[1] or match[2]
         done.append((command, out + err))

@@ -27,6 +27,7 @@ from api.cli.help import FlowingGroup
 from api.cli.packs import register as _register_packs
 from api.cli.ratings import register as _register_ratings
 from api.cli.seasons import register as _register_seasons
+from api.cli.share import register as _register_share
 from api.cli.stats import register as _register_stats
 
 app = typer.Typer(
@@ -570,6 +571,7 @@ def unreadable_in(projector: Any, game_id: str) -> Any:
 _register_stats(app)
 _register_ratings(app)
 _register_seasons(app)
+_register_share(app)
 _register_packs(app)
 _register_demo(app)
 

@@ -12,10 +12,10 @@ from fastapi import FastAPI, Request
 from api import errors, i18n
 from api.http import openapi
 from api.http.auth import Svc
-from api.http.edge import BodyLimits
+from api.http.edge import BodyLimits, FrameGuard
 from api.http.fast_lane import MovesLane
 from api.http.models import HealthOut, WorkersOut
-from api.http.routes import bgstats, games, packs, record, replay, tokens, web
+from api.http.routes import bgstats, games, packs, record, replay, share, tokens, web
 from api.http.routes import i18n as i18n_routes
 from api.http.routes import race as race_routes
 from api.http.routes import think_time as think_routes
@@ -66,7 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="tabletape", version="0.1.0", description=DESCRIPTION, lifespan=lifespan, telemetry=telemetry)
     errors.install(app)
     app.add_middleware(MovesLane)
-    app.add_middleware(BodyLimits, limits=settings.body_limits)  # outermost: before anything reads a body
+    app.add_middleware(BodyLimits, limits=settings.body_limits)  # before anything reads a body
+    app.add_middleware(FrameGuard)
 
     @app.get("/health", tags=["service"], response_model=HealthOut)
     def health(svc: Svc, request: Request) -> HealthOut:
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay.router)
     app.include_router(race_routes.router)
     app.include_router(think_routes.router)
+    app.include_router(share.router)
     app.include_router(ratings_routes.router)
     app.include_router(seasons_routes.router)
     app.include_router(stats_routes.router)

@@ -1,4 +1,6 @@
-"""The edge's size limits: a request body larger than its route allows is refused with a 413
+"""The edge: its size limits, and who may frame the page.
+
+A request body larger than its route allows is refused with a 413
 before the rest of it is read.
 
 Each route has its own limit (``BODY_LIMITS``, settable: ``Settings.body_limits``). A body that
@@ -194,3 +196,29 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return pending.pop() if pending else await receive()
 
     return replayed
+
+
+#: only the embed frame page may be framed, by any site; every other page by none (clickjacking)
+_FRAMED = [(b"content-security-policy", b"frame-ancestors *")]
+_NOT_FRAMED = [(b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'")]
+
+
+class FrameGuard:
+    """ASGI middleware: the framing headers of every GET answer (the documents a browser could
+    frame; the writes' JSON is never a document)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        extra = _FRAMED if scope["path"].startswith("/embed/") else _NOT_FRAMED
+
+        async def framed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, framed)

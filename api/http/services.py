@@ -10,6 +10,7 @@ from api.http.settings import Settings
 from api.http.streaming import Hub
 from api.store import library, tokens
 from events.creation_keys import CreationKeys
+from events.shares import ShareLinks
 from events.log import AppendResult
 from events.stores import open_log
 from events.tokens import AdminToken
@@ -18,7 +19,7 @@ from replay.recorder import Recorder
 
 
 class Services:
-    """Log, projector, recorder, tokens, creation keys, the admin token, the pack library and
+    """Log, projector, recorder, tokens, creation keys, share links, the admin token, the pack library and
     the live-stream hub of one database."""
 
     def __init__(self, settings: Settings) -> None:
@@ -29,6 +30,7 @@ class Services:
         self.recorder = Recorder(self.log, self.projector)
         self.tokens = tokens(self.log)
         self.creation_keys = CreationKeys(self.log.store)
+        self.shares = ShareLinks(self.log.store)
         self.admin = AdminToken(self.log.store)
         #: the admin token made on this store's first start (shown once, then forgotten)
         self.admin_token_issued: str | None = self.admin.ensure()

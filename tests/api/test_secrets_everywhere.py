@@ -1,6 +1,6 @@
 """Every read without a token shows of a game in progress at most its public view. For each title,
-a digital game and a table game in progress: every route the app serves, the statistics, the
-charts, every SQL view and the exports (the command line's, and BG Stats' over HTTP) are scanned for each hidden card,
+a digital game and a table game in progress: every route the app serves (share links, their
+pictures and the slip too), the statistics, the charts, every SQL view and the exports (the command line's, and BG Stats' over HTTP) are scanned for each hidden card,
 objective and goal card, and none appears. An ended game shows them; undone back into play, it
 hides them again."""
 
@@ -54,6 +54,7 @@ NO_GAME_DATA = {
     ("get", "/i18n/{lang}.json"),  # the message catalogues
     ("post", "/games"),  # creates a game: answers its tokens, nothing hidden
     ("post", "/games/{game_id}/tokens"),  # new tokens for the write token's holder, nothing hidden
+    ("delete", "/games/{game_id}/shares"),  # withdraws every share link of a game: answers a count
     # pack library writes answer the pack written; the forms are the same for every store
     ("post", "/titles/{title}/packs"), ("post", "/titles/{title}/packs/{pack_id}/versions"),
     ("delete", "/titles/{title}/packs/{pack_id}"), ("get", "/titles/{title}/pack-forms"),
@@ -226,11 +227,37 @@ def _game_reads(client, store: Store, game: Game, title: str) -> None:
     store.asked.add(("get", "/games/{game_id}/think-time"))
     store.read(gid, "get /games/{game_id}/bgstats-play", client.get(f"/games/{gid}/bgstats-play", headers=game.auth).text)
     store.asked.add(("get", "/games/{game_id}/bgstats-play"))
+    _share_reads(client, store, game, last)
     content = client.get(f"/games/{gid}/content").json()
     store.read(gid, "get /games/{game_id}/content", json.dumps(beyond_pack(content, PACKS[title])))
     store.asked.add(("get", "/games/{game_id}/content"))
     exact = f"SELECT seq, kind, detail FROM moves WHERE game_id = '{gid}'"
     store.read(gid, exact, client.post("/sql", json={"query": exact}).text)
+
+
+def _share_reads(client, store: Store, game: Game, last: int) -> None:
+    """A share link made while the game goes on, its replay, picture and embed frame in every
+    language; the game's own picture and slip; a slip check naming the game (a forged slip)."""
+    gid = game.id
+    made = client.post(f"/games/{gid}/shares", headers=game.auth, json={"at": 2})
+    assert made.status_code == 201, made.text
+    store.read(gid, "post /games/{game_id}/shares", made.text)
+    token = made.json()["share"]
+    for lang in ("en", "es", "ja"):
+        for path in (f"/shared/{token}", f"/shared/{token}/picture", f"/games/{gid}/picture", f"/games/{gid}/slip"):
+            for params in ({"lang": lang}, {"lang": lang, "format": "png"}):
+                got = client.get(path, params=params, headers=game.auth)
+                assert got.status_code == 403, (path, got.text)
+                store.read(gid, f"get {path} {params}", got.text)
+        forged = f"TT1:{gid}:{last}:0,0:{'0' * 64}:{'A' * 22}"
+        store.read(gid, f"post /slips/check in {lang}", client.post("/slips/check", json={"slip": forged}, params={"lang": lang}).text)
+    store.read(gid, "get /embed/{share}", client.get(f"/embed/{token}").text)
+    other = client.post(f"/games/{gid}/shares", headers=game.auth, json={}).json()["share"]
+    store.read(gid, "delete /games/{game_id}/shares/{share}", client.delete(f"/games/{gid}/shares/{other}", headers=game.auth).text)
+    store.read(gid, "get /shared/{share} withdrawn", client.get(f"/shared/{other}").text)
+    store.asked |= {("post", "/games/{game_id}/shares"), ("delete", "/games/{game_id}/shares/{share}"),
+                    ("get", "/shared/{share}"), ("get", "/shared/{share}/picture"), ("get", "/games/{game_id}/picture"),
+                    ("get", "/games/{game_id}/slip"), ("post", "/slips/check")}
 
 
 def _pack_reads(client, store: Store) -> None:
@@ -341,6 +368,9 @@ def _cli_reads(store: Store, tmp: Path) -> None:
         store.read(game.id, "tabletape replay GAME --think-time", run("replay", game.id, "--think-time"))
         store.read(game.id, "tabletape replay GAME --think-time --json", run("replay", game.id, "--think-time", "--json"))
         store.read(game.id, "tabletape replay GAME --bgstats", run("replay", game.id, "--bgstats"))
+        forged = f"TT1:{game.id}:3:0,0:{'0' * 64}:{'A' * 22}"
+        store.read(game.id, "tabletape check-slip (a forged slip)", run("check-slip", forged, "--json"))
+        store.read(game.id, "tabletape share GAME", run("share", game.id))
     folder = tmp / "parquet"
     store.read(None, "tabletape export --format parquet", run("export", "--format", "parquet", folder))
     for where, text in _parquet_text(folder) if folder.exists() else []:

@@ -16,6 +16,7 @@ _WHY = {
     403: "a token that does not open this, or something only the end of the game makes public",
     404: "unknown game",
     409: "stale expected_seq, a reused idempotency key, a refused history edit, or an altered log (chain-broken, naming the seq)",
+    410: "a share link its owner withdrew (`share-withdrawn`)",
     422: "malformed request or body, or an illegal move (the code names the rule)",
     503: "the pack library stayed busy with another change for the whole wait (`packs-busy`): nothing was written; retry after `Retry-After` seconds",
 }

@@ -1,4 +1,4 @@
-// The page's router: ?game=ID[&at=N] a game; ?page=new start one; ?page=stats statistics;
+// The page's router: ?game=ID[&at=N] a game; ?share=TOKEN a shared game; ?page=new start one; ?page=stats statistics;
 // ?page=packs (or #/packs) content packs; else the list.
 import { h, clear } from './dom.js';
 import { t, translateStatic, languageSwitch } from './i18n.js';
@@ -20,14 +20,14 @@ async function route() {
   current = null;
   const q = new URLSearchParams(location.search);
   if (!q.get('page') && location.hash.startsWith('#/packs')) q.set('page', 'packs');
-  const page = q.get('game') ? 'game' : (q.get('page') || 'games');
+  const page = q.get('share') ? 'shared' : q.get('game') ? 'game' : (q.get('page') || 'games');
   for (const a of document.querySelectorAll('[data-nav]')) {
     if (a.dataset.nav === page) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   }
   clear(main);
   main.setAttribute('aria-busy', 'true');
   try {
-    const mod = await import(`./pages/${page === 'game' ? 'game' : page === 'new' ? 'new' : page === 'stats' ? 'stats' : page === 'packs' ? 'packs' : 'games'}.js`);
+    const mod = await import(`./pages/${page === 'shared' ? 'shared' : page === 'game' ? 'game' : page === 'new' ? 'new' : page === 'stats' ? 'stats' : page === 'packs' ? 'packs' : 'games'}.js`);
     current = await mod.show(main, q, { navigate });
   } catch (err) {
     console.error(err);

@@ -12,6 +12,8 @@ import { outbox as outboxOf, newKey, unanswered } from '../offline.js';
 import { t, num, lang, languageSwitch } from '../i18n.js';
 import { racePanel } from '../race.js';
 import { thinkPanel } from '../think.js';
+import { patch } from '../frames.js';
+import { endPanels } from '../share.js';
 
 export async function show(main, q, { navigate }) {
   const id = q.get('game');
@@ -65,6 +67,7 @@ export async function show(main, q, { navigate }) {
   const sheet = sheetOf(recorder, drawing); // on a phone: a bottom sheet under the board
   const race = racePanel(id, { go: (step) => go(step) });
   const think = thinkPanel(id, { go: (step) => go(step) });
+  const end = endPanels(id, { tokens: () => g.tokens, step: () => g.pos });
 
   main.append(
     handed.notice || '',
@@ -85,7 +88,7 @@ export async function show(main, q, { navigate }) {
           badStep,
           h('p', { class: 'small muted keys-hint' }, t('game.keys-hint')),
           h('div', { class: 'row' }, link, h('span', { class: 'field inline' }, h('label', { for: 'eyes' }, t('game.seen-by')), eyesSel))),
-        sheet, scoreBox,
+        sheet, scoreBox, ...end.panels,
         h('section', { class: 'panel', 'aria-labelledby': 'hist-h' },
           h('h2', { id: 'hist-h' }, t('game.timeline')), history),
         h('section', { class: 'panel', 'aria-labelledby': 'forks-h' },
@@ -203,6 +206,7 @@ export async function show(main, q, { navigate }) {
     if (!g.forksShown) { g.forksShown = true; renderForks(); }
     race.load(g.info).then(() => race.place(g.pos)).catch(console.error);
     think.load(g.info).catch(console.error);
+    end.load(g.info).catch(console.error);
     openStream();
   }
 
@@ -279,6 +283,7 @@ export async function show(main, q, { navigate }) {
     renderScore(f);
     renderRecorder();
     race.place(pos);
+    end.step();
   }
   // a link's ?at= (or ?seq=) that names no step here says so instead of quietly showing another
   function openAsked() {
@@ -773,15 +778,4 @@ function notSent(e) {
   if (e.code === 'move-taken-back') return { code: e.code, body: e.body, lead: t('game.taken-back'), message: t('game.taken-back-offline') };
   if (e.code !== 'stale-expected-seq') return e;
   return { code: e.code, body: e.body, message: t('game.not-sent') };
-}
-
-// JSON-patch operations on the top-level keys of a view (the frames' diff mode)
-function patch(view, ops) {
-  const out = { ...(view || {}) };
-  for (const op of ops) {
-    const key = op.path.slice(1).split('/')[0].replace(/~1/g, '/').replace(/~0/g, '~');
-    if (op.op === 'remove') delete out[key];
-    else out[key] = op.value;
-  }
-  return out;
 }
