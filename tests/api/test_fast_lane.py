@@ -11,7 +11,7 @@ from apiplay import log_rows, new_game
 from fastapi.testclient import TestClient
 
 from api.http.app import create_app
-from api.http.edge import BodyLimits
+from api.http.edge import BodyLimits, FrameGuard
 from api.http.fast_lane import MovesLane, moves_game_id
 from api.http.settings import Settings
 
@@ -58,7 +58,7 @@ def _session(client) -> list[tuple[int, dict]]:
 def test_the_lane_answers_exactly_as_the_router_does(client, router_client, svc):
     """Refusals (malformed body, wrong or missing token, stale seq, a broken rule, mismatched keys),
     accepted moves and replayed idempotency keys: same status, same body, and the same log."""
-    assert [m.cls for m in client.app.user_middleware] == [BodyLimits, MovesLane]
+    assert [m.cls for m in client.app.user_middleware] == [FrameGuard, BodyLimits, MovesLane]
     through_lane = _session(client)
     through_router = _session(router_client)
     assert through_lane == through_router
