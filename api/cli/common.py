@@ -156,6 +156,17 @@ def reported() -> Iterator[None]:
         fail(cli("service-unreachable", url=exc.url, reason=exc.reason))
 
 
+def answered(db: str, through: Callable[[Any], Any], here: Callable[[Layers], Any]) -> Any:
+    """What a command shows: ``through(service)`` while a service holds ``db``, else ``here(layers)``
+    on the file; a refusal either way ends the command in one line."""
+    running = service(db)
+    if running is not None:
+        with reported():
+            return through(running)
+    with layers(db) as lay, reported():
+        return here(lay)
+
+
 def write_out(out: str, text: str) -> bool:
     """``text`` to standard output (``out`` "-") or to the file ``out``, refused in one line when it
     cannot be written; True when a file was written (the caller then says so)."""
