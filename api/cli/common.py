@@ -64,7 +64,10 @@ class Layers:
 
 
 #: commands that cannot go through a service, and what they say instead of the generic line
-_NOT_THROUGH = {"admin-token": "service-admin-token", "pack upload": "service-admin", "pack derive": "service-admin"}
+_NOT_THROUGH = {
+    "admin-token": "service-admin-token", "pack upload": "service-admin", "pack derive": "service-admin",
+    "pack merge": "service-admin", "pack import": "service-admin",
+}
 
 
 def command_name() -> str:
