@@ -655,6 +655,11 @@ class PackLibrary:
         """Add a pack another store passed on (its file, or what its link leads to); ``digest``:
         the hash the link names, checked. Unlike an upload, an id this store already has for other
         content is kept beside it (two groups' ``ours-v1`` are two packs, told apart by hash)."""
+        pack = self._passed_on(title_id, data, digest)
+        return self.upload(title_id, data, working=working, source="import")
+
+    def _passed_on(self, title_id: str, data: Any, digest: str | None) -> Any:
+        """A pack another store passed on, loaded, within the limits and hashing to ``digest`` when given."""
         title = self._title_for_writes(title_id)
         within_limits(data)
         pack = title.load_pack(data)
@@ -663,7 +668,7 @@ class PackLibrary:
                 "pack {pack_id!r} hashes to {hash}, not {digest}: it was changed after its export", params=dict(pack_id=pack.id, hash=pack.hash, digest=digest),
                 code=f"{title_id}.content-mismatch", field="hash",
             )
-        return self.upload(title_id, data, working=working, source="import")
+        return pack
 
     def delete(self, title_id: str, entry: Entry) -> None:
         """Forget a pack no game pins, that is not built in and not the working pack."""
@@ -845,14 +850,7 @@ class PackLibrary:
     def stage(self, title_id: str, data: Any, digest: str | None = None) -> Entry:
         """A pack an import carries, validated (and its hash checked when given) and loaded into
         the rules registry so that the import's games can be checked; not stored yet (``keep``)."""
-        title = self._title_for_writes(title_id)
-        within_limits(data)
-        pack = title.load_pack(data)
-        if digest is not None and pack.hash != digest:
-            raise InvalidOptions(
-                "pack {pack_id!r} hashes to {hash}, not {digest}: it was changed after its export", params=dict(pack_id=pack.id, hash=pack.hash, digest=digest),
-                code=f"{title_id}.content-mismatch", field="hash",
-            )
+        pack = self._passed_on(title_id, data, digest)
         there = self.by_hash(title_id, pack.hash)
         if there is not None:
             return there
@@ -862,7 +860,7 @@ class PackLibrary:
                 "pack {pack_id!r} is the id of a pack shipped with {title_id} (hash {hash}), with other content", params=dict(pack_id=pack.id, title_id=title_id, hash=shipped.hash),
                 code="pack-id-taken", field="pack.id", hash=shipped.hash,
             )
-        title.register_pack(pack)
+        self._title_for_writes(title_id).register_pack(pack)
         lineage, version = lineage_of(pack.id)
         return self._new_entry(title_id, pack.data, None, lineage, version, None, "import")
 
