@@ -303,11 +303,16 @@ def pack_qr(title: str, pack_id: str, svc: Svc, request: Request, hash: HashQuer
     return Response(qr_svg(_refs(title, entry, str(request.base_url))["link"]), media_type="image/svg+xml")
 
 
+#: what adding a pack answers besides 201: the pack already there for the same content, or a refusal
+ADDED: dict[int | str, dict[str, Any]] = {
+    200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503),
+}
+
 @router.post(
     "/titles/{title}/packs",
     status_code=status.HTTP_201_CREATED,
     response_model=PackInfo,
-    responses={200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503)},
+    responses=ADDED,
 )
 def upload_pack(
     title: str,
@@ -386,7 +391,7 @@ def merge_packs(title: str, body: MergeIn, svc: Svc, response: Response, _admin:
     "/titles/{title}/packs/import",
     status_code=status.HTTP_201_CREATED,
     response_model=PackInfo,
-    responses={200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503)},
+    responses=ADDED,
 )
 def import_pack(
     title: str,
