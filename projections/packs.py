@@ -655,7 +655,7 @@ class PackLibrary:
         """Add a pack another store passed on (its file, or what its link leads to); ``digest``:
         the hash the link names, checked. Unlike an upload, an id this store already has for other
         content is kept beside it (two groups' ``ours-v1`` are two packs, told apart by hash)."""
-        pack = self._passed_on(title_id, data, digest)
+        self._passed_on(title_id, data, digest)
         return self.upload(title_id, data, working=working, source="import")
 
     def _passed_on(self, title_id: str, data: Any, digest: str | None) -> Any:
