@@ -78,16 +78,21 @@ class ComponentRefIn(BaseModel):
     id: str = _ID
 
 
-class VersionIn(BaseModel):
-    """A new version of a pack: components added, replaced and removed."""
+class _NewVersion(BaseModel):
+    """What asks for a new version of a pack: its name, and whether it becomes the working pack."""
 
     model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(None, min_length=1, max_length=200)
+    working: bool = True
+
+
+class VersionIn(_NewVersion):
+    """A new version of a pack: components added, replaced and removed."""
 
     add: list[ComponentIn] = Field(default_factory=list, max_length=2000)
     replace: list[ComponentIn] = Field(default_factory=list, max_length=2000)
     remove: list[ComponentRefIn] = Field(default_factory=list, max_length=2000)
-    name: str | None = Field(None, min_length=1, max_length=200)
-    working: bool = True
 
 
 class ChangedOut(BaseModel):
@@ -122,19 +127,15 @@ class KeepIn(BaseModel):
 _HASH = Field(None, pattern="^[0-9a-f]{64}$", description="the pack's hash, when its id is ambiguous")
 
 
-class MergeIn(BaseModel):
+class MergeIn(_NewVersion):
     """Two packs of this store (ids, or hashes in their place) merged into a new version of ``a``'s
     lineage; ``keep`` resolves each clash (one id, two contents)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     a: str = _ID
     b: str = _ID
     a_hash: str | None = _HASH
     b_hash: str | None = _HASH
     keep: list[KeepIn] = Field(default_factory=list, max_length=2000)
-    name: str | None = Field(None, min_length=1, max_length=200)
-    working: bool = True
 
 
 class ClashOut(BaseModel):
@@ -308,27 +309,26 @@ ADDED: dict[int | str, dict[str, Any]] = {
     200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503),
 }
 
-@router.post(
-    "/titles/{title}/packs",
-    status_code=status.HTTP_201_CREATED,
-    response_model=PackInfo,
-    responses=ADDED,
-)
+def _added(svc: Services, response: Response, entry: Entry, new: bool) -> PackInfo:
+    """The pack a POST added (201), or the one already there for its content (200)."""
+    if not new:
+        response.status_code = status.HTTP_200_OK
+    return info(svc, entry)
+
+
+#: make it the title's working pack (a query flag)
+Working = Annotated[bool, Query(description="make it the title's working pack")]
+
+
+@router.post("/titles/{title}/packs", status_code=status.HTTP_201_CREATED, response_model=PackInfo, responses=ADDED)
 def upload_pack(
-    title: str,
-    svc: Svc,
-    response: Response,
-    _admin: Admin,
-    data: Annotated[dict[str, Any], Body(description="a pack file")],
-    working: Annotated[bool, Query(description="make it the title's working pack")] = False,
+    title: str, svc: Svc, response: Response, _admin: Admin,
+    data: Annotated[dict[str, Any], Body(description="a pack file")], working: Working = False,
 ) -> PackInfo:
     """Add a pack file (admin). The same content again answers 200 with the pack already there;
     the same id with other content is refused (409 ``pack-id-taken``); a bad field is refused
     (422, ``field`` names it)."""
-    entry, added = svc.packs.upload(title, data, working=working)
-    if not added:
-        response.status_code = status.HTTP_200_OK
-    return info(svc, entry)
+    return _added(svc, response, *svc.packs.upload(title, data, working=working))
 
 
 @router.post(
@@ -381,33 +381,19 @@ def merge_packs(title: str, body: MergeIn, svc: Svc, response: Response, _admin:
     unresolved is refused (409 ``pack-merge-clash``, ``clashes`` lists them side by side) and
     nothing is written."""
     first, second = svc.packs.get(title, body.a, body.a_hash), svc.packs.get(title, body.b, body.b_hash)
-    entry, added = svc.packs.merge(title, first, second, [k.model_dump() for k in body.keep], body.name, body.working)
-    if not added:
-        response.status_code = status.HTTP_200_OK
-    return info(svc, entry)
+    return _added(svc, response, *svc.packs.merge(title, first, second, [k.model_dump() for k in body.keep], body.name, body.working))
 
 
-@router.post(
-    "/titles/{title}/packs/import",
-    status_code=status.HTTP_201_CREATED,
-    response_model=PackInfo,
-    responses=ADDED,
-)
+@router.post("/titles/{title}/packs/import", status_code=status.HTTP_201_CREATED, response_model=PackInfo, responses=ADDED)
 def import_pack(
-    title: str,
-    svc: Svc,
-    response: Response,
-    _admin: Admin,
+    title: str, svc: Svc, response: Response, _admin: Admin,
     data: Annotated[dict[str, Any], Body(description="a pack file from another store (what its share link leads to)")],
     hash: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$", description="the hash the share link names: checked")] = None,
-    working: Annotated[bool, Query(description="make it the title's working pack")] = False,
+    working: Working = False,
 ) -> PackInfo:
     """Add a pack another store passed on (admin); with ``hash``, content that hashes otherwise is
     refused. An id this store has for other content is kept beside it (told apart by hash)."""
-    entry, added = svc.packs.import_pack(title, data, hash, working=working)
-    if not added:
-        response.status_code = status.HTTP_200_OK
-    return info(svc, entry)
+    return _added(svc, response, *svc.packs.import_pack(title, data, hash, working=working))
 
 
 @router.delete(
