@@ -76,6 +76,11 @@ def test_the_dashboard_leads_to_the_seasons_and_a_seasons_standings(screen, stat
         first = t["rows"][0]
         assert rows.first.locator("[data-col=games]").inner_text() == str(first["games"])
         assert rows.first.locator("[data-col=points]").inner_text().replace(",", "") == str(first["points"])
+        # each row's rating over the season's games, as mu ± sigma to one decimal
+        for row, r in zip(rows.all(), t["rows"]):
+            shown = row.locator("[data-col=rating]").inner_text().replace("\u00a0", " ")
+            assert shown == ("–" if r["mu"] is None else f"{r['mu']:.1f} ± {r['sigma']:.1f}")
+        assert any(r["mu"] is not None for r in t["rows"])
         has_camels = section.locator("th", has_text="Camels").count() == 1
         assert has_camels == (t["title"] != "lost-cities")
     csv = screen.locator("a[download]")
