@@ -20,6 +20,7 @@ from api.http.routes import i18n as i18n_routes
 from api.http.routes import race as race_routes
 from api.http.routes import think_time as think_routes
 from api.http.routes import ratings as ratings_routes
+from api.http.routes import nights as nights_routes
 from api.http.routes import seasons as seasons_routes
 from api.http.routes import stats as stats_routes
 from api.http.services import Services
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(share.router)
     app.include_router(ratings_routes.router)
     app.include_router(seasons_routes.router)
+    app.include_router(nights_routes.router)
     app.include_router(stats_routes.router)
     app.include_router(packs.router)
     app.include_router(bgstats.router)
