@@ -91,9 +91,9 @@ def view(svc: Any, night: Night, token: str | None = None) -> dict[str, Any]:
             table: dict[str, Any] = {
                 "table": number, "players": list(players), "game_id": game_id, "ended": seats is not None,
                 "scores": [s.score for s in seats] if seats is not None else None,
+                # the same JSON on the file as over HTTP, whose model says None
+                "write_token": table_tokens(token, game_id, len(players)).write if token is not None else None,
             }
-            if token is not None:
-                table["write_token"] = table_tokens(token, game_id, len(players)).write
             tables.append(table)
         rounds.append({"round": drawn.number, "tables": tables, "byes": list(drawn.byes)})
     return {**night.as_dict(), "present": list(night.present), "standings": standings(night, results), "draws": rounds}

@@ -16,7 +16,7 @@ _TEXT = 1_000
 class NightIn(BaseModel):
     name: str = Field(max_length=_TEXT, description="the night's name (at most 80 characters)")
     title: str = Field(max_length=64, description="the title every table plays (lost-cities, marco-polo, marco-polo-2)")
-    rounds: int = Field(ge=1, le=20, description="how many rounds the night has")
+    rounds: int = Field(description="how many rounds the night has, 1 to 20 (night-rounds-out-of-range otherwise, as on the command line)")
     players: list[str] = Field(default_factory=list, max_length=200, description="the players' names (2 to 100, each once)")
     season_id: str | None = Field(None, max_length=80, description="instead of players: this season's members")
     seed: str | None = Field(None, max_length=64, description="the draws' seed (drawn by the server when left out)")
