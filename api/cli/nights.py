@@ -43,7 +43,7 @@ def open_command(
     title: str = typer.Option(..., "--title", "-t", help="the title every table plays: lost-cities, marco-polo, marco-polo-2"),
     rounds: int = typer.Option(..., "--rounds", "-r", help="how many rounds"),
     player: list[str] = typer.Option([], "--player", "-p", help="a player's name (repeat)"),
-    season: Optional[str] = typer.Option(None, "--season", help="instead of players: this season's members (its id)"),
+    season: Optional[str] = typer.Option(None, "--season", help="instead of players: this season's members (its name or id)"),
     seed: Optional[str] = typer.Option(None, "--seed", help="the draws' seed (drawn when left out)"),
     option: list[str] = typer.Option([], "--option", "-o", help="every table's game option as key=value (repeatable)"),
     db: str = Db,
@@ -55,13 +55,19 @@ def open_command(
         if not eq or not key:
             fail(cli("msgs/option-not-pair", pair=pair))
         options[key] = option_value(value)
+    running = remote.find(db, i18n.cli_lang) if season else None
+    if running is not None:
+        from api.cli.seasons import _remote_find
+
+        with reported():
+            season = _remote_find(running, season)  # type: ignore[arg-type]
     body = {"name": name, "title": title, "rounds": rounds, "players": player, "season_id": season, "seed": seed, "options": options}
 
     def local(lay: Any) -> dict[str, Any]:
         from api import nights as door
-        from projections.seasons import Seasons
+        from api.cli.seasons import _find, _seasons
 
-        players = list(Seasons(lay.log, lay.projector.read_models).get(season).members) if season else player
+        players = list(_find(_seasons(lay), season).members) if season else player
         night, token = door.open_night(lay, name, title, rounds, players, seed, options, actor="cli")
         return {**night.as_dict(), "token": token}
 

@@ -103,8 +103,7 @@ def test_a_marco_polo_night_of_a_seasons_members(tmp_path):
     members = [a for m in ("Ana", "Bea", "Cai", "Dan", "Eva", "Fay", "Gil") for a in ("--member", m)]
     made = run("season", "create", "Club", "--title", "marco-polo", "--starts", "2026-01-01", "--ends", "2026-12-31", *members, "--db", db)
     assert made.exit_code == 0, made.output
-    season_id = json.loads(run("season", "list", "--json", "--db", db).output)[0]["season_id"]
-    night_id, token = opened(db, title="marco-polo", more=("--season", season_id))
+    night_id, token = opened(db, title="marco-polo", more=("--season", "club"))  # a season by its name
     drawn = run("night", "draw", night_id, "--token", token, "--db", db)
     assert drawn.exit_code == 0, drawn.output
     tables = shown(db, night_id)["draws"][0]["tables"]
