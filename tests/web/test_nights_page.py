@@ -205,3 +205,44 @@ def test_a_refused_night_is_said_in_words_and_nothing_is_opened(tall_phone, nigh
     assert "at least two players" in tall_phone.locator("#nt-open-said").inner_text()
     assert len(api.get("/nights").json()["nights"]) == before
     assert axe_violations(tall_phone) == []
+
+
+def test_a_link_hands_the_organising_to_a_projector(tall_phone, browser, night_server, api):
+    from pagehelp import WIDE
+
+    open_nights(tall_phone, night_server)
+    night_id = open_night(tall_phone, "Projected", ["Ana", "Bea", "Cai", "Dan"])
+    tall_phone.get_by_role("button", name="Draw round 1").click()
+    tall_phone.wait_for_selector("[data-round='1'] .nt-table")
+    tall_phone.locator(".nt-elsewhere summary").click()
+    link = tall_phone.locator("#nt-elsewhere-link").input_value()
+    assert tall_phone.locator(".nt-elsewhere svg.qr").count() == 1
+    plain(tall_phone)
+    context = browser.new_context(viewport=WIDE, device_scale_factor=1)
+    try:
+        projector = context.new_page()
+        projector.goto(link)
+        projector.wait_for_selector("#nt-taken[role=status]")
+        projector.wait_for_selector(".stats-page[data-ready=true]")
+        assert "#" not in projector.url  # the token is out of the address bar
+        assert projector.locator(".nt-table svg.qr").count() == 2 and projector.locator("#nt-draw").count() == 1
+        standings = projector.locator(".nt-standings").bounding_box()
+        tables = projector.locator(".nt-tables").bounding_box()
+        organise = projector.locator(".nt-organise").bounding_box()
+        assert standings["x"] + standings["width"] <= tables["x"] and abs(standings["y"] - tables["y"]) < 2  # side by side
+        assert organise["y"] >= tables["y"] + tables["height"]  # the room's part first
+        plain(projector)
+        shot(projector, "nights-projector-1366")
+        projector.get_by_role("link", name="Record table 1’s game here").click()  # this screen records it too
+        projector.wait_for_selector("#recorder.recording[data-ready=true]")
+    finally:
+        context.close()
+    context = browser.new_context(viewport=WIDE, device_scale_factor=1)  # a device that never held the token
+    try:
+        stranger = context.new_page()
+        stranger.goto(link.replace("night-token=", "night-token=nope"))
+        stranger.wait_for_selector("#nt-taken[role=alert]")
+        assert stranger.locator("svg.qr").count() == 0 and stranger.locator("#nt-draw").count() == 0
+    finally:
+        context.close()
+    assert api.get(f"/nights/{night_id}").json()["rounds_drawn"] == 1

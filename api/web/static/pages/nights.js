@@ -91,8 +91,27 @@ function openForm(titles, seasons, href, navigate) {
 
 // -- one night ------------------------------------------------------------------------------------
 
+// A link that organises the night from another screen carries the night's token in its fragment
+// (after '#'), which a browser never sends: kept here once the server says it opens the night,
+// and taken out of the address bar. Answers a notice, or null.
+async function takeNightToken(path, id) {
+  const given = new URLSearchParams(location.hash.slice(1)).get('night-token');
+  if (!given) return null;
+  history.replaceState(history.state, '', location.pathname + location.search);
+  try {
+    await api(path, { token: given });
+    try { localStorage.setItem(KEY(id), given); } catch { /* storage off: this visit cannot organise */ }
+    return h('p', { class: 'notice', role: 'status', id: 'nt-taken' }, say('stats.night-taken'));
+  } catch (err) {
+    return h('p', { class: 'notice handover-notice bad', role: 'alert', id: 'nt-taken' }, say(err.status === 403 ? 'stats.night-stale' : 'stats.night-not-taken'));
+  }
+}
+
+const nightLink = (id, token) => `${location.origin}/?page=stats&view=nights&night=${encodeURIComponent(id)}#night-token=${token}`;
+
 async function nightView(out, id, { table, crumbs, href }) {
   const path = `/nights/${encodeURIComponent(id)}`;
+  const taken = await takeNightToken(path, id);
   const token = tokenOf(id);
   let night = await api(path, { token });
   let shown = '';
@@ -104,7 +123,7 @@ async function nightView(out, id, { table, crumbs, href }) {
   const organise = h('div', { class: 'nt-organise-box' });
   const board = h('div', { class: 'nt-board', 'data-night-board': '' });
   const earlier = h('div');
-  out.append(head, organise, board, earlier);
+  out.append(head, taken || '', organise, board, earlier);
   if (token) organise.append(organiser());
 
   function draw() {
@@ -212,7 +231,22 @@ async function nightView(out, id, { table, crumbs, href }) {
     return h('section', { class: 'panel st-section nt-organise', 'aria-labelledby': 'nt-organise-h' },
       h('h2', { id: 'nt-organise-h' }, say('stats.night-organise')),
       h('div', { class: 'row wrap' }, drawButton), drawNote, said,
-      h('div', { class: 'nt-forms' }, lateForm, leaveForm));
+      h('div', { class: 'nt-forms' }, lateForm, leaveForm),
+      elsewhere());
+  }
+
+  // the same organising on a projector's computer or a second phone: a link and its QR code
+  function elsewhere() {
+    const link = nightLink(id, token);
+    const field = h('input', { type: 'text', readonly: true, id: 'nt-elsewhere-link', value: link, 'aria-label': say('stats.night-elsewhere-link'), onfocus: (ev) => ev.target.select() });
+    const copied = h('span', { class: 'small muted', role: 'status' });
+    const copy = h('button', { type: 'button', class: 'secondary', id: 'nt-elsewhere-copy', onclick: async () => {
+      try { await navigator.clipboard.writeText(link); copied.textContent = say('handover.copied'); } catch { field.select(); copied.textContent = say('handover.selected'); }
+    } }, say('handover.copy'));
+    return h('details', { class: 'nt-elsewhere' }, h('summary', {}, say('stats.night-elsewhere')),
+      h('p', { class: 'small' }, say('stats.night-elsewhere-help')),
+      h('figure', { class: 'nt-qr' }, qrSvg(link, say('stats.night-elsewhere-qr'))),
+      h('div', { class: 'field' }, field), h('div', { class: 'row wrap' }, copy, copied));
   }
 
   // the draw button says what the next draw is, or in words why there is none yet
