@@ -18,6 +18,7 @@ from events import upcasting
 from events.base import Event
 from events.errors import MalformedEvent, UnknownEventType
 from events.lifecycle import LIFECYCLE_EVENTS
+from events.nights import NIGHT_EVENTS
 from events.seasons import SEASON_EVENTS
 
 _lock = threading.Lock()
@@ -299,3 +300,4 @@ def from_wire(obj: Any, what: str = "move") -> Event:
 
 register(*LIFECYCLE_EVENTS)
 register(*SEASON_EVENTS)
+register(*NIGHT_EVENTS)

@@ -266,3 +266,22 @@ class SeasonRefused(TabletapeError):
 class UnknownSeason(TabletapeError):
     code = "unknown-season"
     status = 404
+
+
+class NightRefused(TabletapeError):
+    """A night, a draw, a join or a drop that breaks a rule; ``code`` (and ``field``) name which."""
+
+    code = "night-refused"
+    status = 422
+
+
+class NightConflict(TabletapeError):
+    """A draw the night is not ready for (a table still playing, every round drawn)."""
+
+    code = "night-conflict"
+    status = 409
+
+
+class UnknownNight(TabletapeError):
+    code = "unknown-night"
+    status = 404

@@ -42,5 +42,10 @@ def is_season(stream_id: str) -> bool:
     return stream_id.startswith(SEASON_PREFIX)
 
 
+def is_club_stream(stream_id: str) -> bool:
+    """Whether a stream of the log is no game's: a season's or a tournament night's."""
+    return stream_id.startswith((SEASON_PREFIX, "night-"))
+
+
 def new_season_id() -> str:
     return SEASON_PREFIX + new_game_id()

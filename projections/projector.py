@@ -19,7 +19,7 @@ from events.errors import GameUnreadable, MalformedEvent, UnknownGame, game_unre
 from events.log import EventLog
 from events.history import History, Node
 from events.lifecycle import GameEnded
-from events.seasons import is_season
+from events.seasons import is_club_stream
 from projections.fold import GameState, fold, start
 from projections.locks import KeyedLocks
 from projections.quarantine import Quarantine, effective_steps, first_unfoldable, reason_of
@@ -188,7 +188,7 @@ class Projector:
             return live
 
     def _refresh(self, game_id: str, created: bool = False) -> Live:
-        if is_season(game_id):  # a season's stream shares the log, never a game's door
+        if is_club_stream(game_id):  # a season's stream shares the log, never a game's door
             raise UnknownGame("no game {game_id!r}", params=dict(game_id=game_id), game_id=game_id)
         if game_id in self.quarantine:
             raise self.quarantine.get(game_id)  # type: ignore[misc]

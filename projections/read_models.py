@@ -28,7 +28,7 @@ from events.history import History
 from events.lifecycle import HISTORY_EDITS, NOT_STEPS, Forked, GameCreated, GameEnded, ScoreOnly
 from events.log import EventLog, from_micros, micros, naive_utc
 from events.rows import columns
-from events.seasons import is_season
+from events.seasons import is_club_stream
 from projections.fold import GameState, fold, start
 from projections.quarantine import Quarantine, Unfoldable, decode_each, effective_steps, unreadable
 from projections.stats import Finished, model as stats_model, models as stats_models
@@ -383,7 +383,7 @@ class ReadModels:
     def _fold(self, raw: RawGame) -> dict[str, list[dict[str, Any]]] | None:
         """``fold_game``; None for a game that cannot be folded, set aside in the quarantine."""
         game_id, seqs, _, bodies = raw
-        if is_season(game_id):
+        if is_club_stream(game_id):
             return None  # a season's stream: no game, read by projections.seasons
         try:
             unfoldable = next((body for body in bodies if body.__class__ is Unfoldable), None)

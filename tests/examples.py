@@ -8,7 +8,8 @@ service, ``tabletape`` (or ``.venv/bin/tabletape``) is this checkout's, and ``GA
 are the game id and write token the block's last ``tabletape new`` or ``POST /games`` printed;
 ``ENDED`` the first finished game ``tabletape demo`` printed, ``SHARE`` the token of the last
 share link made (``tabletape share`` or ``POST /games/{id}/shares``), ``SLIP`` the last slip
-printed (``tabletape slip`` or ``GET /games/{id}/slip``).
+printed (``tabletape slip`` or ``GET /games/{id}/slip``); ``NIGHT`` / ``NIGHT_TOKEN`` the id and
+token of the last night opened (``tabletape night open`` or ``POST /nights``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ WRITE = re.compile(r'^write token: (\S+)$|"write_token":\s*"([^"]+)"', re.M)
 ENDED = re.compile(r"^finished \S+ game (\S+)$()", re.M)
 SHARE = re.compile(r"^The link's token .*: (\S+)$|\"share\":\s*\"([^\"]+)\"", re.M)
 SLIP = re.compile(r'^(TT1:\S+)$|"text":\s*"(TT1:[^"]+)"', re.M)
+NIGHT = re.compile(r"^night .* opened \((night-\w+)\)$|\"night_id\":\s*\"([^\"]+)\"", re.M)
+# a night's own token: a night's answer names it once, after its id (a game's tokens are "write_token" or in "tokens")
+NIGHT_TOKEN = re.compile(r"^night token \(shown only now\): (\S+)$|\"night_id\":.*?\"token\":\s*\"([^\"]+)\"", re.M | re.S)
 # what a reader's shell has and the test's has not: the checkout's tabletape, curl that fails loudly
 PRELUDE = """set -eo pipefail
 tabletape() { "$TABLETAPE_PYTHON" -m api "$@"; }
@@ -93,7 +97,8 @@ def run(block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[i
         status, out, err = shell(PRELUDE + shown, cwd)
         assert status == 0, f"{block.id}: `{command}` exited {status}:\n{out}{err}"
         assert "Traceback" not in out + err, f"{block.id}: `{command}`:\n{out}{err}"
-        for word, pattern in (("GAME", GAME), ("WRITE", WRITE), ("ENDED", ENDED), ("SHARE", SHARE), ("SLIP", SLIP)):
+        for word, pattern in (("GAME", GAME), ("WRITE", WRITE), ("ENDED", ENDED), ("SHARE", SHARE), ("SLIP", SLIP),
+                              ("NIGHT", NIGHT), ("NIGHT_TOKEN", NIGHT_TOKEN)):
             if match := pattern.search(out):
                 found[word] = match[1] or match[2]
         done.append((command, out + err))

@@ -26,6 +26,7 @@ from api.cli.demo import register as _register_demo
 from api.cli.help import FlowingGroup
 from api.cli.packs import register as _register_packs
 from api.cli.ratings import register as _register_ratings
+from api.cli.nights import register as _register_nights
 from api.cli.seasons import register as _register_seasons
 from api.cli.share import register as _register_share
 from api.cli.stats import register as _register_stats
@@ -530,7 +531,7 @@ def verify(
     """Check the hash chains and their keyed anchors; exit 1 naming the first altered event of each
     game (and, with --rules, each ended game whose recorded result today's rules compute
     differently). Nothing is rewritten."""
-    from events.seasons import is_season
+    from events.seasons import is_club_stream
     from projections.rules_check import refold_differs
 
     bad = 0
@@ -552,7 +553,7 @@ def verify(
                 details = unreadable.details
                 typer.echo(cli("verify-unreadable", game_id=gid, seq=details["seq"], reason=details["reason"]))
                 continue
-            differs = refold_differs(lay.log.read_bodies(gid)) if rules and not is_season(gid) else None
+            differs = refold_differs(lay.log.read_bodies(gid)) if rules and not is_club_stream(gid) else None
             if differs is not None:
                 bad += 1
                 typer.echo(cli("verify-differs", game_id=gid, reason=differs.reason))
@@ -564,9 +565,9 @@ def verify(
 def unreadable_in(projector: Any, game_id: str) -> Any:
     """Why this code cannot read a game (its ``GameUnreadable``), or None."""
     from events.errors import GameUnreadable
-    from events.seasons import is_season
+    from events.seasons import is_club_stream
 
-    if is_season(game_id):
+    if is_club_stream(game_id):
         return None  # a season's stream: its chain is all there is to check
     try:
         projector.state(game_id)
@@ -578,6 +579,7 @@ def unreadable_in(projector: Any, game_id: str) -> Any:
 _register_stats(app)
 _register_ratings(app)
 _register_seasons(app)
+_register_nights(app)
 _register_share(app)
 _register_packs(app)
 _register_demo(app)

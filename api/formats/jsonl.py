@@ -29,7 +29,8 @@ from events.errors import HistoryEditRefused, MalformedEvent, NoteRefused, Table
 from events.history import History
 from events.lifecycle import Forked, GameEnded, Noted, ScoreOnly, check_note, fitting_ranks
 from events.log import StoredEvent
-from events.seasons import is_season
+from events.nights import is_night
+from events.seasons import is_club_stream, is_season
 from projections.fold import GameState, fold, start
 from projections.packs import Entry, PackLibrary
 from projections.projector import Projector
@@ -58,8 +59,8 @@ def ended_games(projector: Projector, game_ids: Iterable[str]) -> tuple[list[str
     """The games whose log may be exported (ended) and those still in progress."""
     ended, in_progress = [], []
     for game_id in game_ids:
-        if is_season(game_id):
-            continue  # a season is no game (its stream is kept by the store)
+        if is_club_stream(game_id):
+            continue  # a season or a night is no game (its stream is kept by the store)
         (ended if projector.state(game_id).ended is not None else in_progress).append(game_id)
     return ended, in_progress
 
@@ -106,6 +107,8 @@ def _parse(number: int, line: str) -> tuple[str, int, Event]:
         raise ImportRefused("line {number}: game_id must be text and seq a whole number", params=dict(number=number), line=number)
     if is_season(game_id):
         raise ImportRefused("line {number}: {game_id} names a season's stream, which is no game", params=dict(number=number, game_id=game_id[:80]), line=number)
+    if is_night(game_id):
+        raise ImportRefused("line {number}: {game_id} names a night's stream, which is no game", params=dict(number=number, game_id=game_id[:80]), line=number)
     try:
         event = codec.from_builtins(body)
     except MalformedEvent as exc:

@@ -20,6 +20,7 @@ from api.http.routes import i18n as i18n_routes
 from api.http.routes import race as race_routes
 from api.http.routes import think_time as think_routes
 from api.http.routes import ratings as ratings_routes
+from api.http.routes import nights as nights_routes
 from api.http.routes import seasons as seasons_routes
 from api.http.routes import stats as stats_routes
 from api.http.services import Services
@@ -83,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the order is the order routes are matched in
     for routes in (
         games, record, tokens, replay, race_routes, think_routes, share,
-        ratings_routes, seasons_routes, stats_routes, packs, bgstats, i18n_routes,
+        ratings_routes, seasons_routes, nights_routes, stats_routes, packs, bgstats, i18n_routes,
     ):
         app.include_router(routes.router)
     web.install(app)  # the web page: GET / and /static

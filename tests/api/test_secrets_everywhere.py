@@ -324,6 +324,23 @@ def _store_reads(client, store: Store) -> None:
             assert said.status_code == 200, said.text
             store.read(None, f"get {path} in {lang}", said.text)
         store.asked.add(("get", path))
+    night = client.post("/nights", json={"name": "Friday", "title": "lost-cities", "rounds": 2, "players": ["Ana", "Bea", "Cai"], "seed": "s"})
+    assert night.status_code == 201, night.text
+    store.read(None, "post /nights", night.text)
+    night_id, night_auth = night.json()["night_id"], {"Authorization": f"Bearer {night.json()['token']}"}
+    for method, path, body in (("post", "/nights/{night_id}/rounds", None), ("post", "/nights/{night_id}/players", {"player": "Dan"}),
+                               ("post", "/nights/{night_id}/drops", {"player": "Dan"})):
+        said = client.request(method, path.format(night_id=night_id), json=body, headers=night_auth)
+        assert said.status_code in (200, 201), said.text
+        store.read(None, f"{method} {path}", said.text)
+        store.asked.add((method, path))
+    for headers in ({}, night_auth):
+        for path in ("/nights", "/nights/{night_id}"):
+            said = client.get(path.format(night_id=night_id), headers=headers)
+            assert said.status_code == 200, said.text
+            store.read(None, f"get {path}", said.text)
+            store.asked.add(("get", path))
+    store.asked.add(("post", "/nights"))
     for method, path, kwargs in asks:
         url = path.format(title=kwargs.pop("title")) if "{title}" in path else path
         response = client.request(method, url, **kwargs)

@@ -8,6 +8,7 @@ import { bars, stacked, columns, heatmap, PALETTE } from '../charts.js';
 import { lang, t as say, has, term, scoreLabel, date as dayOf } from '../i18n.js';
 import { playerRatings, ratingBoard, favourite } from './ratings.js';
 import { seasonsView } from './seasons.js';
+import { nightsView } from './nights.js';
 
 const FILTERS = ['title', 'player', 'date_from', 'date_to', 'option', 'include_forks'];
 const FEW = 10;
@@ -239,7 +240,7 @@ export async function show(main, q, { navigate } = {}) {
     main.append(h('h1', {}, say('stats.statistics')), h('p', { class: 'notice', id: 'stats-none' }, say('stats.no-server', { why: err.message })));
     return {};
   }
-  const view = ['player', 'title', 'seasons'].includes(q.get('view')) ? q.get('view') : 'dashboard';
+  const view = ['player', 'title', 'seasons', 'nights'].includes(q.get('view')) ? q.get('view') : 'dashboard';
   const unread = [];
   const filters = filtersOf(q, unread);
   const out = h('div', { id: 'stats-out' });
@@ -253,6 +254,16 @@ export async function show(main, q, { navigate } = {}) {
     }
     root.dataset.ready = 'true';
     return {};
+  }
+  if (view === 'nights') {  // a night is opened and followed before any game has ended
+    let shown = {};
+    try {
+      shown = await nightsView(out, q, { table, crumbs, href, navigate: go });
+    } catch (err) {
+      out.append(h('p', { class: 'error', role: 'alert' }, say('stats.failed', { why: err.message })));
+    }
+    root.dataset.ready = 'true';
+    return shown;
   }
   if (!index.games) {
     out.append(h('h1', {}, say('stats.statistics')), h('p', { class: 'notice', id: 'stats-none' }, say('stats.none-yet-long')));
@@ -317,7 +328,8 @@ async function dashboard(out, index, filters) {
     { key: 'players', label: say('stats.players'), value: d.players, fmt: 'int' },
     { key: 'titles', label: say('stats.titles'), value: d.titles.length, fmt: 'int' },
   ]));
-  out.append(h('p', {}, h('a', { class: 'st-more', href: href('seasons'), 'data-link': 'seasons' }, say('stats.seasons'))));
+  out.append(h('p', { class: 'row wrap' }, h('a', { class: 'st-more', href: href('seasons'), 'data-link': 'seasons' }, say('stats.seasons')),
+    h('a', { class: 'st-more', href: href('nights'), 'data-link': 'nights' }, say('stats.nights'))));
   if (!d.games) {
     out.append(h('p', { class: 'notice', id: 'stats-empty' }, say('stats.no-match')));
     return;
