@@ -95,5 +95,5 @@ def view(svc: Any, night: Night, token: str | None = None) -> dict[str, Any]:
                 "write_token": table_tokens(token, game_id, len(players)).write if token is not None else None,
             }
             tables.append(table)
-        rounds.append({"round": drawn.number, "tables": tables, "byes": list(drawn.byes)})
+        rounds.append({"round": drawn.round, "tables": tables, "byes": list(drawn.byes)})
     return {**night.as_dict(), "present": list(night.present), "standings": standings(night, results), "draws": rounds}

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from events.errors import LogCorrupted, NightRefused, UnknownNight
-from events.names import control_character, same_name_key
+from events.names import same_name_key
 from events.nights import NIGHT_PREFIX, NightOpened, NightPlayerDropped, NightPlayerJoined, NightRoundDrawn, is_night
 from projections import night_draw
-from projections.seasons import Seasons
+from projections.seasons import Seasons, plain_text
 from projections.stats.ratings import Ratings, conservative, model
 
 _logger = logging.getLogger("tabletape.nights")
@@ -31,15 +31,8 @@ MAX_ROUNDS = 20
 MODES = {"lost-cities": night_draw.PAIRS, "marco-polo": night_draw.TABLES, "marco-polo-2": night_draw.TABLES}
 
 
-@dataclass(frozen=True, slots=True)
-class Round:
-    number: int
-    tables: tuple[tuple[str, ...], ...]
-    games: tuple[str, ...]
-    byes: tuple[str, ...]
-    present: tuple[str, ...]
-    points: tuple[float, ...]
-    ratings: tuple[float, ...]
+#: a round as drawn: its event, which holds tuples already
+Round = NightRoundDrawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +69,7 @@ def fold_night(night_id: str, bodies: Iterable[Any]) -> Night:
         if isinstance(body, NightOpened) and night is None:
             night = Night(night_id, body.name, body.title, body.rounds, body.seed, tuple(body.players), dict(body.options))
         elif isinstance(body, NightRoundDrawn) and night is not None:
-            drawn = Round(body.round, tuple(tuple(t) for t in body.tables), tuple(body.games), tuple(body.byes),
-                          tuple(body.present), tuple(body.points), tuple(body.ratings))
-            night = _replace(night, drawn=night.drawn + (drawn,))
+            night = _replace(night, drawn=night.drawn + (body,))
         elif isinstance(body, NightPlayerJoined) and night is not None:
             players = night.players if body.player in night.players else night.players + (body.player,)
             night = _replace(night, players=players, dropped=night.dropped - {body.player})
@@ -105,14 +96,7 @@ def refuse(code: str, field: str, message: str, **params: Any) -> None:
 
 def plain(text: str, field: str, most: int) -> str:
     """``text`` trimmed, once it is plain, not blank and at most ``most`` characters."""
-    char = control_character(text)
-    if char is not None:
-        refuse("night-text-control-character", field, "{field} holds the control character U+{ord:04X}; it is plain text", ord=ord(char))
-    if not text.strip():
-        refuse("night-text-blank", field, "{field} is blank")
-    if len(text) > most:
-        refuse("night-text-too-long", field, "{field} is longer than {most} characters", most=most)
-    return text.strip()
+    return plain_text(text, field, most, refuse, "night")
 
 
 def checked_players(players: Iterable[str]) -> tuple[str, ...]:
@@ -201,7 +185,7 @@ def draw_next(night: Night, results: dict[str, list[SeatResult]], ratings: dict[
         playing = [g for g in night.drawn[-1].games if g not in results]
         if playing:
             raise_conflict("night-round-playing", "{count} table(s) of round {round} have not finished yet",
-                           count=len(playing), round=night.drawn[-1].number)
+                           count=len(playing), round=night.drawn[-1].round)
     present = night.present
     if len(present) < 2:
         refuse("night-players-too-few", "players", "{field}: a night needs at least two players")
@@ -223,7 +207,7 @@ def draw_again(night: Night, number: int, present: tuple[str, ...], points: dict
 def replays(night: Night) -> bool:
     """Whether every recorded round is the draw its recorded inputs make again."""
     for drawn in night.drawn:
-        made = draw_again(night, drawn.number, drawn.present, dict(zip(drawn.present, drawn.points)),
+        made = draw_again(night, drawn.round, drawn.present, dict(zip(drawn.present, drawn.points)),
                           dict(zip(drawn.present, drawn.ratings)))
         if made.tables != drawn.tables or made.byes != drawn.byes:
             return False

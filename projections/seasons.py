@@ -16,7 +16,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -89,13 +89,19 @@ def _refuse(code: str, field: str, message: str, **params: Any) -> None:
 
 
 def _plain(text: str, field: str, most: int) -> str:
+    return plain_text(text, field, most, _refuse, "season")
+
+
+def plain_text(text: str, field: str, most: int, refuse: Callable[..., None], kind: str) -> str:
+    """``text`` trimmed, once it is plain, not blank and at most ``most`` characters; ``refuse``
+    is told the code (``<kind>-text-...``), the field and the template when it is not."""
     char = control_character(text)
     if char is not None:
-        _refuse("season-text-control-character", field, "{field} holds the control character U+{ord:04X}; it is plain text", ord=ord(char))
+        refuse(f"{kind}-text-control-character", field, "{field} holds the control character U+{ord:04X}; it is plain text", ord=ord(char))
     if not text.strip():
-        _refuse("season-text-blank", field, "{field} is blank")
+        refuse(f"{kind}-text-blank", field, "{field} is blank")
     if len(text) > most:
-        _refuse("season-text-too-long", field, "{field} is longer than {most} characters", most=most)
+        refuse(f"{kind}-text-too-long", field, "{field} is longer than {most} characters", most=most)
     return text.strip()
 
 

@@ -208,6 +208,17 @@ def option_value(text: str) -> Any:
         return text
 
 
+def options_of(pairs: list[str]) -> dict[str, Any]:
+    """The ``--option k=v`` pairs as a title's options (``option_value``); refuses one without ``=``."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            fail(cli("msgs/option-not-pair", pair=pair))
+        options[key] = option_value(value)
+    return options
+
+
 def unreadable_rows(answer: dict[str, Any]) -> list[tuple[str, int, str]]:
     """(game id, seq, reason) of the games a service's answer names as unreadable."""
     return [(g["game_id"], g["seq"], g["reason"]) for g in answer.get("unreadable", [])]

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from api.cli.common import (
-    DEFAULT_DB, Db, answered, cli, command_name, console, created, fail, layers, option_value, progress_bar, reported,
+    DEFAULT_DB, Db, answered, cli, command_name, console, created, fail, layers, options_of, progress_bar, reported,
     service, shown, unreadable_rows,
 )
 from api.cli.demo import register as _register_demo
@@ -71,12 +71,7 @@ def new(
     db: str = Db,
 ) -> None:
     """Start a game; prints its id and its tokens (shown only now)."""
-    options: dict[str, Any] = {}
-    for pair in option:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            fail(cli("msgs/option-not-pair", pair=pair))
-        options[key] = option_value(value)
+    options = options_of(option)
     out = console()
     with reported(), created(db, title, list(players), options, seed, actor) as (game_id, pinned, write, seats, _):
         print_created(out, game_id, pinned, write, seats)

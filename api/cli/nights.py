@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from api import i18n, remote
-from api.cli.common import Db, cli, console, fail, layers, option_value, reported
+from api.cli.common import Db, cli, console, layers, options_of, reported
 
 night_app = typer.Typer(help="Tournament nights: tables drawn round by round, standings as the games end.", no_args_is_help=True)
 TOKEN = typer.Option(..., "--token", help="the night's token (printed when it was opened)")
@@ -49,12 +49,7 @@ def open_command(
     db: str = Db,
 ) -> None:
     """Open a night; prints its id and its token (shown only now)."""
-    options: dict[str, Any] = {}
-    for pair in option:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            fail(cli("msgs/option-not-pair", pair=pair))
-        options[key] = option_value(value)
+    options = options_of(option)
     running = remote.find(db, i18n.cli_lang) if season else None
     if running is not None:
         from api.cli.seasons import _remote_find
@@ -104,16 +99,7 @@ def join(night: str = typer.Argument(..., help="the night's id"), player: str = 
          token: str = TOKEN, db: str = Db) -> None:
     """Seat a late player (or one coming back) from the next round on."""
 
-    def local(lay: Any) -> dict[str, Any]:
-        from api import nights as door
-        from replay import nights as write
-
-        nights = door.nights_of(lay)
-        nights.get(night)
-        door.check_token(lay, night, token)
-        return _view(lay, write.join(nights, night, player, actor="cli"))
-
-    _answer(db, "night join", "POST", f"/nights/{quote(night, safe='')}/players", {"player": player}, token, local)
+    _seat_changed(db, night, player, token, "join", "players")
     console().print(escape(cli("night/joined", player=player)))
 
 
@@ -122,6 +108,13 @@ def drop(night: str = typer.Argument(..., help="the night's id"), player: str = 
          token: str = TOKEN, db: str = Db) -> None:
     """Drop a player from the next round on (a game at a table goes on)."""
 
+    _seat_changed(db, night, player, token, "drop", "drops")
+    console().print(escape(cli("night/dropped", player=player)))
+
+
+def _seat_changed(db: str, night: str, player: str, token: str | None, verb: str, path: str) -> None:
+    """A late join or a drop, through the service or on the file."""
+
     def local(lay: Any) -> dict[str, Any]:
         from api import nights as door
         from replay import nights as write
@@ -129,10 +122,9 @@ def drop(night: str = typer.Argument(..., help="the night's id"), player: str = 
         nights = door.nights_of(lay)
         nights.get(night)
         door.check_token(lay, night, token)
-        return _view(lay, write.drop(nights, night, player, actor="cli"))
+        return _view(lay, getattr(write, verb)(nights, night, player, actor="cli"))
 
-    _answer(db, "night drop", "POST", f"/nights/{quote(night, safe='')}/drops", {"player": player}, token, local)
-    console().print(escape(cli("night/dropped", player=player)))
+    _answer(db, f"night {verb}", "POST", f"/nights/{quote(night, safe='')}/{path}", {"player": player}, token, local)
 
 
 @night_app.command()

@@ -4,7 +4,7 @@ rounds drawn, late players and drops with that token; its standings and tables r
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 from fastapi import APIRouter, Path, status
 from fastapi.concurrency import run_in_threadpool
@@ -14,6 +14,8 @@ from api import nights as night_door
 from api.http.auth import Credentials, Svc
 from api.http.night_models import NightIn, NightOpenedOut, NightOut, NightsOut, PlayerIn
 from api.http.routes import NamesLanguage, errors
+from api.http.services import Services
+from projections.nights import Night
 from projections.seasons import Seasons
 from replay import nights as write
 from rules import titles
@@ -83,18 +85,20 @@ async def draw_round(night_id: NightId, svc: Svc, creds: Credentials, accept_lan
 @router.post("/nights/{night_id}/players", response_model=NightOut, responses=errors(401, 403, 404, 409, 422))
 def join_player(night_id: NightId, body: PlayerIn, svc: Svc, creds: Credentials, accept_language: NamesLanguage = None) -> NightOut:
     """A late player (or one back after a drop), seated from the next draw on (the night's token)."""
-    nights = night_door.nights_of(svc)
-    nights.get(night_id)
-    night_door.check_token(svc, night_id, _token(creds))
-    night = write.join(nights, night_id, body.player, actor="night")
-    return NightOut(**_out(svc, night, i18n.negotiate(accept_language)))
+    return _seat_changed(svc, creds, night_id, write.join, body.player, accept_language)
 
 
 @router.post("/nights/{night_id}/drops", response_model=NightOut, responses=errors(401, 403, 404, 409, 422))
 def drop_player(night_id: NightId, body: PlayerIn, svc: Svc, creds: Credentials, accept_language: NamesLanguage = None) -> NightOut:
     """A player who leaves: in no draw from the next round on (the night's token)."""
+    return _seat_changed(svc, creds, night_id, write.drop, body.player, accept_language)
+
+
+def _seat_changed(
+    svc: Services, creds: Any, night_id: str, change: Callable[..., Night], player: str, accept_language: str | None
+) -> NightOut:
+    """A join or a drop, once the night is known and its token checked; the night after it."""
     nights = night_door.nights_of(svc)
     nights.get(night_id)
     night_door.check_token(svc, night_id, _token(creds))
-    night = write.drop(nights, night_id, body.player, actor="night")
-    return NightOut(**_out(svc, night, i18n.negotiate(accept_language)))
+    return NightOut(**_out(svc, change(nights, night_id, player, actor="night"), i18n.negotiate(accept_language)))
