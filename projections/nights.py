@@ -10,18 +10,16 @@ night points, then the points scored in the night's games, then the title's own 
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from events.errors import LogCorrupted, NightRefused, UnknownNight
+from events.errors import NightRefused, UnknownNight
 from events.names import same_name_key
-from events.nights import NIGHT_PREFIX, NightOpened, NightPlayerDropped, NightPlayerJoined, NightRoundDrawn, is_night
+from events.nights import NIGHT_PREFIX, NightOpened, NightPlayerDropped, NightPlayerJoined, NightRoundDrawn
 from projections import night_draw
 from projections.seasons import Seasons, plain_text
+from projections.streams import Streams
 from projections.stats.ratings import Ratings, conservative, model
-
-_logger = logging.getLogger("tabletape.nights")
 
 MAX_NIGHT_NAME = 80
 MAX_PLAYER_NAME = 64
@@ -223,40 +221,12 @@ def raise_conflict(code: str, message: str, **params: Any) -> None:
 # -- reading nights from the log ------------------------------------------------------------------
 
 
-class Nights:
+class Nights(Streams[Night], prefix=NIGHT_PREFIX, kind="night", fold=fold_night, unknown=UnknownNight):
     """Every night of one log, and each one's standings over the read models."""
-
-    def __init__(self, log: Any, read_models: Any = None) -> None:
-        self.log = log
-        self.read_models = read_models
-
-    def ids(self) -> list[str]:
-        self.log.sync()
-        cur = self.log.cursor()
-        try:
-            rows = cur.execute("SELECT DISTINCT game_id FROM events WHERE starts_with(game_id, ?) ORDER BY 1 DESC", [NIGHT_PREFIX]).fetchall()
-        finally:
-            cur.close()
-        return [r[0] for r in rows]
-
-    def get(self, night_id: str) -> Night:
-        """One night, its chain checked (raises UnknownNight, ChainBroken)."""
-        if not is_night(night_id) or not self.log.exists(night_id):
-            raise UnknownNight("no night {night_id!r}", params=dict(night_id=night_id[:64]), night_id=night_id[:64])
-        return fold_night(night_id, self.log.read_checked(night_id))
 
     def all(self) -> list[Night]:
         """Every night, the newest first; one whose log was altered is left out."""
-        out = []
-        for night_id in self.ids():
-            try:
-                out.append(self.get(night_id))
-            except LogCorrupted:
-                _logger.warning("night %s is left out: its log was altered", night_id)
-        return out
-
-    def last_seq(self, night_id: str) -> int:
-        return self.log.last_seq(night_id)
+        return self.readable()[::-1]
 
     def results(self, night: Night) -> dict[str, list[SeatResult]]:
         """Each finished game of the night's tables: its seats' scores, ranks and tie-breaks."""

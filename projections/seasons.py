@@ -10,7 +10,6 @@ is ordered by wins, then points, then the title's own tie-break (``TitleStats.ti
 from __future__ import annotations
 
 import csv
-import logging
 import io
 import shutil
 from dataclasses import dataclass
@@ -21,15 +20,14 @@ from typing import Any, Callable, Iterable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from events.errors import LogCorrupted, SeasonRefused, UnknownSeason
+from events.errors import SeasonRefused, UnknownSeason
 from events.limits import FIRST_YEAR, LAST_YEAR
 from events.names import control_character, same_name_key
-from events.seasons import SEASON_PREFIX, SeasonAmended, SeasonDefined, is_season
+from events.seasons import SEASON_PREFIX, SeasonAmended, SeasonDefined
 from projections.stats import model as stats_model
+from projections.streams import Streams
 from projections.stats.ratings import conservative, counted, rate_games
 from rules import titles as registered_titles
-
-_logger = logging.getLogger("tabletape.seasons")
 
 MAX_SEASON_NAME = 80
 MAX_MEMBER_NAME = 64
@@ -150,43 +148,13 @@ def checked(season: Season, others: Iterable[Season]) -> Season:
 # -- reading seasons from the log -----------------------------------------------------------------
 
 
-class Seasons:
+class Seasons(Streams[Season], prefix=SEASON_PREFIX, kind="season", fold=fold_season, unknown=UnknownSeason):
     """Every season of one log, and each one's standings over the read models."""
-
-    def __init__(self, log: Any, read_models: Any = None) -> None:
-        self.log = log
-        self.read_models = read_models
-
-    def ids(self) -> list[str]:
-        self.log.sync()
-        cur = self.log.cursor()
-        try:
-            rows = cur.execute(
-                "SELECT DISTINCT game_id FROM events WHERE starts_with(game_id, ?) ORDER BY 1", [SEASON_PREFIX]
-            ).fetchall()
-        finally:
-            cur.close()
-        return [r[0] for r in rows]
-
-    def get(self, season_id: str) -> Season:
-        """One season, its chain checked (raises UnknownSeason, ChainBroken)."""
-        if not is_season(season_id) or not self.log.exists(season_id):
-            raise UnknownSeason("no season {season_id!r}", params=dict(season_id=season_id[:64]), season_id=season_id[:64])
-        return fold_season(season_id, self.log.read_checked(season_id))
 
     def all(self) -> list[Season]:
         """Every season, the latest first day first, then by name; one whose log was altered is
         left out (``get`` and ``tabletape verify`` name it), as an altered game is."""
-        seasons = []
-        for season_id in self.ids():
-            try:
-                seasons.append(self.get(season_id))
-            except LogCorrupted:
-                _logger.warning("season %s is left out: its log was altered", season_id)
-        return sorted(seasons, key=lambda s: (s.starts, s.name), reverse=True)
-
-    def last_seq(self, season_id: str) -> int:
-        return self.log.last_seq(season_id)
+        return sorted(self.readable(), key=lambda s: (s.starts, s.name), reverse=True)
 
     def standings(self, season: Season) -> list[dict[str, Any]]:
         """Per title of the season, its table: each member's position, rating, games, wins,
