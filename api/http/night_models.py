@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from api.http.models import JsonObject
+from api.http.season_models import Standing
 
 #: generous at the edge: the rules of a night (projections.nights) refuse past their own limits,
 #: naming the field, before anything is written
@@ -42,13 +43,11 @@ class DrawOut(BaseModel):
     byes: list[str] = Field(description="who sat this round out (a bye counts as a win)")
 
 
-class NightStandingRow(BaseModel):
-    position: int = Field(description="1 = most night points, then most points scored, then the title's tie-break, then name")
-    player: str
+class NightStandingRow(Standing):
+    """A player's line in a night: most night points first, then most points scored, then the
+    title's tie-break, then name."""
+
     night_points: float = Field(description="per finished game the share of the table beaten (a tie counts half); a bye counts 1")
-    games: int
-    wins: int
-    points: int = Field(description="the scores of the night's games added up")
     tiebreak: int = Field(description="the title's tie-break added up (Marco Polo: camels; 0 for a title without one)")
     byes: int
     dropped: bool

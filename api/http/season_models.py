@@ -42,15 +42,23 @@ class SeasonsOut(BaseModel):
     seasons: list[SeasonOut]
 
 
-class StandingRow(BaseModel):
-    position: int = Field(description="1 = most wins, then most points, then the title's tie-break, then name")
+class Standing(BaseModel):
+    """A player's line in a table of standings: where they stand, and what their games add up to."""
+
+    position: int = Field(description="from 1, in the order the table's description gives")
     player: str
+    games: int
+    wins: int = Field(description="games the player finished first (ties included)")
+    points: int = Field(description="the player's scores added up")
+
+
+class StandingRow(Standing):
+    """A member's line in a season: most wins first, then most points, then the title's tie-break,
+    then name."""
+
     rating: float | None = Field(description="mu - 3 sigma of a rating over this season's games alone (None: no game yet)")
     mu: float | None
     sigma: float | None
-    games: int
-    wins: int = Field(description="games the member finished first (ties included)")
-    points: int = Field(description="the member's scores added up")
     tiebreak: int | None = Field(description="the title's tie-break added up (Marco Polo: camels; None: the title has none)")
 
 

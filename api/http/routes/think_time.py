@@ -35,14 +35,19 @@ class SaidOut(BaseModel):
     median_turn: str
 
 
-class SeatTimeOut(BaseModel):
-    seat: int
-    player: str
+class _Timed(BaseModel):
+    """What a seat's think time in one game and a player's over a title's games both count."""
+
     decisions: int
     turns: int
-    total_s: float
     median_decision_s: float | None
     median_turn_s: float | None
+
+
+class SeatTimeOut(_Timed):
+    seat: int
+    player: str
+    total_s: float
     said: SaidOut
     slowest: DecisionOut | None
 
@@ -92,14 +97,10 @@ class PlayerSaidOut(BaseModel):
     median_turn: str
 
 
-class PlayerThinkOut(BaseModel):
+class PlayerThinkOut(_Timed):
     player: str
     #: the player's finished games with timings
     games: int
-    decisions: int
-    turns: int
-    median_decision_s: float | None
-    median_turn_s: float | None
     said: PlayerSaidOut
     slowest: SlowestOut | None
 
