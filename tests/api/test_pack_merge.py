@@ -124,3 +124,22 @@ def test_the_share_link_and_its_qr_code(two):
     qr = b.get(urlsplit(share["qr"]).path)
     assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and b"<svg" in qr.content
     assert b.get(f"{MP2}/nope/share").status_code == 404
+
+
+def test_a_keep_that_is_not_an_object_is_refused_naming_its_fields(two):
+    """Over HTTP a keep item that is no object is the body's refusal (422); the pack format's own
+    check (the command line and the library call it) names the fields a keep item has."""
+    from api import i18n
+    from rules.marco_polo_2.content import library
+    from rules.marco_polo_2.content.schema import PackError
+
+    a, _ = two
+    ours = group(a)
+    got = a.post(f"{MP2}/merge", json={"a": ours["hash"], "b": ours["hash"], "keep": ["contract:R02=b"]}, headers=a.admin)
+    assert got.status_code == 422, got.text
+    data = a.get(f"{MP2}/{ours['hash']}").json()["pack"]
+    with pytest.raises(PackError) as refused:
+        library.merge(data, data, "ours-v2", ["contract:R02=b"])
+    assert str(refused.value) == "keep[0]: must be an object {kind, id, side}"
+    said = i18n.templated(refused.value.template, refused.value.params, "es", str(refused.value))
+    assert said == "keep[0]: debe ser un objeto {kind, id, side}"
