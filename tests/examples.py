@@ -8,7 +8,9 @@ service, ``tabletape`` (or ``.venv/bin/tabletape``) is this checkout's, and ``GA
 are the game id and write token the block's last ``tabletape new`` or ``POST /games`` printed;
 ``ENDED`` the first finished game ``tabletape demo`` printed, ``SHARE`` the token of the last
 share link made (``tabletape share`` or ``POST /games/{id}/shares``), ``SLIP`` the last slip
-printed (``tabletape slip`` or ``GET /games/{id}/slip``).
+printed (``tabletape slip`` or ``GET /games/{id}/slip``), ``LINK`` the last pack share link
+printed (``tabletape pack link`` or ``GET .../packs/{id}/share``), and ``ADMIN`` the admin token
+the service printed on its first start.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ WRITE = re.compile(r'^write token: (\S+)$|"write_token":\s*"([^"]+)"', re.M)
 ENDED = re.compile(r"^finished \S+ game (\S+)$()", re.M)
 SHARE = re.compile(r"^The link's token .*: (\S+)$|\"share\":\s*\"([^\"]+)\"", re.M)
 SLIP = re.compile(r'^(TT1:\S+)$|"text":\s*"(TT1:[^"]+)"', re.M)
+LINK = re.compile(r'^(https?://\S+[?&]import=\S+)$|"link":\s*"(https?://[^"]+[?&]import=[^"]+)"', re.M)
 # what a reader's shell has and the test's has not: the checkout's tabletape, curl that fails loudly
 PRELUDE = """set -eo pipefail
 tabletape() { "$TABLETAPE_PYTHON" -m api "$@"; }
@@ -80,11 +83,14 @@ def in_subprocess(script: str, cwd: Path) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
-def run(block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[int, str, str]] = in_subprocess) -> list[tuple[str, str]]:
+def run(
+    block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[int, str, str]] = in_subprocess,
+    known: dict[str, str] | None = None,
+) -> list[tuple[str, str]]:
     """Run a block's commands in order in ``cwd`` beside the service at ``base`` (each through
-    ``shell``); each command as run and what it printed. A command that fails raises
-    AssertionError naming it."""
-    found: dict[str, str] = {}
+    ``shell``; ``known``: stand-ins given beforehand, as ``ADMIN``); each command as run and what it
+    printed. A command that fails raises AssertionError naming it."""
+    found: dict[str, str] = dict(known or {})
     done = []
     for command in block.commands:
         shown = command.replace(".venv/bin/tabletape", "tabletape").replace(SERVICE, base.removeprefix("http://"))
@@ -93,7 +99,7 @@ def run(block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[i
         status, out, err = shell(PRELUDE + shown, cwd)
         assert status == 0, f"{block.id}: `{command}` exited {status}:\n{out}{err}"
         assert "Traceback" not in out + err, f"{block.id}: `{command}`:\n{out}{err}"
-        for word, pattern in (("GAME", GAME), ("WRITE", WRITE), ("ENDED", ENDED), ("SHARE", SHARE), ("SLIP", SLIP)):
+        for word, pattern in (("GAME", GAME), ("WRITE", WRITE), ("ENDED", ENDED), ("SHARE", SHARE), ("SLIP", SLIP), ("LINK", LINK)):
             if match := pattern.search(out):
                 found[word] = match[1] or match[2]
         done.append((command, out + err))
