@@ -85,6 +85,10 @@ def test_a_pack_passed_by_its_link_and_merged_with_the_clash_chosen(tall_phone, 
 
     # group A pastes the link into its page: the pack is offered, and added on one tap
     phone.goto(f"{a['base']}/?page=packs")
+    phone.fill("#pk-link", "Samarkand, 2 coins to Kashgar")  # no link: said so, nothing fetched
+    phone.get_by_role("button", name="Show the pack").click()
+    phone.get_by_text("That is not a pack link: it leads to no pack file.").wait_for()
+    assert phone.locator(".pk-offer").count() == 0
     phone.fill("#pk-link", link)
     phone.get_by_role("button", name="Show the pack").click()
     offer = phone.locator(".pk-offer")
@@ -104,6 +108,10 @@ def test_a_pack_passed_by_its_link_and_merged_with_the_clash_chosen(tall_phone, 
     assert (imported["id"], imported["source"]) == ("ours-v1", "import")
     before = working(a["base"])
     assert before == theirs  # "Use it for new games" was ticked
+    phone.goto(f"{a['base']}/?{urlsplit(link).query}")  # the link opened again: the pack is there already
+    phone.locator(f"[data-offer-there='{theirs['hash']}']").wait_for()
+    assert offer.get_by_role("button", name="Add this pack to our store").count() == 0
+    phone.goto(f"{a['base']}/?page=packs")
 
     # the two merged: the clash side by side, the side to keep tapped, the merged pack stored
     phone.select_option("#pk-merge-a", ours["hash"])
@@ -167,7 +175,13 @@ def test_in_spanish_a_share_link_opened_adds_on_one_tap_and_a_moved_place_is_a_c
     add.click()  # one tap
     phone.locator(f"[data-uploaded='{drawn['hash']}']").wait_for()
     assert drawn["hash"] in [p["hash"] for p in httpx.get(f"{a['base']}{MP2}", timeout=10).json()["packs"]]
-    assert phone.locator(".pk-pack").first.locator("[data-action=copy-link]").inner_text().startswith("Copiar el enlace")
+    # a page opened over plain http on the group's network has no clipboard (no secure origin): the link in a field
+    phone.evaluate("() => Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+    phone.locator(f".pk-pack[data-hash='{drawn['hash']}'] [data-action=copy-link]").click()
+    field = phone.locator("#pk-link-copy")
+    field.wait_for()
+    assert field.input_value() == httpx.get(f"{a['base']}{MP2}/{drawn['hash']}/share", timeout=10).json()["link"]
+    assert phone.locator("label[for=pk-link-copy]").inner_text() == "Copia este enlace y envíalo al otro grupo:"
 
     # merged with A's working pack: Kashgar drawn elsewhere is a clash, shown by where it is drawn
     assert working(a["base"]) == {"id": drawn["id"], "hash": drawn["hash"]}  # "use it for new games" was ticked

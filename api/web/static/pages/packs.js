@@ -344,7 +344,8 @@ function clashChoice(c, i, n, forms, onPick) {
 
 // a pack link pasted (its share link, or the file it leads to): the page opens it as an offer
 function linkForm(title, status, navigate) {
-  const field = h('input', { id: 'pk-link', type: 'url', autocomplete: 'off', spellcheck: 'false', inputmode: 'url' });
+  // text, not url: what is not a link is told in the page's words, not the browser's
+  const field = h('input', { id: 'pk-link', type: 'text', autocomplete: 'off', spellcheck: 'false', inputmode: 'url' });
   const form = h('form', { class: 'pk-link-form' },
     h('h3', {}, t('packs.add-link')),
     h('p', { class: 'pf-help' }, t('packs.link-help')),
