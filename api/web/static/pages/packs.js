@@ -262,8 +262,11 @@ async function listPage(main, title, navigate, q) {
           const made = await asAdmin(`/titles/${encodeURIComponent(title)}/packs/merge`, { method: 'POST', body: { a: first.hash, b: second.hash, keep: [...kept.values()] } });
           const there = packs.some((p) => p.hash === made.hash);
           await load();
-          status.append(h('span', { 'data-merged': made.hash }, there ? t('packs.merged-there', { name: made.name || made.id })
-            : t('packs.merged', { name: made.name || made.id, version: made.version, working: !!made.working })));
+          // said where the group tapped (the list above it now shows the merged pack)
+          const done = h('p', { class: 'pk-merged', role: 'status', 'data-merged': made.hash }, there ? t('packs.merged-there', { name: made.name || made.id })
+            : t('packs.merged', { name: made.name || made.id, version: made.version, working: !!made.working }));
+          mergeBox.querySelector('.pk-merge-section')?.prepend(done);
+          done.scrollIntoView({ block: 'center' });
         } catch (err) { said.append(errorBox(err, { lead: t('packs.not-merged') })); }
       });
     }
