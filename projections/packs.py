@@ -646,7 +646,9 @@ class PackLibrary:
             if there is not None:
                 return there, False
             info = {"merged_from": [a.ref, b.ref], "kept": {f"{c['kind']}:{c['id']}": c["kept"] for c in plan["clashes"]}}
-            entry = self._new_entry(title_id, data, name or (a.name if a.source != "builtin" else None), lineage, version, a, "merged", info)
+            # A's own name carries over; a name that is only A's id would misname the new version
+            own = a.name if a.source != "builtin" and a.name != a.id else None
+            entry = self._new_entry(title_id, data, name or own, lineage, version, a, "merged", info)
             title.register_pack(pack)
             self._insert(entry, working)
             return entry, True

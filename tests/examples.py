@@ -9,7 +9,9 @@ are the game id and write token the block's last ``tabletape new`` or ``POST /ga
 ``ENDED`` the first finished game ``tabletape demo`` printed, ``SHARE`` the token of the last
 share link made (``tabletape share`` or ``POST /games/{id}/shares``), ``SLIP`` the last slip
 printed (``tabletape slip`` or ``GET /games/{id}/slip``); ``NIGHT`` / ``NIGHT_TOKEN`` the id and
-token of the last night opened (``tabletape night open`` or ``POST /nights``).
+token of the last night opened (``tabletape night open`` or ``POST /nights``); ``LINK`` the last
+pack share link printed (``tabletape pack link`` or ``GET .../packs/{id}/share``), and ``ADMIN``
+the admin token the service printed on its first start.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ SLIP = re.compile(r'^(TT1:\S+)$|"text":\s*"(TT1:[^"]+)"', re.M)
 NIGHT = re.compile(r"^night .* opened \((night-\w+)\)$|\"night_id\":\s*\"([^\"]+)\"", re.M)
 # a night's own token: a night's answer names it once, after its id (a game's tokens are "write_token" or in "tokens")
 NIGHT_TOKEN = re.compile(r"^night token \(shown only now\): (\S+)$|\"night_id\":.*?\"token\":\s*\"([^\"]+)\"", re.M | re.S)
+LINK = re.compile(r'^(https?://\S+[?&]import=\S+)$|"link":\s*"(https?://[^"]+[?&]import=[^"]+)"', re.M)
 # what a reader's shell has and the test's has not: the checkout's tabletape, curl that fails loudly
 PRELUDE = """set -eo pipefail
 tabletape() { "$TABLETAPE_PYTHON" -m api "$@"; }
@@ -84,11 +87,14 @@ def in_subprocess(script: str, cwd: Path) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
-def run(block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[int, str, str]] = in_subprocess) -> list[tuple[str, str]]:
+def run(
+    block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[int, str, str]] = in_subprocess,
+    known: dict[str, str] | None = None,
+) -> list[tuple[str, str]]:
     """Run a block's commands in order in ``cwd`` beside the service at ``base`` (each through
-    ``shell``); each command as run and what it printed. A command that fails raises
-    AssertionError naming it."""
-    found: dict[str, str] = {}
+    ``shell``; ``known``: stand-ins given beforehand, as ``ADMIN``); each command as run and what it
+    printed. A command that fails raises AssertionError naming it."""
+    found: dict[str, str] = dict(known or {})
     done = []
     for command in block.commands:
         shown = command.replace(".venv/bin/tabletape", "tabletape").replace(SERVICE, base.removeprefix("http://"))
@@ -98,7 +104,7 @@ def run(block: Block, base: str, cwd: Path, shell: Callable[[str, Path], tuple[i
         assert status == 0, f"{block.id}: `{command}` exited {status}:\n{out}{err}"
         assert "Traceback" not in out + err, f"{block.id}: `{command}`:\n{out}{err}"
         for word, pattern in (("GAME", GAME), ("WRITE", WRITE), ("ENDED", ENDED), ("SHARE", SHARE), ("SLIP", SLIP),
-                              ("NIGHT", NIGHT), ("NIGHT_TOKEN", NIGHT_TOKEN)):
+                              ("NIGHT", NIGHT), ("NIGHT_TOKEN", NIGHT_TOKEN), ("LINK", LINK)):
             if match := pattern.search(out):
                 found[word] = match[1] or match[2]
         done.append((command, out + err))

@@ -42,3 +42,47 @@ def grow(new_game, record, lines: list[str]) -> Any:
     for line in lines:
         record(game, line)
     return new_game()
+
+
+class OverHttp:
+    """One store's games over its HTTP API (``client``: an httpx or TestClient): created, then
+    recorded a line at a time with their write tokens."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.tokens: dict[str, str] = {}
+
+    def new_game(self) -> str:
+        made = self.client.post("/games", json=NEW_GAME)
+        assert made.status_code == 201, made.text
+        body = made.json()
+        self.tokens[body["game_id"]] = body["tokens"]["write_token"]
+        return body["game_id"]
+
+    def record(self, game: str, line: str) -> Any:
+        """The line recorded (refused: the response, to look at)."""
+        seq = self.client.get(f"/games/{game}").json()["last_seq"]
+        return self.client.post(f"/games/{game}/moves", json={"notation": line, "expected_seq": seq},
+                                headers={"Authorization": f"Bearer {self.tokens[game]}"})
+
+    def recorded(self, game: str, line: str) -> None:
+        got = self.record(game, line)
+        assert got.status_code == 201, got.text
+
+
+def grown_over_http(client: Any, lines: list[str]) -> dict:
+    """A store grows its working pack from one group's game recorded over HTTP: its ``{id, hash}``."""
+    games = OverHttp(client)
+    grow(games.new_game, games.recorded, lines)
+    return client.get("/titles/marco-polo-2/packs").json()["working"]
+
+
+def admin_token(output) -> str:
+    """The admin token ``tabletape serve`` printed on a store's first start (``output``: its file)."""
+    import re
+
+    for line in output.read_text().splitlines():
+        m = re.search(r"admin token\b.*:\s*(\S+)\s*$", line)
+        if m:
+            return m.group(1)
+    raise AssertionError(f"no admin token printed: {output.read_text()[:2000]}")

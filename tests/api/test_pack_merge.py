@@ -124,3 +124,73 @@ def test_the_share_link_and_its_qr_code(two):
     qr = b.get(urlsplit(share["qr"]).path)
     assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and b"<svg" in qr.content
     assert b.get(f"{MP2}/nope/share").status_code == 404
+
+
+def test_a_keep_that_is_not_an_object_is_refused_naming_its_fields(two):
+    """Over HTTP a keep item that is no object is the body's refusal (422); the pack format's own
+    check (the command line and the library call it) names the fields a keep item has."""
+    from api import i18n
+    from rules.marco_polo_2.content import library
+    from rules.marco_polo_2.content.schema import PackError
+
+    a, _ = two
+    ours = group(a)
+    got = a.post(f"{MP2}/merge", json={"a": ours["hash"], "b": ours["hash"], "keep": ["contract:R02=b"]}, headers=a.admin)
+    assert got.status_code == 422, got.text
+    data = a.get(f"{MP2}/{ours['hash']}").json()["pack"]
+    with pytest.raises(PackError) as refused:
+        library.merge(data, data, "ours-v2", ["contract:R02=b"])
+    assert str(refused.value) == "keep[0]: must be an object {kind, id, side}"
+    said = i18n.templated(refused.value.template, refused.value.params, "es", str(refused.value))
+    assert said == "keep[0]: debe ser un objeto {kind, id, side}"
+
+
+def test_the_merge_rulings_a_moved_place_clashes_the_first_pack_s_words_and_no_other_game(two):
+    """docs/rulings.md MP2-21: a place drawn at another x/y is a clash; title and note come from
+    the first pack; a pack named only by its id does not lend that name to the merged version;
+    packs whose rules facts differ are refused, nothing written."""
+    a, _ = two
+    ours = group(a)
+    first = a.get(f"{MP2}/{ours['hash']}").json()["pack"]
+    kashgar = next(n for n in first["map"]["nodes"] if n["id"] == "KAS")
+    moved = {k: v for k, v in kashgar.items() if k != "id"} | {"x": 120, "y": 340}
+    other = a.post(f"{MP2}/{ours['hash']}/versions", json={"replace": [{"kind": "node", "id": "KAS", "spec": moved}],
+                                                           "name": "their table", "working": False}, headers=a.admin)
+    assert other.status_code == 201, other.text
+    other = other.json()
+    plan = a.get(f"{MP2}/{ours['hash']}/merge/{other['hash']}").json()
+    assert [(c["kind"], c["id"], c["b"].get("x"), c["b"].get("y")) for c in plan["clashes"]] == [("node", "KAS", 120, 340)]
+    assert "x" not in plan["clashes"][0]["a"]
+
+    made = a.post(f"{MP2}/merge", json={"a": ours["hash"], "b": other["hash"], "keep": [{"kind": "node", "id": "KAS", "side": "a"}],
+                                        "working": False}, headers=a.admin)
+    assert made.status_code in (200, 201), made.text
+    # keeping A's place gives A's pack back (it holds nothing B lacks but the moved place)
+    assert made.json()["hash"] == ours["hash"]
+    b_first = a.post(f"{MP2}/merge", json={"a": other["hash"], "b": ours["hash"], "keep": [{"kind": "node", "id": "KAS", "side": "b"}],
+                                           "working": False}, headers=a.admin).json()
+    assert b_first["hash"] == ours["hash"]
+
+    # title and note from the first: a pack whose words differ still merges, under A's words
+    synthetic = a.get(f"{MP2}/marco-polo-2-public-1").json()["pack"]
+    renamed = {**synthetic, "id": "renamed-1", "title": "Our table's words", "note": "written by group B"}
+    renamed["contracts"] = [{"id": "Z1", "cost": {"silk": 1}, "reward": {"vp": 2}}]
+    up = a.post(f"{MP2}/import", json=renamed, headers=a.admin)
+    assert up.status_code == 201, up.text
+    merged = a.post(f"{MP2}/merge", json={"a": ours["hash"], "b": up.json()["hash"], "working": False}, headers=a.admin)
+    assert merged.status_code == 201, merged.text
+    merged = merged.json()
+    data = a.get(f"{MP2}/{merged['hash']}").json()["pack"]
+    assert (data["title"], data["note"]) == (first["title"], first["note"])
+    assert "Z1" in {c["id"] for c in data["contracts"]}
+    assert merged["name"] == merged["id"] != ours["id"]  # ours-v1 is only an id: the new version is named by its own
+
+    # other rules facts: not one game's packs, refused and nothing written
+    before = a.get(MP2).json()
+    facts = {**renamed, "id": "longer-1", "contract_pile": renamed["contract_pile"] + 1}
+    other_game = a.post(f"{MP2}/import", json=facts, headers=a.admin).json()
+    refused = a.post(f"{MP2}/merge", json={"a": ours["hash"], "b": other_game["hash"]}, headers=a.admin)
+    assert refused.status_code == 422 and refused.json()["code"] == "marco-polo-2.bad-content-pack", refused.text
+    assert "contract_pile" in refused.json()["message"]
+    after = a.get(MP2).json()
+    assert len(after["packs"]) == len(before["packs"]) + 1 and after["working"] == before["working"]  # only the import

@@ -11,6 +11,7 @@ import pytest
 
 import examples
 import live_server
+from packgroups import admin_token
 
 RUN = [b for b in examples.blocks() if b.title.startswith("run")]
 
@@ -28,9 +29,10 @@ def test_example_runs(block, tmp_path):
         examples.run(block, "http://" + examples.SERVICE, tmp_path)
         return
     # the store `make serve` opens, relative to where the reader types the commands
-    base, proc = live_server.start(tmp_path / "data" / "tabletape.duckdb")
+    printed = tmp_path / "serve.txt"
+    base, proc = live_server.start(tmp_path / "data" / "tabletape.duckdb", output=printed, timeout=90)
     try:
-        examples.run(block, base, tmp_path)
+        examples.run(block, base, tmp_path, known={"ADMIN": admin_token(printed)})
     finally:
         live_server.stop(proc)
 

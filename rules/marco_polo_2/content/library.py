@@ -236,7 +236,7 @@ def merge(a: dict, b: dict, new_id: str, keep: Iterable[Any] = ()) -> dict[str, 
     for i, item in enumerate(keep):
         path = f"keep[{i}]"
         if not isinstance(item, dict):
-            raise PackError(path, "must be an object {{kind, id, spec}}")
+            raise PackError(path, "must be an object {{kind, id, side}}")
         key = (item.get("kind"), item.get("id"))
         side = item.get("side")
         if side not in ("a", "b"):

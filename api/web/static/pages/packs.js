@@ -1,7 +1,9 @@
 // Content packs (?page=packs, also #/packs): a title's packs in this store; one pack opened to edit
 // its map (places dragged, routes drawn) and its cards and tiles, each through the form generated
 // from the title's form schema and shown as the card; saved as a new version with the store's
-// admin token (asked for once, kept in this browser); downloaded, uploaded, compared with its parent.
+// admin token (asked for once, kept in this browser); downloaded, uploaded, compared with its parent;
+// passed between groups (a share link copied, its QR code, a link opened or pasted: the pack added
+// on one tap) and two packs merged, each clash shown side by side for the group to choose.
 import { api, ApiError } from '../api.js';
 import { h, clear, errorBox, humanize } from '../dom.js';
 import { t, has } from '../i18n.js';
@@ -13,7 +15,7 @@ const draftKey = (title, hash) => `tabletape.pack-draft.${title}.${hash}`;
 //: the kinds a pack editor shows below the map, in the order of the rulebook's setup
 const SECTIONS = ['contract', 'city_card', 'special', 'offer', 'book', 'seal', 'city_bonus', 'outpost', 'goal', 'route_tile'];
 const plural = (kind) => t(`packs.plural.${kind}`);
-const SOURCES = ['builtin', 'upload', 'derived', 'grown', 'import'];
+const SOURCES = ['builtin', 'upload', 'derived', 'grown', 'import', 'merged'];
 const sourceWords = (source) => (SOURCES.includes(source) ? t(`packs.source.${source}`) : source);
 const PREFIX = { contract: 'K', city_card: 'CC', city_bonus: 'CB', outpost: 'OT', goal: 'G', offer: 'B', route_tile: 'RT' };
 
@@ -99,15 +101,28 @@ const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 // ---- the list of packs ----------------------------------------------------------------------------
 // which pack a button is for, for a screen reader (the card it sits in shows it)
 const which = (p) => h('span', { class: 'visually-hidden' }, `: ${t('packs.which', { name: p.name || p.id, version: p.version })}`);
-async function listPage(main, title, navigate) {
+async function listPage(main, title, navigate, q) {
   const titles = await api('/titles').catch(() => []);
   const name = (titles.find((d) => d.id === title) || {}).name || title;
   const list = h('div', { class: 'pk-packs', 'aria-live': 'polite' });
   const status = h('p', { class: 'pk-status', role: 'status' });
   const others = h('nav', { class: 'pk-titles', 'aria-label': t('packs.of-other-games') });
+  const offerBox = h('div', { class: 'pk-offer-box' });
+  const mergeBox = h('div', { class: 'pk-merge-box' });
+  const sheet = h('dialog', { class: 'pk-dialog pk-qr-dialog', id: 'pk-qr', 'aria-labelledby': 'pk-qr-h' });
+  document.body.append(sheet);
   main.append(h('h1', {}, t('shell.packs')),
     h('p', {}, t('packs.intro', { name })),
-    others, list, uploadForm(title, status, () => load()), status);
+    offerBox, others, list, status,
+    h('section', { class: 'pk-add-section', 'aria-labelledby': 'pk-add-h' }, h('h2', { id: 'pk-add-h' }, t('packs.add-heading')),
+      uploadForm(title, status, () => load()), linkForm(title, status, navigate)),
+    mergeBox);
+  let packs = [];
+  let forms = null;
+  const formsOf = async () => {
+    if (forms === null) forms = await api(`/titles/${encodeURIComponent(title)}/pack-forms`).then((f) => localiseForms(f) || f, () => false);
+    return forms;
+  };
   // the other games with packs in this store
   Promise.all(titles.filter((d) => d.id !== title).map((d) => api(`/titles/${encodeURIComponent(d.id)}/packs`).then(() => d, () => null)))
     .then((found) => {
@@ -118,6 +133,7 @@ async function listPage(main, title, navigate) {
   async function load() {
     let data;
     try { data = await api(`/titles/${encodeURIComponent(title)}/packs`); } catch (err) { clear(list).append(errorBox(err, { lead: t('packs.none-here') })); return; }
+    packs = data.packs;
     clear(list).append(h('ul', { class: 'pk-list' }, data.packs.map((p) => h('li', { class: 'pk-pack', 'data-pack': p.id, 'data-hash': p.hash },
       h('h2', {}, p.name || p.id),
       h('p', { class: 'pk-meta' }, [t('packs.version', { version: p.version }), sourceWords(p.source), components(total(p.components)),
@@ -126,10 +142,136 @@ async function listPage(main, title, navigate) {
       h('p', { class: 'pk-links' },
         h('a', { class: 'button', href: packUrl(title, p.id, p.hash) }, t('packs.open'), which(p)),
         h('a', { class: 'button', href: downloadUrl(title, p.id, p.hash), download: `${p.id}.json` }, t('packs.download'), which(p)),
+        h('button', { type: 'button', 'data-action': 'copy-link', onclick: (ev) => copyLink(p, ev.currentTarget) }, t('packs.copy-link'), which(p)),
+        h('button', { type: 'button', 'data-action': 'qr', onclick: () => showQr(p) }, t('packs.show-qr'), which(p)),
         p.working ? null : h('button', { type: 'button', 'data-action': 'use', onclick: () => use(p) }, t('packs.use'), which(p)),
         p.working || p.games || p.source === 'builtin' ? null
           : h('button', { type: 'button', class: 'danger', 'data-action': 'delete', onclick: () => remove(p) }, t('packs.delete'), which(p)))))));
+    mergeForm();
   }
+  const share = (p) => api(`${packPath(title, p.id, p.hash)}/share`);
+  // the link on the clipboard; where the browser keeps it from the page (no secure origin), in a field to copy by hand
+  async function copyLink(p, button) {
+    clear(status);
+    let link;
+    try { ({ link } = await share(p)); } catch (err) { status.append(errorBox(err, { lead: t('packs.no-link') })); return; }
+    try {
+      await navigator.clipboard.writeText(link);
+      status.append(h('span', { 'data-copied': p.hash }, t('packs.link-copied', { name: p.name || p.id })));
+    } catch {
+      const field = h('input', { id: 'pk-link-copy', type: 'text', readonly: true, value: link, class: 'pk-link-field' });
+      status.append(h('label', { for: 'pk-link-copy', class: 'pf-label' }, t('packs.copy-this-link')), field);
+      field.select();
+    }
+    button.focus();
+  }
+  async function showQr(p) {
+    clear(status);
+    let got;
+    try { got = await share(p); } catch (err) { status.append(errorBox(err, { lead: t('packs.no-link') })); return; }
+    const img = h('img', { class: 'pk-qr', src: got.qr, alt: t('packs.qr-alt', { name: p.name || p.id }), width: 260, height: 260 });
+    img.addEventListener('error', () => img.replaceWith(h('p', { class: 'pf-problem' }, t('packs.qr-none'))));
+    clear(sheet).append(h('h2', { id: 'pk-qr-h' }, t('packs.qr-heading', { name: p.name || p.id })),
+      h('p', {}, t('packs.qr-help')), img,
+      h('div', { class: 'pf-actions' },
+        h('button', { type: 'button', 'data-action': 'qr-copy', onclick: async (ev) => { await copyLink(p, ev.currentTarget); } }, t('packs.copy-link')),
+        h('button', { type: 'button', class: 'primary', onclick: () => sheet.close() }, t('packs.close'))));
+    sheet.showModal();
+  }
+
+  // ---- a pack another group passed on: its link opened here offers it, added on one tap ----
+  async function offer(fileUrl, digest) {
+    const box = h('section', { class: 'pk-offer', 'aria-labelledby': 'pk-offer-h' }, h('h2', { id: 'pk-offer-h' }, t('packs.offer-heading')));
+    clear(offerBox).append(box);
+    let data;
+    try {
+      const r = await fetch(fileUrl, { headers: { Accept: 'application/json' } });
+      if (!r.ok) throw new Error(String(r.status));
+      data = await r.json();
+    } catch {
+      box.append(h('p', { class: 'pf-problem', role: 'alert' }, t('packs.offer-unreadable')));
+      return;
+    }
+    const f = await formsOf();
+    const counts = f ? Object.entries(componentsOf(data, f)).filter(([, m]) => m.size).map(([k, m]) => `${has(`packs.plural.${k}`) ? plural(k) : humanize(k)}: ${m.size}`) : [];
+    const there = digest ? packs.find((p) => p.hash === digest) : null;
+    const done = () => { navigate(`/?page=packs&title=${encodeURIComponent(title)}`, { replace: true }); };
+    box.append(h('p', {}, h('strong', {}, data.id || '')),
+      ...(counts.length ? [h('p', {}, t('packs.offer-holds')), h('ul', { class: 'pk-offer-holds' }, counts.map((c) => h('li', {}, c)))] : []));
+    if (there) {
+      box.append(h('p', { 'data-offer-there': there.hash }, t('packs.offer-there', { name: there.name || there.id })),
+        h('div', { class: 'pf-actions' }, h('button', { type: 'button', onclick: done }, t('packs.close'))));
+      return;
+    }
+    const working = h('input', { id: 'pk-offer-working', type: 'checkbox', class: 'pf-check', checked: true });
+    const said = h('div', { role: 'status' });
+    box.append(h('label', { for: 'pk-offer-working', class: 'pf-check-label' }, working, h('span', {}, t('packs.use-it'))),
+      h('div', { class: 'pf-actions' },
+        h('button', { type: 'button', class: 'primary', 'data-action': 'add-offered', onclick: async (ev) => {
+          const button = ev.currentTarget;
+          button.disabled = true;
+          clear(said);
+          try {
+            const info = await asAdmin(`/titles/${encodeURIComponent(title)}/packs/import`, { method: 'POST', body: data, params: { hash: digest || undefined, working: working.checked ? 'true' : undefined } });
+            sessionStorage.setItem('tabletape.pack-added', JSON.stringify({ hash: info.hash, text: t('packs.added', { name: info.name || info.id, components: components(total(info.components)) }) }));
+            done();
+          } catch (err) { button.disabled = false; said.append(errorBox(err, { lead: t('packs.not-added') })); }
+        } }, t('packs.offer-add')),
+        h('button', { type: 'button', onclick: done }, t('packs.not-now'))), said);
+  }
+
+  // ---- two packs merged: what each brings, every clash side by side, the side to keep tapped ----
+  function mergeForm() {
+    if (packs.length < 2) { clear(mergeBox); return; }
+    const label = (p) => t('packs.merge-option', { name: p.name || p.id, version: p.version, source: sourceWords(p.source), components: components(total(p.components)) });
+    const select = (id, chosen) => h('select', { id }, packs.map((p) => h('option', { value: p.hash, selected: p.hash === chosen }, label(p))));
+    const byHash = (hash) => packs.find((p) => p.hash === hash);
+    const working = packs.find((p) => p.working) || packs[0];
+    const a = select('pk-merge-a', working.hash);
+    const b = select('pk-merge-b', (packs.find((p) => p.hash !== working.hash && p.source === 'import') || packs.find((p) => p.hash !== working.hash)).hash);
+    const result = h('div', { class: 'pk-merge-result', 'aria-live': 'polite' });
+    const form = h('form', { class: 'pk-merge' },
+      h('label', { for: 'pk-merge-a', class: 'pf-label' }, t('packs.merge-first')), a,
+      h('label', { for: 'pk-merge-b', class: 'pf-label' }, t('packs.merge-second')), b,
+      h('div', { class: 'pf-actions' }, h('button', { type: 'submit', 'data-action': 'compare' }, t('packs.merge-compare'))));
+    form.addEventListener('submit', (ev) => { ev.preventDefault(); compare(byHash(a.value), byHash(b.value)); });
+    clear(mergeBox).append(h('section', { class: 'pk-merge-section', 'aria-labelledby': 'pk-merge-h' },
+      h('h2', { id: 'pk-merge-h' }, t('packs.merge-heading')), h('p', { class: 'pf-help' }, t('packs.merge-help')), form, result));
+
+    async function compare(first, second) {
+      clear(result);
+      if (first.hash === second.hash) { result.append(h('p', { class: 'pf-problem' }, t('packs.merge-same-pack'))); return; }
+      let plan;
+      try { plan = await api(`${packPath(title, first.id, first.hash)}/merge/${encodeURIComponent(second.hash)}`); } catch (err) { result.append(errorBox(err, { lead: t('packs.not-merged') })); return; }
+      const f = await formsOf();
+      const kept = new Map();
+      const go = h('button', { type: 'button', class: 'primary', 'data-action': 'merge' }, t('packs.merge-go'));
+      const said = h('div', { role: 'status' });
+      const left = () => plan.clashes.length - kept.size;
+      const ready = () => { go.dataset.left = left(); };
+      result.append(h('p', { 'data-plan': `${plan.from_a.length} ${plan.from_b.length} ${plan.same} ${plan.clashes.length}` },
+        t('packs.merge-summary', { a: components(plan.from_a.length), b: components(plan.from_b.length), same: components(plan.same) })),
+      plan.clashes.length ? h('p', {}, t('packs.merge-clashes', { n: plan.clashes.length, one: plan.clashes.length === 1 })) : h('p', {}, t('packs.merge-no-clash')),
+      ...plan.clashes.map((c, i) => clashChoice(c, i, plan.clashes.length, f, (side) => { kept.set(`${c.kind}:${c.id}`, { kind: c.kind, id: c.id, side }); clear(said); ready(); })),
+      h('div', { class: 'pf-actions' }, go), said);
+      ready();
+      go.addEventListener('click', async () => {
+        clear(said);
+        if (left()) { said.append(h('p', { class: 'pf-problem' }, t('packs.merge-choose-all', { n: left() }))); return; }
+        try {
+          const made = await asAdmin(`/titles/${encodeURIComponent(title)}/packs/merge`, { method: 'POST', body: { a: first.hash, b: second.hash, keep: [...kept.values()] } });
+          const there = packs.some((p) => p.hash === made.hash);
+          await load();
+          // said where the group tapped (the list above it now shows the merged pack)
+          const done = h('p', { class: 'pk-merged', role: 'status', 'data-merged': made.hash }, there ? t('packs.merged-there', { name: made.name || made.id })
+            : t('packs.merged', { name: made.name || made.id, version: made.version, working: !!made.working }));
+          mergeBox.querySelector('.pk-merge-section')?.prepend(done);
+          done.scrollIntoView({ block: 'center' });
+        } catch (err) { said.append(errorBox(err, { lead: t('packs.not-merged') })); }
+      });
+    }
+  }
+
   // the same content uploaded again is the pack already there: ``working`` makes new games use it
   async function use(p) {
     clear(status);
@@ -150,14 +292,86 @@ async function listPage(main, title, navigate) {
     } catch (err) { status.append(errorBox(err, { lead: t('packs.not-deleted') })); }
   }
   await load();
-  return {};
+  const link = q.get('import');
+  if (link) await offer(link, q.get('hash'));
+  const added = sessionStorage.getItem('tabletape.pack-added');
+  if (added) {
+    sessionStorage.removeItem('tabletape.pack-added');
+    try { const { hash, text } = JSON.parse(added); status.append(h('span', { 'data-uploaded': hash, 'data-hash': hash }, text)); } catch { /* nothing to say */ }
+  }
+  return { leave() { sheet.remove(); } };
+}
+
+// the words of one field's value: a bundle as "2 coins, 1 camel", a choice by its label
+function valueWords(field, v) {
+  if (v === undefined || v === null) return t('packs.merge-none');
+  if (Array.isArray(v)) return v.map((x) => valueWords(field, x)).join(t('pf.sep'));
+  if (typeof v === 'object') {
+    return Object.entries(v).filter(([, n]) => n !== 0 && n !== false).map(([k, n]) => (typeof n === 'number' && has(`pf.word.${k}.other`)
+      ? `${n} ${t(`pf.word.${k}.${n === 1 ? 'one' : 'other'}`)}` : `${k} ${typeof n === 'object' ? valueWords(null, n) : n}`)).join(t('pf.sep')) || t('packs.merge-none');
+  }
+  const choice = ((field && field.choices) || []).find((c) => c.value === v);
+  if (choice) return choice.label;
+  if (v === true) return t('packs.merge-yes');
+  if (v === false) return t('packs.merge-no');
+  return String(v);
+}
+
+/** One clash: the component as each pack has it, side by side; tapping a side keeps it. */
+function clashChoice(c, i, n, forms, onPick) {
+  const form = forms && forms.kinds[c.kind];
+  const fields = new Map(((form && form.fields) || []).map((f) => [f.name, f]));
+  const what = `${form ? form.label : humanize(c.kind)}${c.a.name || c.b.name ? `: ${c.a.name || c.b.name}` : ''}`;
+  const names = [...new Set([...Object.keys(c.a), ...Object.keys(c.b)])].filter((k) => !same(c.a[k], c.b[k]));
+  const placeMoved = names.includes('x') || names.includes('y');
+  const differ = [...names.filter((k) => k !== 'x' && k !== 'y').map((k) => (fields.get(k) || {}).label || humanize(k)), placeMoved ? t('packs.merge-position') : null].filter(Boolean);
+  const group = `pk-clash-${i}`;
+  const side = (key, spec) => {
+    const id = `${group}-${key}`;
+    const input = h('input', { type: 'radio', id, name: group, class: 'pf-radio', value: key, 'data-side': key });
+    input.addEventListener('change', () => { if (input.checked) onPick(key); });
+    const face = cardFace(c.kind, null, spec);
+    // a place nobody named is told by what it is (a city and its shield), not by its code
+    for (const title of face.querySelectorAll('.pf-title')) if (title.textContent === '?') title.remove();
+    return h('label', { for: id, class: 'pf-choice pk-clash-side', 'data-clash-side': key }, input,
+      h('span', { class: 'pk-clash-col' },
+        h('strong', {}, t(key === 'a' ? 'packs.merge-keep-first' : 'packs.merge-keep-second')), face,
+        h('ul', { class: 'pk-clash-words' }, names.filter((k) => k !== 'x' && k !== 'y').map((k) => h('li', {}, `${(fields.get(k) || {}).label || humanize(k)}: ${valueWords(fields.get(k), spec[k])}`)),
+          placeMoved ? h('li', {}, typeof spec.x === 'number' && typeof spec.y === 'number' ? t('packs.merge-drawn-at', { x: Math.round(spec.x), y: Math.round(spec.y) }) : t('packs.merge-not-drawn')) : null)));
+  };
+  return h('fieldset', { class: 'pk-clash', 'data-clash': `${c.kind}:${c.id}` },
+    h('legend', {}, t('packs.merge-clash', { what, i: i + 1, n })),
+    differ.length ? h('p', { class: 'small' }, t('packs.merge-differs', { list: differ.join(t('pf.sep')) })) : null,
+    h('div', { class: 'pk-clash-sides' }, side('a', c.a), side('b', c.b)));
+}
+
+// a pack link pasted (its share link, or the file it leads to): the page opens it as an offer
+function linkForm(title, status, navigate) {
+  // text, not url: what is not a link is told in the page's words, not the browser's
+  const field = h('input', { id: 'pk-link', type: 'text', autocomplete: 'off', spellcheck: 'false', inputmode: 'url' });
+  const form = h('form', { class: 'pk-link-form' },
+    h('h3', {}, t('packs.add-link')),
+    h('p', { class: 'pf-help' }, t('packs.link-help')),
+    h('label', { for: 'pk-link', class: 'pf-label' }, t('packs.link')), field,
+    h('button', { type: 'submit', class: 'primary' }, t('packs.link-open')));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    clear(status);
+    let url;
+    try { url = new URL(field.value.trim(), window.location.href); } catch { url = null; }
+    const file = url && (url.searchParams.get('import') || (/\/packs\/[^/]+$/.test(url.pathname) && url.searchParams.get('download') ? url.href : null));
+    if (!file) { status.append(h('span', { class: 'pf-problem' }, t('packs.link-bad'))); return; }
+    const digest = url.searchParams.get('hash');
+    navigate(`/?page=packs&title=${encodeURIComponent(url.searchParams.get('title') || title)}&import=${encodeURIComponent(file)}${digest ? `&hash=${encodeURIComponent(digest)}` : ''}`);
+  });
+  return form;
 }
 
 function uploadForm(title, status, done) {
   const file = h('input', { id: 'pk-upload', type: 'file', accept: '.json,application/json' });
   const working = h('input', { id: 'pk-upload-working', type: 'checkbox', class: 'pf-check', checked: true });
   const form = h('form', { class: 'pk-upload' },
-    h('h2', {}, t('packs.add-file')),
+    h('h3', {}, t('packs.add-file')),
     h('p', { class: 'pf-help' }, t('packs.upload-help')),
     h('label', { for: 'pk-upload', class: 'pf-label' }, t('packs.file')), file,
     h('label', { for: 'pk-upload-working', class: 'pf-check-label' }, working, h('span', {}, t('packs.use-it'))),
@@ -170,7 +384,8 @@ function uploadForm(title, status, done) {
     let data;
     try { data = JSON.parse(await f.text()); } catch { status.append(h('span', { class: 'pf-problem' }, t('packs.not-json', { file: f.name }))); return; }
     try {
-      const info = await asAdmin(`/titles/${encodeURIComponent(title)}/packs`, { method: 'POST', body: data, params: { working: working.checked ? 'true' : undefined } });
+      // an import: a file from another group may share its id with a pack of ours (both ``ours-v1``)
+      const info = await asAdmin(`/titles/${encodeURIComponent(title)}/packs/import`, { method: 'POST', body: data, params: { working: working.checked ? 'true' : undefined } });
       await done();
       status.append(h('span', { 'data-uploaded': info.id, 'data-hash': info.hash }, t('packs.added', { name: info.name || info.id, components: components(total(info.components)) })));
     } catch (err) {
@@ -438,5 +653,5 @@ function readOnly(main, title, info) {
 export async function show(main, q, { navigate }) {
   const title = q.get('title') || 'marco-polo-2';
   const pack = q.get('pack');
-  return pack ? editPage(main, title, pack, q.get('hash'), navigate) : listPage(main, title, navigate);
+  return pack ? editPage(main, title, pack, q.get('hash'), navigate) : listPage(main, title, navigate, q);
 }
