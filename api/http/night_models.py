@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from api.http.models import JsonObject
+from api.http.models import JsonObject, Strict
 from api.http.season_models import Standing
 
 #: generous at the edge: the rules of a night (projections.nights) refuse past their own limits,
@@ -14,7 +14,7 @@ from api.http.season_models import Standing
 _TEXT = 1_000
 
 
-class NightIn(BaseModel):
+class NightIn(Strict):
     name: str = Field(max_length=_TEXT, description="the night's name (at most 80 characters)")
     title: str = Field(max_length=64, description="the title every table plays (lost-cities, marco-polo, marco-polo-2)")
     rounds: int = Field(description="how many rounds the night has, 1 to 20 (night-rounds-out-of-range otherwise, as on the command line)")
@@ -24,7 +24,7 @@ class NightIn(BaseModel):
     options: JsonObject = Field(default_factory=dict, description='every table\'s game options, e.g. {"rounds": 1}')
 
 
-class PlayerIn(BaseModel):
+class PlayerIn(Strict):
     player: str = Field(max_length=_TEXT, description="the player's name")
 
 

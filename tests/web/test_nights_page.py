@@ -15,8 +15,8 @@ import live_server
 from pagehelp import axe_violations, shot, small_targets
 
 PLAYERS = ["Ana", "Bea", "Cai", "Dan", "Eva"]
-WORDS = {"en": ("Tournament nights", "Draw round 1", "Night points"), "es": ("Noches de torneo", "Sortear la ronda 1", "Puntos de la noche"),
-         "ja": ("大会の夜", "ラウンド 1 の組み合わせを決める", "夜のポイント")}
+WORDS = {"en": ("Tournament nights", "Draw round 1", "Night points"), "es": ("Veladas de torneo", "Sortear la ronda 1", "Puntos de la velada"),
+         "ja": ("大会", "ラウンド 1 の組み合わせを決める", "大会のポイント")}
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +140,11 @@ def test_an_organiser_opens_a_night_draws_and_sees_the_standings_follow_the_game
     assert card.locator("svg.qr").count() == 0 and card.get_by_role("link", name="Replay table 1’s game").count() == 1
     assert "1 table still playing" in screen.locator("#nt-draw-note").inner_text()
 
-    # a late player and a drop, from the next round on
+    # a late player and a drop, from the next round on; a name playing already is refused in words
+    screen.fill("#nt-late", "bea")
+    screen.locator("#nt-late-go").click()
+    screen.wait_for_selector("#nt-said [role=alert]")
+    assert "Name: 'Bea' is playing tonight already" in screen.locator("#nt-said").inner_text()
     screen.fill("#nt-late", "Fay")
     screen.locator("#nt-late-go").click()
     screen.wait_for_selector("#nt-said [role=status]")
@@ -202,7 +206,7 @@ def test_a_refused_night_is_said_in_words_and_nothing_is_opened(tall_phone, nigh
     tall_phone.fill("#nt-players", "Ana")
     tall_phone.locator("#nt-open").click()
     tall_phone.wait_for_selector("#nt-open-said [role=alert]")
-    assert "at least two players" in tall_phone.locator("#nt-open-said").inner_text()
+    assert "Players, one name a line: a night needs at least two players" in tall_phone.locator("#nt-open-said").inner_text()
     assert len(api.get("/nights").json()["nights"]) == before
     assert axe_violations(tall_phone) == []
 

@@ -1,8 +1,9 @@
 // Tournament nights on the statistics page (?page=stats&view=nights[&night=ID]): the list of nights
 // and the form that opens one; a night's standings and tables, which follow the tables' games as
-// they end (GET /nights/{id}, asked again every few seconds). The device that opened a night holds
-// its token (localStorage): only it draws rounds, seats late players and drops, and shows each
-// table's QR code, which carries that table's write token (GET /nights/{id} with the night's token).
+// they end (GET /nights/{id}, asked again every few seconds). The device that opened a night, or
+// one it handed a link to, holds its token (localStorage): only it draws rounds, seats late
+// players and drops, and shows each table's QR code, which carries that table's write token
+// (GET /nights/{id} with the night's token).
 import { api, saveTokens } from '../api.js';
 import { h, clear, errorBox } from '../dom.js';
 import { lang, t as say, has } from '../i18n.js';
@@ -14,6 +15,15 @@ const INT = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
 const HALF = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
 const KEY = (id) => `tabletape.night.${id}`;
 const tokenOf = (id) => { try { return localStorage.getItem(KEY(id)); } catch { return null; } };
+// a refusal's field as the form labels it ("players.1: 'Ana' is named twice" names the names' box)
+const FIELDS = { name: 'stats.night-name', title: 'stats.night-game', rounds: 'stats.night-rounds', players: 'stats.night-players', player: 'stats.night-player' };
+
+function inWords(err) {
+  const field = err && err.body && err.body.field;
+  const label = field && FIELDS[String(field).split('.')[0]];
+  if (!label || !String(err.message).startsWith(field)) return err;
+  return { ...err, message: say(label) + err.message.slice(field.length) };
+}
 
 // ``table``, ``crumbs`` and ``href`` are the statistics page's own; the answer is the view's {leave()}
 export async function nightsView(out, q, { table, crumbs, href, navigate }) {
@@ -51,8 +61,12 @@ function openForm(titles, seasons, href, navigate) {
   // a season's members fill the names, which the organiser may still change
   from.addEventListener('change', async () => {
     if (!from.value) return;
-    const s = await api(`/seasons/${encodeURIComponent(from.value)}`);
-    players.value = s.members.join('\n');
+    clear(said);
+    try {
+      players.value = (await api(`/seasons/${encodeURIComponent(from.value)}`)).members.join('\n');
+    } catch (err) {
+      said.append(errorBox(err, { lead: say('stats.night-not-opened') }));
+    }
   });
   const gameRoundsShown = () => { gameRoundsField.hidden = title.value !== 'lost-cities'; };
   title.addEventListener('change', gameRoundsShown);
@@ -83,7 +97,7 @@ function openForm(titles, seasons, href, navigate) {
       navigate(href('nights', { night: made.night_id }));
     } catch (err) {
       submit.disabled = false;
-      said.append(errorBox(err, { lead: say('stats.night-not-opened') }));
+      said.append(errorBox(inWords(err), { lead: say('stats.night-not-opened') }));
     }
   });
   return form;
@@ -199,7 +213,7 @@ async function nightView(out, id, { table, crumbs, href }) {
         said.append(h('p', { class: 'notice', role: 'status' }, done(answer)));
         await refresh();
       } catch (err) {
-        said.append(errorBox(err, { lead }));
+        said.append(errorBox(inWords(err), { lead }));
       } finally {
         button.disabled = false;
         drawState();
