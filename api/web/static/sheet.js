@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 
 const MIN = 56; // the handle alone
+const MOST = 1 / 3; // of the screen's height: the board keeps the rest (layout.css: 33dvh)
 
 // Wraps ``panel`` (the recorder) in the sheet; ``board`` is kept in view above it.
 export function sheetOf(panel, board) {
@@ -35,7 +36,7 @@ export function sheetOf(panel, board) {
     if (!drag || ev.pointerId !== drag.id) return;
     if (!drag.moved && Math.abs(ev.clientY - drag.y) < 6) return;
     drag.moved = true;
-    const height = Math.max(MIN, Math.min(window.innerHeight * 0.9, window.innerHeight - ev.clientY + MIN / 2));
+    const height = Math.max(MIN, Math.min(window.innerHeight * MOST, window.innerHeight - ev.clientY + MIN / 2));
     if (!sheet.classList.contains('open')) setOpen(true);
     sheet.style.setProperty('--sheet-max', `${height}px`);
   });
