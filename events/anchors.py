@@ -18,8 +18,9 @@ import hashlib
 import hmac
 import os
 import secrets
+from datetime import datetime
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from events import codec
 from events.base import Event
@@ -290,3 +291,18 @@ def chain_broken(report: VerifyReport) -> ChainBroken | GameUnreadable:
         seq=report.first_bad_seq,
         reason=report.reason,
     )
+
+
+class Keyed:
+    """What both stores' logs share: the store's key, and the clock their events are stamped by."""
+
+    _secret: bytes
+    _clock: Callable[[], datetime]
+
+    def seal(self, message: bytes) -> bytes:
+        """``message`` sealed with the store's key (``seal``)."""
+        return seal(self._secret, message)
+
+    def now(self) -> datetime:
+        """The time this log stamps events with (its clock)."""
+        return self._clock()

@@ -7,7 +7,7 @@ import hmac
 import threading
 from collections import OrderedDict
 from datetime import datetime
-from typing import Callable, Sequence
+from typing import Sequence
 
 import duckdb
 import pyarrow as pa
@@ -48,7 +48,7 @@ class Head(group_commit.Head):
         return head
 
 
-class DuckDBReads:
+class DuckDBReads(anchors.Keyed):
     """The reading half of ``DuckDBEventLog``: its connection, cursors and cache of heads."""
 
     con: duckdb.DuckDBPyConnection
@@ -57,16 +57,10 @@ class DuckDBReads:
     _heads_lock: threading.Lock
     _heads: OrderedDict[str, Head]
     _broken: dict[str, VerifyReport]
-    _secret: bytes
-    _clock: Callable[[], datetime]
     _head_cache_size: int
     _head_cache_keys: int
     _cached_keys: int
 
-
-    def seal(self, message: bytes) -> bytes:
-        """``message`` sealed with the store's key (``anchors.seal``)."""
-        return anchors.seal(self._secret, message)
 
     def reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's own cursor on the database, for reads (sees every committed append)."""
@@ -192,10 +186,6 @@ class DuckDBReads:
     def anchored_game_ids(self) -> list[str]:
         """Games that have a keyed head, with or without events left."""
         return [r[0] for r in self.reader().execute("SELECT game_id FROM chain_heads ORDER BY 1").fetchall()]
-
-    def now(self) -> datetime:
-        """The time this log stamps events with (its clock)."""
-        return self._clock()
 
     def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
         """``verify`` of many games in two queries (an import's thousands of games)."""

@@ -25,7 +25,24 @@ from events.errors import HistoryEditRefused, MalformedEvent
 from events.lifecycle import Amended, Forked, GameCreated, Noted, Redone, Undone
 
 
-class Node:
+class _Logged:
+    """What a node and a note share: the raw ``seq``, the ``body`` and the amendment that set it;
+    two are equal when they stand for the same event (seq, body, amendment)."""
+
+    __slots__ = ("seq", "body", "amended_by")
+    seq: int
+    body: Event
+    amended_by: int | None
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return (self.seq, self.body, self.amended_by) == (other.seq, other.body, other.amended_by)  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Node(_Logged):
     """One event of the effective history, linked to everything before it.
 
     ``seq`` is the event's raw seq in the log, ``amended_by`` the seq of the amendment that set
@@ -33,7 +50,7 @@ class Node:
     are equal when they stand for the same event (seq, body, amendment), whatever precedes them.
     """
 
-    __slots__ = ("seq", "body", "parent", "length", "amended_by")
+    __slots__ = ("parent", "length")
 
     def __init__(
         self, seq: int, body: Event, parent: "Node | None", length: int, amended_by: int | None = None
@@ -43,13 +60,6 @@ class Node:
         self.parent = parent
         self.length = length
         self.amended_by = amended_by
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.seq, self.body, self.amended_by) == (other.seq, other.body, other.amended_by)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         amended = f", amended_by={self.amended_by}" if self.amended_by is not None else ""
@@ -76,11 +86,11 @@ class Node:
 Entry = Node
 
 
-class NoteEntry:
+class NoteEntry(_Logged):
     """A note in force: the raw ``seq`` of its ``game.annotated``, its body (the step's seq and the
     text), and the seq of the amendment that set its text."""
 
-    __slots__ = ("seq", "body", "amended_by")
+    __slots__ = ()
 
     def __init__(self, seq: int, body: Noted, amended_by: int | None = None) -> None:
         self.seq = seq
@@ -90,13 +100,6 @@ class NoteEntry:
     @property
     def step_seq(self) -> int:
         return self.body.seq
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, NoteEntry):
-            return NotImplemented
-        return (self.seq, self.body, self.amended_by) == (other.seq, other.body, other.amended_by)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"NoteEntry(seq={self.seq}, body={self.body!r}, amended_by={self.amended_by})"
@@ -206,12 +209,7 @@ class History:
         self._redo_notes.append(redo_notes)
 
     def _amend_note(self, notes: Notes, amendment: Amended, seq: int) -> Notes:
-        try:
-            body = codec.from_builtins(amendment.body)
-        except MalformedEvent as exc:
-            raise HistoryEditRefused(
-                "the amended body is not a valid event: {message_}", params=dict(message_=exc), code="amend-malformed"
-            ) from exc
+        body = _amended_body(amendment)
         old = next(note for note in notes if note.seq == amendment.seq)
         if not isinstance(body, Noted) or body.seq != old.step_seq:
             raise HistoryEditRefused(
@@ -245,12 +243,7 @@ class History:
             )
         if index == 0:
             raise HistoryEditRefused("the game's creation cannot be amended", code="amend-creation")
-        try:
-            body = codec.from_builtins(amendment.body)
-        except MalformedEvent as exc:
-            raise HistoryEditRefused(
-                "the amended body is not a valid event: {message_}", params=dict(message_=exc), code="amend-malformed"
-            ) from exc
+        body = _amended_body(amendment)
         if isinstance(body, Noted):  # a note stands beside the steps, never in place of one
             raise HistoryEditRefused(
                 "a note is amended by a note on the same step (seq {step_seq})", params=dict(step_seq=body.seq),
@@ -292,3 +285,13 @@ def build(bodies: Iterable[Event]) -> History:
 def iter_bodies(node: Node | None) -> Iterator[Event]:
     for entry in node.entries() if node is not None else ():
         yield entry.body
+
+
+def _amended_body(amendment: Amended) -> Event:
+    """The event an amendment puts in place, refused when it is not a valid one."""
+    try:
+        return codec.from_builtins(amendment.body)
+    except MalformedEvent as exc:
+        raise HistoryEditRefused(
+            "the amended body is not a valid event: {message_}", params=dict(message_=exc), code="amend-malformed"
+        ) from exc

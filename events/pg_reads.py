@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import threading
 from datetime import datetime
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import duckdb
 from psycopg_pool import ConnectionPool
@@ -22,7 +22,7 @@ from events.pg_store import EPOCH_US
 CHECK_COLUMNS = anchors.CHECK_COLUMNS.replace("epoch_us(recorded_at)", EPOCH_US)
 
 
-class PostgresReads:
+class PostgresReads(anchors.Keyed):
     """The reading half of ``PostgresEventLog``."""
 
     con: duckdb.DuckDBPyConnection
@@ -31,12 +31,6 @@ class PostgresReads:
     _mirror_lock: threading.Lock
     _stats: dict[str, int]
     _broken: dict[str, VerifyReport]
-    _secret: bytes
-    _clock: Callable[[], datetime]
-
-    def seal(self, message: bytes) -> bytes:
-        """``message`` sealed with the store's key (``anchors.seal``)."""
-        return anchors.seal(self._secret, message)
 
     def reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's own cursor on the mirror (DuckDB), for the read models' SQL."""
@@ -121,10 +115,6 @@ class PostgresReads:
         """Check a game's hash chain and its keyed anchors; name the first seq that does not match."""
         rows, head = self._check_rows(game_id)
         return anchors.check_chain(game_id, rows, head, self._secret)[0]
-
-    def now(self) -> datetime:
-        """The time this log stamps events with (its clock)."""
-        return self._clock()
 
     def verify_many(self, game_ids: Sequence[str]) -> list[VerifyReport]:
         """``verify`` of many games in one snapshot (an import's thousands of games)."""

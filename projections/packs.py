@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS pack_working (title VARCHAR PRIMARY KEY, hash VARCHAR
 CREATE TABLE IF NOT EXISTS pack_grown (game_id VARCHAR PRIMARY KEY, hash VARCHAR NOT NULL);
 """
 
-SOURCES = ("builtin", "upload", "derived", "grown", "import")
+SOURCES = ("builtin", "upload", "derived", "grown", "import", "merged")
 #: the lineage growth starts when a store has no working pack of its own
 GROWN_LINEAGE = "ours"
 #: a version number is small (the store keeps it as a 32-bit integer)
@@ -603,6 +603,73 @@ class PackLibrary:
             self._insert(entry, working)
             return entry
 
+    def _merge_lineage(self, title: Any, a: Entry) -> str:
+        own = a.source == "builtin" and a.hash == title.content["hash"]
+        return GROWN_LINEAGE if own else a.lineage
+
+    def merge_plan(self, title_id: str, a: Entry, b: Entry, keep: list | None = None) -> dict[str, Any]:
+        """What merging ``b`` into ``a`` would give, nothing written: ``content.library.merge``'s
+        answer (``data`` None while a clash is unresolved) under the id the new version would get."""
+        title = self._title_for_writes(title_id)
+        with self._lock:
+            new_id, _ = self._next_id(title_id, self._merge_lineage(title, a))
+        return title.merge_packs(a.data, b.data, new_id, keep or [])
+
+    def merge(
+        self, title_id: str, a: Entry, b: Entry, keep: list, name: str | None, working: bool
+    ) -> tuple[Entry, bool]:
+        """Packs ``a`` and ``b`` as a new version of ``a``'s lineage (source ``merged``), each clash
+        resolved by ``keep``; ``(entry, added)``: when the merge holds just what ``a``, ``b`` or
+        another pack holds (under its own id), that pack, not stored again. A clash left unresolved is refused (409
+        ``pack-merge-clash``, listing them) and nothing is written."""
+        title = self._title_for_writes(title_id)
+        with self._changing():
+            lineage = self._merge_lineage(title, a)
+            new_id, version = self._next_id(title_id, lineage)
+            plan = title.merge_packs(a.data, b.data, new_id, keep)
+            if plan["data"] is None:
+                open_ = [c for c in plan["clashes"] if c["kept"] is None]
+                raise PackRefused(
+                    "{n} component(s) differ between the two packs: choose which to keep of each", params=dict(n=len(open_)),
+                    code="pack-merge-clash", clashes=open_,
+                )
+            data = plan["data"]
+            # a pack that holds just this already (one of the two, or the same merge made before)
+            for side in (a, b, *self.entries(title_id)):
+                if {**data, "id": side.id} == side.data:
+                    if working:
+                        self.make_working(side)
+                    return side, False
+            within_limits(data)
+            pack = title.load_pack(data)
+            there = self._held(title_id, pack.hash)
+            if there is not None:
+                return there, False
+            info = {"merged_from": [a.ref, b.ref], "kept": {f"{c['kind']}:{c['id']}": c["kept"] for c in plan["clashes"]}}
+            entry = self._new_entry(title_id, data, name or (a.name if a.source != "builtin" else None), lineage, version, a, "merged", info)
+            title.register_pack(pack)
+            self._insert(entry, working)
+            return entry, True
+
+    def import_pack(self, title_id: str, data: Any, digest: str | None = None, working: bool = False) -> tuple[Entry, bool]:
+        """Add a pack another store passed on (its file, or what its link leads to); ``digest``:
+        the hash the link names, checked. Unlike an upload, an id this store already has for other
+        content is kept beside it (two groups' ``ours-v1`` are two packs, told apart by hash)."""
+        self._passed_on(title_id, data, digest)
+        return self.upload(title_id, data, working=working, source="import")
+
+    def _passed_on(self, title_id: str, data: Any, digest: str | None) -> Any:
+        """A pack another store passed on, loaded, within the limits and hashing to ``digest`` when given."""
+        title = self._title_for_writes(title_id)
+        within_limits(data)
+        pack = title.load_pack(data)
+        if digest is not None and pack.hash != digest:
+            raise InvalidOptions(
+                "pack {pack_id!r} hashes to {hash}, not {digest}: it was changed after its export", params=dict(pack_id=pack.id, hash=pack.hash, digest=digest),
+                code=f"{title_id}.content-mismatch", field="hash",
+            )
+        return pack
+
     def delete(self, title_id: str, entry: Entry) -> None:
         """Forget a pack no game pins, that is not built in and not the working pack."""
         self._title_for_writes(title_id)
@@ -783,14 +850,7 @@ class PackLibrary:
     def stage(self, title_id: str, data: Any, digest: str | None = None) -> Entry:
         """A pack an import carries, validated (and its hash checked when given) and loaded into
         the rules registry so that the import's games can be checked; not stored yet (``keep``)."""
-        title = self._title_for_writes(title_id)
-        within_limits(data)
-        pack = title.load_pack(data)
-        if digest is not None and pack.hash != digest:
-            raise InvalidOptions(
-                "pack {pack_id!r} hashes to {hash}, not {digest}: it was changed after its export", params=dict(pack_id=pack.id, hash=pack.hash, digest=digest),
-                code=f"{title_id}.content-mismatch", field="hash",
-            )
+        pack = self._passed_on(title_id, data, digest)
         there = self.by_hash(title_id, pack.hash)
         if there is not None:
             return there
@@ -800,7 +860,7 @@ class PackLibrary:
                 "pack {pack_id!r} is the id of a pack shipped with {title_id} (hash {hash}), with other content", params=dict(pack_id=pack.id, title_id=title_id, hash=shipped.hash),
                 code="pack-id-taken", field="pack.id", hash=shipped.hash,
             )
-        title.register_pack(pack)
+        self._title_for_writes(title_id).register_pack(pack)
         lineage, version = lineage_of(pack.id)
         return self._new_entry(title_id, pack.data, None, lineage, version, None, "import")
 

@@ -156,22 +156,13 @@ class Recorder:
         """Decide a move with the rules core and append its events (plus the end, plus chance)."""
         return self._run(game_id, lambda: self._plan_record(game_id, move, expected_seq, idempotency_key, actor))
 
-    async def record_async(
-        self,
-        game_id: str,
-        move: Event,
-        expected_seq: int | None = None,
-        *,
-        idempotency_key: str | None = None,
-        actor: str = "",
-    ) -> AppendResult:
-        """``record`` for an event loop (the loop never waits on the commit)."""
-        return await self._run_async(
-            game_id, lambda: self._plan_record(game_id, move, expected_seq, idempotency_key, actor)
-        )
+    async def record_async(self, game_id: str, *args: Any, **kw: Any) -> AppendResult:
+        """``record``, with its arguments, for an event loop (the loop never waits on the commit)."""
+        return await self._run_async(game_id, lambda: self._plan_record(game_id, *args, **kw))
 
     def _plan_record(
-        self, game_id: str, move: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
+        self, game_id: str, move: Event, expected_seq: int | None = None, idempotency_key: str | None = None,
+        actor: str = "",
     ) -> "_Planned":
         codec.check_numbers(move)
         replay = self._replayed(game_id, idempotency_key, move)
@@ -206,26 +197,25 @@ class Recorder:
     def undo(
         self, game_id: str, to_seq: int, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
     ) -> AppendResult:
-        return self._run(game_id, lambda: self._plan_edit(game_id, Undone(to_seq=to_seq), expected_seq, idempotency_key, actor))
+        return self._run(game_id, lambda: self._plan_undo(game_id, to_seq, expected_seq, idempotency_key, actor))
 
-    async def undo_async(
-        self, game_id: str, to_seq: int, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
-    ) -> AppendResult:
-        return await self._run_async(
-            game_id, lambda: self._plan_edit(game_id, Undone(to_seq=to_seq), expected_seq, idempotency_key, actor)
-        )
+    async def undo_async(self, game_id: str, *args: Any, **kw: Any) -> AppendResult:
+        """``undo``, with its arguments, for an event loop."""
+        return await self._run_async(game_id, lambda: self._plan_undo(game_id, *args, **kw))
+
+    def _plan_undo(
+        self, game_id: str, to_seq: int, expected_seq: int | None = None, idempotency_key: str | None = None, actor: str = ""
+    ) -> "_Planned":
+        return self._plan_edit(game_id, Undone(to_seq=to_seq), expected_seq, idempotency_key, actor)
 
     def redo(
         self, game_id: str, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
     ) -> AppendResult:
         return self._run(game_id, lambda: self._plan_edit(game_id, Redone(), expected_seq, idempotency_key, actor))
 
-    async def redo_async(
-        self, game_id: str, expected_seq: int | None = None, *, idempotency_key: str | None = None, actor: str = ""
-    ) -> AppendResult:
-        return await self._run_async(
-            game_id, lambda: self._plan_edit(game_id, Redone(), expected_seq, idempotency_key, actor)
-        )
+    async def redo_async(self, game_id: str, *args: Any, **kw: Any) -> AppendResult:
+        """``redo``, with its arguments, for an event loop."""
+        return await self._run_async(game_id, lambda: self._plan_edit(game_id, Redone(), *args, **kw))
 
     def note(
         self,
@@ -240,22 +230,13 @@ class Recorder:
         """Write a note on step ``step`` as the replay numbers it (0: the creation); it changes nothing else."""
         return self._run(game_id, lambda: self._plan_note(game_id, step, text, expected_seq, idempotency_key, actor))
 
-    async def note_async(
-        self,
-        game_id: str,
-        step: int,
-        text: str,
-        expected_seq: int | None = None,
-        *,
-        idempotency_key: str | None = None,
-        actor: str = "",
-    ) -> AppendResult:
-        return await self._run_async(
-            game_id, lambda: self._plan_note(game_id, step, text, expected_seq, idempotency_key, actor)
-        )
+    async def note_async(self, game_id: str, *args: Any, **kw: Any) -> AppendResult:
+        """``note``, with its arguments, for an event loop."""
+        return await self._run_async(game_id, lambda: self._plan_note(game_id, *args, **kw))
 
     def _plan_note(
-        self, game_id: str, step: int, text: str, expected_seq: int | None, idempotency_key: str | None, actor: str
+        self, game_id: str, step: int, text: str, expected_seq: int | None = None, idempotency_key: str | None = None,
+        actor: str = "",
     ) -> "_Planned":
         text = check_note(text)
         live = self.projector.live(game_id)
@@ -370,7 +351,8 @@ class Recorder:
     # -- internals -------------------------------------------------------------------------
 
     def _plan_edit(
-        self, game_id: str, edit: Event, expected_seq: int | None, idempotency_key: str | None, actor: str
+        self, game_id: str, edit: Event, expected_seq: int | None = None, idempotency_key: str | None = None,
+        actor: str = "",
     ) -> "_Planned":
         replay = self._replayed(game_id, idempotency_key, edit)
         if replay is not None:

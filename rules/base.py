@@ -185,6 +185,9 @@ class GrowingPacks(PackedTitle[S]):
     def diff_packs(self, a: dict, b: dict) -> dict[str, list[dict]]:
         raise NotImplementedError
 
+    def merge_packs(self, a: dict, b: dict, new_id: str, keep: Any = ()) -> dict[str, Any]:
+        raise NotImplementedError
+
     def grow_pack(self, data: dict, new_id: str, states: Any) -> tuple[dict | None, list[dict], list[dict]]:
         raise NotImplementedError
 

@@ -64,7 +64,10 @@ class Layers:
 
 
 #: commands that cannot go through a service, and what they say instead of the generic line
-_NOT_THROUGH = {"admin-token": "service-admin-token", "pack upload": "service-admin", "pack derive": "service-admin"}
+_NOT_THROUGH = {
+    "admin-token": "service-admin-token", "pack upload": "service-admin", "pack derive": "service-admin",
+    "pack merge": "service-admin", "pack import": "service-admin",
+}
 
 
 def command_name() -> str:
@@ -154,6 +157,17 @@ def reported() -> Iterator[None]:
         fail(cli("msgs/not-tabletape", url=exc.url))
     except remote.Unreachable as exc:
         fail(cli("service-unreachable", url=exc.url, reason=exc.reason))
+
+
+def answered(db: str, through: Callable[[Any], Any], here: Callable[[Layers], Any]) -> Any:
+    """What a command shows: ``through(service)`` while a service holds ``db``, else ``here(layers)``
+    on the file; a refusal either way ends the command in one line."""
+    running = service(db)
+    if running is not None:
+        with reported():
+            return through(running)
+    with layers(db) as lay, reported():
+        return here(lay)
 
 
 def write_out(out: str, text: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
@@ -18,9 +19,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from api.cli.common import (
-    DEFAULT_DB, Db, cli, command_name, console, created, fail, layers, option_value, progress_bar, reported, service,
-    shown,
-    unreadable_rows,
+    DEFAULT_DB, Db, answered, cli, command_name, console, created, fail, layers, option_value, progress_bar, reported,
+    service, shown, unreadable_rows,
 )
 from api.cli.demo import register as _register_demo
 from api.cli.help import FlowingGroup
@@ -286,25 +286,34 @@ def print_race(game_id: str, db: str, as_json: bool, out: Optional[str]) -> None
     fmt = None if out is None else out.rsplit(".", 1)[-1].lower()
     if fmt not in (None, "svg", "png"):
         fail(cli("msgs/race-chart-format", out=out))
-    running = service(db)
-    if running is not None:
-        with reported():
-            path = f"/games/{quote(game_id, safe='')}/race"
-            answer = running.get(path, [("lang", i18n.cli_lang)])
-            image = running.request("GET", path, [("lang", i18n.cli_lang), ("format", fmt)])[0] if fmt else None
-    else:
-        with layers(db) as lay, reported():
-            answer = race_out(lay, game_id, i18n.cli_lang)
-            if fmt:
-                from replay.race_chart import draw
+    path = f"/games/{quote(game_id, safe='')}/race"
 
-                image = draw(answer, fmt)
+    def through(running: Any) -> tuple[Any, bytes | None]:
+        answer = running.get(path, [("lang", i18n.cli_lang)])
+        return answer, running.request("GET", path, [("lang", i18n.cli_lang), ("format", fmt)])[0] if fmt else None
+
+    def here(lay: Any) -> tuple[Any, bytes | None]:
+        answer = race_out(lay, game_id, i18n.cli_lang)
+        if not fmt:
+            return answer, None
+        from replay.race_chart import draw
+
+        return answer, draw(answer, fmt)
+
+    answer, image = answered(db, through, here)
     if fmt:
         Path(out).write_bytes(image)
+    _lines_or_json(answer, as_json, race_lines)
+
+
+def _lines_or_json(answer: Any, as_json: bool, lines: Callable[[Any, str], list[str]]) -> None:
+    """A route's answer as its JSON, or as the lines ``lines`` words it in."""
+    from api import i18n
+
     if as_json:
         sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
         return
-    console().print("\n".join(race_lines(answer, i18n.cli_lang)), soft_wrap=True, markup=False, highlight=False)
+    console().print("\n".join(lines(answer, i18n.cli_lang)), soft_wrap=True, markup=False, highlight=False)
 
 
 def print_think_time(game_id: str, db: str, as_json: bool) -> None:
@@ -312,48 +321,46 @@ def print_think_time(game_id: str, db: str, as_json: bool) -> None:
     from api import i18n
     from api.think_time import think_lines, think_out
 
-    running = service(db)
-    if running is not None:
-        with reported():
-            answer = running.get(f"/games/{quote(game_id, safe='')}/think-time", [("lang", i18n.cli_lang)])
-    else:
-        with layers(db) as lay, reported():
-            answer = think_out(lay, game_id, i18n.cli_lang)
-    if as_json:
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
-        return
-    console().print("\n".join(think_lines(answer, i18n.cli_lang)), soft_wrap=True, markup=False, highlight=False)
+    answer = answered(
+        db,
+        lambda running: running.get(f"/games/{quote(game_id, safe='')}/think-time", [("lang", i18n.cli_lang)]),
+        lambda lay: think_out(lay, game_id, i18n.cli_lang),
+    )
+    _lines_or_json(answer, as_json, think_lines)
 
 
 def print_bgstats_link(game_id: str, db: str, as_json: bool) -> None:
     """``replay --bgstats``: the link that adds an ended game to BG Stats (the play as JSON with --json)."""
-    running = service(db)
-    if running is not None:
-        with reported():
-            answer = running.get(f"/games/{quote(game_id, safe='')}/bgstats-play", [])
-    else:
-        from api.errors import NotYetVisible
-        from api.formats import bgstats
-        from events.messages import phrase
-        from replay.play_record import play_record
-
-        with layers(db) as lay, reported():
-            record = play_record(lay.projector, lay.log, game_id)
-            if record is None:
-                what = phrase("what/bgstats-play", "the play for BG Stats")
-                raise NotYetVisible(
-                    "{what} is open to everyone once the game has ended, and to no one before", params=dict(what=what),
-                    code="bgstats-play-before-end", game_id=game_id,
-                )
-            play = bgstats.push_play(record)
-            offered = not record.forked and record.source != bgstats.SOURCE
-            answer = {"offered": offered, "url": bgstats.push_links(play)[0] if offered else None, "play": play}
+    answer = answered(
+        db,
+        lambda running: running.get(f"/games/{quote(game_id, safe='')}/bgstats-play", []),
+        lambda lay: _bgstats_play(lay, game_id),
+    )
     if as_json:
         sys.stdout.write(json.dumps(answer["play"], ensure_ascii=False, indent=1) + "\n")
         return
     if answer["url"] is None:
         fail(cli("msgs/bgstats-not-offered"))
     sys.stdout.write(answer["url"] + "\n")
+
+
+def _bgstats_play(lay: Any, game_id: str) -> dict[str, Any]:
+    """The ``bgstats-play`` route's answer, read from the file."""
+    from api.errors import NotYetVisible
+    from api.formats import bgstats
+    from events.messages import phrase
+    from replay.play_record import play_record
+
+    record = play_record(lay.projector, lay.log, game_id)
+    if record is None:
+        what = phrase("what/bgstats-play", "the play for BG Stats")
+        raise NotYetVisible(
+            "{what} is open to everyone once the game has ended, and to no one before", params=dict(what=what),
+            code="bgstats-play-before-end", game_id=game_id,
+        )
+    play = bgstats.push_play(record)
+    offered = not record.forked and record.source != bgstats.SOURCE
+    return {"offered": offered, "url": bgstats.push_links(play)[0] if offered else None, "play": play}
 
 
 def print_table(

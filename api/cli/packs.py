@@ -19,7 +19,7 @@ from rich.table import Table
 from api import i18n, remote
 from api.cli.common import Db, cli, console, fail, layers, reported, write_out
 
-pack_app = typer.Typer(help="A title's content packs in the store: list, show, download, upload, derive, diff.", no_args_is_help=True)
+pack_app = typer.Typer(help="A title's content packs in the store: list, show, download, upload, derive, diff, merge, link, import.", no_args_is_help=True)
 TITLE = typer.Option("marco-polo-2", "--title", "-t", help="the title")
 HASH = typer.Option(None, "--hash", help="the pack's hash, when its id is ambiguous")
 
@@ -205,6 +205,146 @@ def diff(a: str = typer.Argument(..., help="a pack (id or hash)"), b: str = type
             fail(cli("pack/one-built-in", title=title))
         out = found.diff_packs(first.data, second.data)
     typer.echo(json.dumps(out, indent=1, ensure_ascii=False))
+
+
+def _keep(text: str) -> dict[str, str]:
+    """``kind:id=a`` (or ``=b``): which side of a clash to keep."""
+    head, eq, side = text.partition("=")
+    kind, colon, cid = head.partition(":")
+    if not eq or not colon or not kind or not cid or side not in ("a", "b"):
+        fail(cli("pack/keep-form", text=text))
+    return {"kind": kind, "id": cid, "side": side}
+
+
+def _print_clashes(clashes: list[dict[str, Any]], a: str, b: str) -> None:
+    """The clashes side by side: each component, as pack A has it and as pack B has it."""
+    table = Table(title=escape(cli("pack/clashes-title", count=len(clashes))))
+    table.add_column(cli("pack/col-component"))
+    table.add_column(escape(cli("pack/col-in", pack=a)))
+    table.add_column(escape(cli("pack/col-in", pack=b)))
+    table.add_column(cli("pack/col-kept"))
+    said = lambda spec: escape(json.dumps(spec, ensure_ascii=False, sort_keys=True))  # noqa: E731
+    for c in clashes:
+        table.add_row(escape(f"{c['kind']}:{c['id']}"), said(c["a"]), said(c["b"]), c.get("kept") or "")
+    console().print(table)
+
+
+@pack_app.command()
+def merge(
+    a: str = typer.Argument(..., help="a pack (id or hash): the merged pack is a new version of its lineage"),
+    b: str = typer.Argument(..., help="the pack merged into it (id or hash)"),
+    keep: list[str] = typer.Option([], "--keep", help="a clash resolved: kind:id=a or kind:id=b (the side kept)"),
+    name: Optional[str] = typer.Option(None, help="the merged version's name"),
+    working: bool = typer.Option(True, "--working/--not-working", help="make the merged version the working pack"),
+    plan: bool = typer.Option(False, "--plan", help="only show the clashes and what each pack brings; write nothing"),
+    title: str = TITLE, a_hash: Optional[str] = typer.Option(None, "--a-hash", help="pack A's hash, when its id is ambiguous"),
+    b_hash: Optional[str] = typer.Option(None, "--b-hash", help="pack B's hash, when its id is ambiguous"), db: str = Db,
+) -> None:
+    """Merge two packs: every component of either; a clash (one id, two contents) is shown side by
+    side and needs ``--keep`` (nothing is written while one is left)."""
+    chosen = [_keep(k) for k in keep]
+    if plan:
+        running = remote.find(db, i18n.cli_lang)
+        if running is not None:
+            with reported():
+                out = running.get(_path(title, a, "merge", b), [("a_hash", a_hash), ("b_hash", b_hash)])
+        else:
+            with layers(db) as lay, reported():
+                first, second = lay.packs.get(title, a, a_hash), lay.packs.get(title, b, b_hash)
+                out = {k: v for k, v in lay.packs.merge_plan(title, first, second).items() if k != "data"}
+        _print_clashes(out["clashes"], a, b)
+        console().print(escape(cli("pack/merge-plan", a=a, b=b, from_a=len(out["from_a"]), from_b=len(out["from_b"]), same=out["same"])))
+        return
+    from events.errors import PackRefused
+
+    with layers(db) as lay, reported():
+        first, second = lay.packs.get(title, a, a_hash), lay.packs.get(title, b, b_hash)
+        try:
+            entry, added = lay.packs.merge(title, first, second, chosen, name, working)
+        except PackRefused as exc:
+            if exc.code == "pack-merge-clash":
+                _print_clashes(exc.details["clashes"], a, b)
+            raise
+    console().print(escape(cli("pack/merged" if added else "pack/already-there", id=entry.id, hash=entry.hash, a=first.id, b=second.id, working=working)))
+
+
+@pack_app.command()
+def link(pack_id: str = typer.Argument(..., help="the pack's id (or its hash)"), title: str = TITLE, hash: Optional[str] = HASH,
+         qr: Optional[str] = typer.Option(None, "--qr", help="also write the link's QR code (SVG) to this file"), db: str = Db) -> None:
+    """The pack's share link (served by the running service): another group's store imports from it
+    (``pack import LINK``, or the link opened on its page)."""
+    running = remote.find(db, i18n.cli_lang)
+    if running is None:
+        fail(cli("pack/link-needs-service", db=db))
+    with reported():
+        out = running.get(_path(title, pack_id, "share"), [("hash", hash)])
+    typer.echo(out["link"])
+    if qr is not None:
+        from replay.table_picture import qr_svg
+
+        try:
+            Path(qr).write_bytes(qr_svg(out["link"]))
+        except OSError as exc:
+            fail(cli("pack/cannot-write", out=qr, why=exc.strerror or exc))
+        except ImportError:
+            fail(cli("pack/qr-needs-charts"))
+
+
+#: a share link's answer is read up to this many bytes (a pack is at most 512 KiB as canonical JSON)
+_FETCH_LIMIT = 4 * 1024 * 1024
+
+
+def _linked(source: str) -> tuple[str, Optional[str]]:
+    """The file a share link leads to and the hash it names (a file's own URL: the hash in its path)."""
+    import re
+    from urllib.parse import parse_qs, urlsplit
+
+    query = parse_qs(urlsplit(source).query)
+    file = query.get("import", [source])[0]
+    digest = query.get("hash", [None])[0]
+    if digest is None:
+        m = re.search(r"/packs/([0-9a-f]{64})(?:[/?]|$)", urlsplit(file).path + "?")
+        digest = m.group(1) if m else None
+    return file, digest
+
+
+def _fetch(url: str) -> Any:
+    """The JSON a URL answers, read with a timeout and a size limit; a failure ends in one line."""
+    import urllib.error
+    import urllib.request
+
+    if not url.startswith(("http://", "https://")):
+        fail(cli("pack/not-http", url=url))
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=remote.TIMEOUT_S) as got:
+            body = got.read(_FETCH_LIMIT + 1)
+    except urllib.error.HTTPError as exc:
+        fail(cli("pack/cannot-fetch", url=url, why=f"HTTP {exc.code}"))
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        fail(cli("pack/cannot-fetch", url=url, why=getattr(exc, "reason", None) or exc))
+    if len(body) > _FETCH_LIMIT:
+        fail(cli("pack/cannot-fetch", url=url, why=f"more than {_FETCH_LIMIT} bytes"))
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        fail(cli("pack/not-json", path=url, exc=exc))
+    raise AssertionError
+
+
+@pack_app.command("import")
+def import_(source: str = typer.Argument(..., help="a pack's share link, the URL of its file, or a pack file ('-': standard input)"),
+            title: str = TITLE, working: bool = typer.Option(False, "--working", help="make it the title's working pack"),
+            db: str = Db) -> None:
+    """Add a pack another group passed on: its share link (the content checked against the hash the
+    link names) or its file. An id this store has for other content is kept beside it."""
+    if source.startswith(("http://", "https://")):
+        file, digest = _linked(source)
+        data = _fetch(file)
+    else:
+        data, digest = _json_file(source), None
+    with layers(db) as lay, reported():
+        entry, added = lay.packs.import_pack(title, data, digest, working=working)
+    console().print(escape(cli("pack/added" if added else "pack/already-there", id=entry.id, hash=entry.hash, working=working)))
 
 
 def admin_token(db: str = Db) -> None:

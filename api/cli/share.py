@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import typer
 
-from api.cli.common import Db, cli, console, fail, layers, reported, service
+from api.cli.common import Db, answered, cli, console, fail, layers, reported, service
 
 #: the most a slip file may hold (a slip is one line of some 150 characters)
 SLIP_FILE_BYTES = 64 * 1024
@@ -148,13 +148,11 @@ def check_slip(
     from api.share import check_out
 
     text = _slip_text(slip)
-    running = service(db)
-    if running is not None:
-        with reported():
-            answer: Any = running.post("/slips/check", {"slip": text[: 4 * 600 + 1]}, [("lang", i18n.cli_lang)])
-    else:
-        with layers(db) as lay, reported():
-            answer = check_out(lay, text, i18n.cli_lang)
+    answer = answered(
+        db,
+        lambda running: running.post("/slips/check", {"slip": text[: 4 * 600 + 1]}, [("lang", i18n.cli_lang)]),
+        lambda lay: check_out(lay, text, i18n.cli_lang),
+    )
     if as_json:
         sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=1) + "\n")
     else:

@@ -80,19 +80,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             workers=workers_of(request.app), log=svc.log.stats(), unreadable=unreadable,
         )
 
-    app.include_router(games.router)
-    app.include_router(record.router)
-    app.include_router(tokens.router)
-    app.include_router(replay.router)
-    app.include_router(race_routes.router)
-    app.include_router(think_routes.router)
-    app.include_router(share.router)
-    app.include_router(ratings_routes.router)
-    app.include_router(seasons_routes.router)
-    app.include_router(stats_routes.router)
-    app.include_router(packs.router)
-    app.include_router(bgstats.router)
-    app.include_router(i18n_routes.router)
+    # the order is the order routes are matched in
+    for routes in (
+        games, record, tokens, replay, race_routes, think_routes, share,
+        ratings_routes, seasons_routes, stats_routes, packs, bgstats, i18n_routes,
+    ):
+        app.include_router(routes.router)
     web.install(app)  # the web page: GET / and /static
     openapi.install(app, settings.body_limits)
     return app

@@ -91,39 +91,28 @@ def _cards_dealt(state: LostCitiesState, event: CardsDealt) -> LostCitiesState:
 
 
 def _card_played(state: LostCitiesState, event: CardPlayed) -> LostCitiesState:
-    seat = event.seat
-    card = event.card
-    hands, unknown, shared = _leave_hand(state, seat, card)
-    side = seat % SIDES
-    colour = _COLOUR_OF[card]
+    side = event.seat % SIDES
+    colour = _COLOUR_OF[event.card]
     side_exps = state.expeditions[side]
-    side_exps = _set(side_exps, colour, side_exps[colour] + (card,))
-    return replace(
-        state,
-        phase=DRAW,
-        hands=hands,
-        unknown=unknown,
-        shared=shared,
-        expeditions=_set(state.expeditions, side, side_exps),
-        discarded_onto=-1,
+    side_exps = _set(side_exps, colour, side_exps[colour] + (event.card,))
+    return _left_hand(
+        state, event.seat, event.card, expeditions=_set(state.expeditions, side, side_exps), discarded_onto=-1
     )
 
 
 def _card_discarded(state: LostCitiesState, event: CardDiscarded) -> LostCitiesState:
-    seat = event.seat
-    card = event.card
-    hands, unknown, shared = _leave_hand(state, seat, card)
-    colour = _COLOUR_OF[card]
+    colour = _COLOUR_OF[event.card]
     piles = state.discard_piles
-    return replace(
-        state,
-        phase=DRAW,
-        hands=hands,
-        unknown=unknown,
-        shared=shared,
-        discard_piles=_set(piles, colour, piles[colour] + (card,)),
+    return _left_hand(
+        state, event.seat, event.card, discard_piles=_set(piles, colour, piles[colour] + (event.card,)),
         discarded_onto=colour,
     )
+
+
+def _left_hand(state: LostCitiesState, seat: int, card: str, **placed) -> LostCitiesState:
+    """``card`` has left ``seat``'s hand for the place ``placed`` says; a draw comes next."""
+    hands, unknown, shared = _leave_hand(state, seat, card)
+    return replace(state, phase=DRAW, hands=hands, unknown=unknown, shared=shared, **placed)
 
 
 def _end_round(state: LostCitiesState) -> LostCitiesState:

@@ -283,6 +283,14 @@ class MarcoPolo2(GrowingPacks[MP2State]):
     def diff_packs(self, a: dict, b: dict) -> dict[str, list[dict]]:
         return _library.diff(a, b)
 
+    def merge_packs(self, a: dict, b: dict, new_id: str, keep: Any = ()) -> dict[str, Any]:
+        """Two packs as one (``content.library.merge``): its data once every clash is resolved by
+        ``keep``; refused with ``marco-polo-2.bad-content-pack`` naming the field."""
+        try:
+            return _library.merge(a, b, new_id, keep)
+        except PackError as exc:
+            raise InvalidOptions("bad content pack: {exc}", params=dict(exc=exc), code=codes.BAD_PACK, field=exc.path) from None
+
     def grow_pack(self, data: dict, new_id: str, states: Any) -> tuple[dict | None, list[dict], list[dict]]:
         """A new version of ``data`` with what the games (``(state, ended)`` pairs) described and it
         lacks; goal cards of games not ended are left out. See ``content.library.grow``."""

@@ -58,6 +58,7 @@ NO_GAME_DATA = {
     # pack library writes answer the pack written; the forms are the same for every store
     ("post", "/titles/{title}/packs"), ("post", "/titles/{title}/packs/{pack_id}/versions"),
     ("delete", "/titles/{title}/packs/{pack_id}"), ("get", "/titles/{title}/pack-forms"),
+    ("post", "/titles/{title}/packs/merge"), ("post", "/titles/{title}/packs/import"),
     ("post", "/import/bgstats"),  # answers counts and the new score-only games' ids: nothing hidden
 }
 #: a season of every title whose members play every game in progress; its reads are scanned
@@ -276,8 +277,13 @@ def _pack_reads(client, store: Store) -> None:
             for params in ({}, {"download": 1}):
                 store.read(None, f"get {title} pack {pid} {params}", client.get(f"/titles/{title}/packs/{pid}", params=params).text)
             store.read(None, f"diff {title} {pid}", client.get(f"/titles/{title}/packs/{pid}/diff/{own[0]}").text)
+            store.read(None, f"merge {title} {pid}", client.get(f"/titles/{title}/packs/{pid}/merge/{own[0]}").text)
+            store.read(None, f"share {title} {pid}", client.get(f"/titles/{title}/packs/{pid}/share").text)
+            # the QR code carries the share link alone (the link's words are read just above)
+            assert client.get(f"/titles/{title}/packs/{pid}/qr").headers["content-type"] == "image/svg+xml"
     store.asked |= {("get", "/titles/{title}/packs"), ("get", "/titles/{title}/packs/{pack_id}"),
-                    ("get", "/titles/{title}/packs/{a}/diff/{b}")}
+                    ("get", "/titles/{title}/packs/{a}/diff/{b}"), ("get", "/titles/{title}/packs/{a}/merge/{b}"),
+                    ("get", "/titles/{title}/packs/{pack_id}/share"), ("get", "/titles/{title}/packs/{pack_id}/qr")}
 
 
 def _store_reads(client, store: Store) -> None:

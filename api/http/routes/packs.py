@@ -1,5 +1,6 @@
 """Content packs: a title's library in this store, one pack, upload, a new version, a diff,
-delete, and the component forms of the page. Writes need the store's admin token."""
+delete, merge, import from another store, a pack's share link and its QR code, and the component
+forms of the page. Writes need the store's admin token."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from fastapi import APIRouter, Body, Depends, Header, Query, Response, status
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from api import i18n
@@ -17,7 +18,7 @@ from api.http.auth import Credentials, Svc
 from api.errors import AdminTokenMissing, AdminTokenWrong
 from api.http.routes import errors
 from api.http.services import Services
-from events.errors import UnknownPack
+from events.errors import ChartsNotInstalled, UnknownPack
 from projections.packs import Entry
 from rules import GrowingPacks, get_title
 
@@ -40,7 +41,7 @@ class PackInfo(BaseModel):
     lineage: str
     version: int
     parent: PackRef | None
-    source: Literal["builtin", "upload", "derived", "grown", "import"]
+    source: Literal["builtin", "upload", "derived", "grown", "import", "merged"]
     created_at: datetime | None
     complete: bool
     components: dict[str, int]
@@ -50,6 +51,7 @@ class PackInfo(BaseModel):
     conflicts: list[dict[str, Any]] | None = Field(
         None, description="a grown version: descriptions left out because they contradict the pack"
     )
+    merged_from: list[PackRef] | None = Field(None, description="a merged version: the two packs it merged")
 
 
 class PackListOut(BaseModel):
@@ -107,6 +109,58 @@ class DiffOut(BaseModel):
     changed: list[ChangedOut]
 
 
+class KeepIn(BaseModel):
+    """Which side of a clash the merged pack keeps."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(min_length=1, max_length=32)
+    id: str = _ID
+    side: Literal["a", "b"]
+
+
+_HASH = Field(None, pattern="^[0-9a-f]{64}$", description="the pack's hash, when its id is ambiguous")
+
+
+class MergeIn(BaseModel):
+    """Two packs of this store (ids, or hashes in their place) merged into a new version of ``a``'s
+    lineage; ``keep`` resolves each clash (one id, two contents)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a: str = _ID
+    b: str = _ID
+    a_hash: str | None = _HASH
+    b_hash: str | None = _HASH
+    keep: list[KeepIn] = Field(default_factory=list, max_length=2000)
+    name: str | None = Field(None, min_length=1, max_length=200)
+    working: bool = True
+
+
+class ClashOut(BaseModel):
+    kind: str
+    id: str
+    a: dict[str, Any] = Field(description="the component as pack a has it")
+    b: dict[str, Any] = Field(description="the component as pack b has it")
+    kept: Literal["a", "b"] | None = Field(description="the side ``keep`` chose, null while unresolved")
+
+
+class MergePlanOut(BaseModel):
+    clashes: list[ClashOut]
+    from_a: list[ComponentOut] = Field(description="components only pack a holds")
+    from_b: list[ComponentOut] = Field(description="components only pack b holds")
+    same: int = Field(description="components both hold alike, taken once")
+
+
+class ShareOut(BaseModel):
+    id: str
+    hash: str
+    name: str
+    file: str = Field(description="the pack file; another store imports it (POST .../packs/import?hash=)")
+    link: str = Field(description="the page that offers to add the pack to a store, on any store")
+    qr: str = Field(description="the QR code of ``link`` (SVG)")
+
+
 ADMIN = (
     "writing packs needs the store's admin token (Authorization: Bearer <admin token>): "
     "`tabletape serve` prints it on the store's first start, `tabletape admin-token` makes a new one"
@@ -162,6 +216,7 @@ def info(svc: Services, entry: Entry, pinned: dict[str, int] | None = None, lang
         working=working is not None and working.hash == entry.hash,
         grown_from=entry.info.get("grown_from"),
         conflicts=said_conflicts(entry.info.get("conflicts"), lang),
+        merged_from=entry.info.get("merged_from"),
     )
 
 
@@ -205,15 +260,59 @@ def get_pack(
     entry = svc.packs.get(title, pack_id, hash)
     if download:
         body = json.dumps(entry.data, ensure_ascii=False, indent=1, sort_keys=True)
-        return Response(body, media_type="application/json", headers={"Content-Disposition": attachment(entry.id)})
-    return PackOut(**info(svc, entry, lang=i18n.negotiate(accept_language)).model_dump(), pack=entry.data)
+        return Response(body, media_type="application/json", headers={"Content-Disposition": attachment(entry.id), **OPEN})
+    out = PackOut(**info(svc, entry, lang=i18n.negotiate(accept_language)).model_dump(), pack=entry.data)
+    return Response(out.model_dump_json(), media_type="application/json", headers=OPEN)
 
+
+#: a pack holds no secret: another store's page may read it (its share link fetches the file)
+OPEN = {"Access-Control-Allow-Origin": "*"}
+
+
+def _refs(title: str, entry: Entry, base: str) -> dict[str, str]:
+    """A pack's file, share link and QR code as absolute URLs of this service (by hash: an id may
+    be another pack's in the store that opens the link)."""
+    base = base.rstrip("/")
+    path = f"/titles/{quote(title, safe='')}/packs/{entry.hash}"
+    file = f"{base}{path}?download=1"
+    link = f"{base}/?page=packs&title={quote(title, safe='')}&import={quote(file, safe='')}&hash={entry.hash}"
+    return {"file": file, "link": link, "qr": f"{base}{path}/qr"}
+
+
+@router.get("/titles/{title}/packs/{pack_id}/share", response_model=ShareOut, responses=errors(404, 409, 422))
+def share_pack(title: str, pack_id: str, svc: Svc, request: Request, hash: HashQuery = None) -> ShareOut:
+    """A pack's share link (no token: packs hold no secret), the file it leads to and its QR code.
+    Opened on any store's page, the link offers to add the pack to that store."""
+    entry = svc.packs.get(title, pack_id, hash)
+    return ShareOut(id=entry.id, hash=entry.hash, name=entry.name, **_refs(title, entry, str(request.base_url)))
+
+
+@router.get("/titles/{title}/packs/{pack_id}/qr", responses={200: {"content": {"image/svg+xml": {}}, "description": "the QR code"}, **errors(404, 409, 422, 503)})
+def pack_qr(title: str, pack_id: str, svc: Svc, request: Request, hash: HashQuery = None) -> Response:
+    """The QR code of a pack's share link, as SVG (a whole pack is too large for one: the code
+    carries the link)."""
+    entry = svc.packs.get(title, pack_id, hash)
+    from replay.table_picture import qr_svg
+
+    try:
+        import segno  # noqa: F401  (the charts extra's)
+    except ImportError:
+        raise ChartsNotInstalled(
+            "QR codes need the charts extra: pip install 'tabletape[charts]' (or make serve EXTRAS=charts)", params={}, code="qr-not-installed"
+        ) from None
+    return Response(qr_svg(_refs(title, entry, str(request.base_url))["link"]), media_type="image/svg+xml")
+
+
+#: what adding a pack answers besides 201: the pack already there for the same content, or a refusal
+ADDED: dict[int | str, dict[str, Any]] = {
+    200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503),
+}
 
 @router.post(
     "/titles/{title}/packs",
     status_code=status.HTTP_201_CREATED,
     response_model=PackInfo,
-    responses={200: {"model": PackInfo, "description": "the same content was already there"}, **errors(401, 403, 404, 409, 422, 503)},
+    responses=ADDED,
 )
 def upload_pack(
     title: str,
@@ -259,6 +358,56 @@ def diff_packs(title: str, a: str, b: str, svc: Svc, a_hash: HashQuery = None, b
     if not isinstance(found, GrowingPacks):
         raise UnknownPack("{title} has one built-in pack and nothing to compare", params=dict(title=title), code="no-packs")
     return DiffOut(**found.diff_packs(first.data, second.data))
+
+
+@router.get("/titles/{title}/packs/{a}/merge/{b}", response_model=MergePlanOut, responses=errors(404, 409, 422))
+def merge_plan(title: str, a: str, b: str, svc: Svc, a_hash: HashQuery = None, b_hash: HashQuery = None) -> MergePlanOut:
+    """What merging pack ``b`` into pack ``a`` would give, nothing written: the clashes (one id,
+    two contents) side by side, and what each pack alone brings."""
+    first, second = svc.packs.get(title, a, a_hash), svc.packs.get(title, b, b_hash)
+    plan = svc.packs.merge_plan(title, first, second)
+    return MergePlanOut(**{k: plan[k] for k in ("clashes", "from_a", "from_b", "same")})
+
+
+@router.post(
+    "/titles/{title}/packs/merge",
+    status_code=status.HTTP_201_CREATED,
+    response_model=PackInfo,
+    responses={200: {"model": PackInfo, "description": "the merge holds just what one of the two holds: that pack"},
+               **errors(401, 403, 404, 409, 422, 503)},
+)
+def merge_packs(title: str, body: MergeIn, svc: Svc, response: Response, _admin: Admin) -> PackInfo:
+    """Merge two packs (admin) into a new version of ``a``'s lineage; a clash ``keep`` leaves
+    unresolved is refused (409 ``pack-merge-clash``, ``clashes`` lists them side by side) and
+    nothing is written."""
+    first, second = svc.packs.get(title, body.a, body.a_hash), svc.packs.get(title, body.b, body.b_hash)
+    entry, added = svc.packs.merge(title, first, second, [k.model_dump() for k in body.keep], body.name, body.working)
+    if not added:
+        response.status_code = status.HTTP_200_OK
+    return info(svc, entry)
+
+
+@router.post(
+    "/titles/{title}/packs/import",
+    status_code=status.HTTP_201_CREATED,
+    response_model=PackInfo,
+    responses=ADDED,
+)
+def import_pack(
+    title: str,
+    svc: Svc,
+    response: Response,
+    _admin: Admin,
+    data: Annotated[dict[str, Any], Body(description="a pack file from another store (what its share link leads to)")],
+    hash: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$", description="the hash the share link names: checked")] = None,
+    working: Annotated[bool, Query(description="make it the title's working pack")] = False,
+) -> PackInfo:
+    """Add a pack another store passed on (admin); with ``hash``, content that hashes otherwise is
+    refused. An id this store has for other content is kept beside it (told apart by hash)."""
+    entry, added = svc.packs.import_pack(title, data, hash, working=working)
+    if not added:
+        response.status_code = status.HTTP_200_OK
+    return info(svc, entry)
 
 
 @router.delete(

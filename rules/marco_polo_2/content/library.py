@@ -207,3 +207,64 @@ def grow(data: dict, new_id: str, found: Iterable[Component]) -> tuple[dict | No
     if not kept:
         return None, [], conflicts
     return derive(data, new_id, add=kept), kept, conflicts
+
+
+#: the fields of a pack that are no component and that a merge takes from its first pack as they
+#: are (words for people, the page's layout); every other such field is a rules fact
+_FREE_FIELDS = ("id", "title", "note", "layout", "invented")
+
+
+def _rules_facts(data: dict) -> dict:
+    """A pack's rules facts: its fields that are no component (books without their free options)."""
+    out = {k: v for k, v in data.items() if k not in _FREE_FIELDS and k not in SECTIONS and k not in ("map", *_MAPPED.values())}
+    out["books"] = [{k: v for k, v in b.items() if k != "fixed"} for b in data.get("books", [])]
+    return out
+
+
+def merge(a: dict, b: dict, new_id: str, keep: Iterable[Any] = ()) -> dict[str, Any]:
+    """Packs ``a`` and ``b`` as one under ``new_id``: every component of either, by kind and id; a
+    component both hold with the same spec is taken once; one they hold with different specs is a
+    clash, resolved by ``keep`` (``{kind, id, side: "a" | "b"}``). The fields that are no component
+    come from ``a`` (``invented`` when either is). Returns ``{"data": the merged pack or None while
+    a clash is unresolved, "clashes": [{kind, id, a, b, kept}], "from_a": [...], "from_b": [...],
+    "same": n}``. Raises ``PackError`` when the rules facts differ, or a ``keep`` names no clash."""
+    if _canonical(_rules_facts(a)) != _canonical(_rules_facts(b)):
+        differ = sorted(k for k in set(_rules_facts(a)) | set(_rules_facts(b)) if _canonical(_rules_facts(a).get(k)) != _canonical(_rules_facts(b).get(k)))
+        raise PackError("b", "the two packs differ in rules facts ({fields}), not only in components: they are not one game's", fields=", ".join(differ))
+    mine, theirs = _index(a), _index(b)
+    chosen: dict[tuple[str, str], str] = {}
+    for i, item in enumerate(keep):
+        path = f"keep[{i}]"
+        if not isinstance(item, dict):
+            raise PackError(path, "must be an object {{kind, id, spec}}")
+        key = (item.get("kind"), item.get("id"))
+        side = item.get("side")
+        if side not in ("a", "b"):
+            raise PackError(f"{path}.side", "must be one of {choices}, not {value}", choices="a, b", value=repr(side))
+        if key not in mine or key not in theirs or _canonical(mine[key]) == _canonical(theirs[key]):
+            raise PackError(f"{path}.id", "{kind} {id} is no clash of these two packs", kind=key[0], id=repr(key[1]))
+        if key in chosen:
+            raise PackError(f"{path}.id", "{kind} {id} is chosen twice: choose once", kind=key[0], id=repr(key[1]))
+        chosen[key] = side
+    out = copy.deepcopy(a)
+    out["id"] = new_id
+    if b.get("invented"):
+        out["invented"] = True
+    clashes, from_b, same = [], [], 0
+    for (kind, cid), spec in theirs.items():  # nodes first (``components``' order): a route's ends are there
+        there = mine.get((kind, cid))
+        if there is None:
+            _put(out, kind, cid, spec, f"b.{kind}")
+            from_b.append({"kind": kind, "id": cid, "spec": spec})
+        elif _canonical(there) == _canonical(spec):
+            same += 1
+        else:
+            side = chosen.get((kind, cid))
+            clashes.append({"kind": kind, "id": cid, "a": there, "b": spec, "kept": side})
+            if side == "b":
+                _put(out, kind, cid, spec, f"b.{kind}")
+    from_a = [{"kind": k, "id": i, "spec": s} for (k, i), s in mine.items() if (k, i) not in theirs]
+    resolved = all(c["kept"] is not None for c in clashes)
+    if resolved:
+        Pack(out)  # the merged pack must validate as a whole
+    return {"data": out if resolved else None, "clashes": clashes, "from_a": from_a, "from_b": from_b, "same": same}
