@@ -171,6 +171,38 @@ def step(page, prefer: tuple[str, ...] = ()) -> None:
     wait_ready(page, after=before)
 
 
+def to_recording(page, server, http, title: str) -> str:
+    """A game of ``title`` past its setup, on the page with its write token: a move waits to be picked."""
+    if title == "marco-polo-2":
+        from rules.marco_polo_2.content import SYNTHETIC
+
+        made = http.post(
+            "/games",
+            json={"title": title, "players": ["Ana", "Bea"], "seed": 11, "options": {"content": SYNTHETIC.ref}},
+        )
+        assert made.status_code == 201, made.text
+        game_id, tokens = made.json()["game_id"], made.json()["tokens"]
+        page.goto(f"{server}/?page=games")
+        page.evaluate(
+            "([id, t]) => localStorage.setItem('tabletape.tokens.' + id, JSON.stringify(t))",
+            [game_id, {"write": tokens["write_token"], "seats": [s["token"] for s in tokens["seat_tokens"]]}],
+        )
+        page.goto(f"{server}/?game={game_id}")
+        wait_ready(page)
+        moves = 4
+    else:
+        options = {"rounds": 1} if title == "lost-cities" else {"characters": "first-game"}
+        game_id = start_game(page, server, title, ["Ana", "Bea"], options)
+        moves = 1 if title == "lost-cities" else 5
+    for _ in range(moves):
+        before = last_seq(page)
+        if not report_fact(page):
+            pick(page)
+        wait_ready(page, after=before)
+    page.wait_for_selector("#picker .kind")
+    return game_id
+
+
 def state(http: httpx.Client, game_id: str, at: int | None = None) -> dict:
     """The API's public state after raw seq ``at`` (default now)."""
     params = {} if at is None else {"at": at}

@@ -452,6 +452,7 @@ export async function show(main, q, { navigate }) {
         pick.append(h('p', { class: 'muted' }, legal.status_line), notationForm());
       }
       if (g.refocus) { g.refocus = false; focusPicker(pick, facts); }
+      nextInView(pick, facts);
     } catch (e) {
       showError(clear(pick), staleToken(e));
     }
@@ -492,15 +493,26 @@ export async function show(main, q, { navigate }) {
     return g.info.to_move_player ? `${g.info.to_move_player}: ${text}` : text;
   }
 
-  // Focus the next choice in the picker (the kind already chosen, else the first), scrolling the
-  // choices into view: at a phone the next tap needs no scrolling.
+  // Focus the next choice in the picker (the kind already chosen, else the first); on a wide
+  // screen the choices scrolled into view (on a phone nextInView scrolls the sheet's list).
   function focusPicker(pick, facts) {
     const target = pick.querySelector('.options-area .move') || pick.querySelector('.kind')
       || facts.querySelector('button, select, input, summary');
     if (!target) return;
     target.focus({ preventScroll: true });
+    if (sheet.phone()) return;
     const area = pick.querySelector('.options-area') || pick;
     (area.childNodes.length ? area : target).scrollIntoView({ block: 'nearest' });
+  }
+
+  // On a phone, the next choice scrolled into view inside the sheet's list (the page and the board stay put):
+  // the form for what chance decided, else the moves on offer, else the kinds and the dice strip.
+  function nextInView(pick, facts) {
+    const form = facts.querySelector('form, .fact');
+    if (form) { sheet.reveal(form); return; }
+    const moves = pick.querySelector('.options-area .moves');
+    sheet.reveal(moves && moves.childNodes.length ? moves : pick.querySelector('.kinds'));
+    sheet.reveal(pick.querySelector('.die-strip'));
   }
 
   // Any earlier move, newest first, inside the sheet with the board above it: its correction or a
@@ -518,7 +530,9 @@ export async function show(main, q, { navigate }) {
       rows.push(h('li', { 'data-index': i }, h('span', { class: 'em-step' }, num(i)), h('span', { class: 'said' }, textOf(f)), h('span', { class: 'em-do' }, correct, noteB, back),
         f.notes && f.notes.length ? notesList(f.notes) : null));
     }
-    return h('details', { class: 'earlier-moves', id: 'earlier-moves' }, h('summary', {}, t('game.earlier-moves')), h('ol', { class: 'em-list' }, rows));
+    // opened: the list to the sheet's top, where it fits whole (it scrolls on its own)
+    return h('details', { class: 'earlier-moves', id: 'earlier-moves', ontoggle: (ev) => { if (ev.currentTarget.open) sheet.reveal(ev.currentTarget, { start: true }); } },
+      h('summary', {}, t('game.earlier-moves')), h('ol', { class: 'em-list' }, rows));
   }
 
   // Undo back to a step: more than one move goes only once the table says so.
