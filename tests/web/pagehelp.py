@@ -203,6 +203,37 @@ def to_recording(page, server, http, title: str) -> str:
     return game_id
 
 
+#: every text element of the map that lies in the map's box on the screen and is drawn (not
+#: hidden, not transparent): its box, its height, its font size on the screen, whether it names a city
+MAP_LABELS = """() => {
+  const svg = document.querySelector('#drawing svg.mp-map'); const map = svg.getBoundingClientRect();
+  const scale = map.width / svg.viewBox.baseVal.width;
+  const drawn = (e) => { for (let x = e; x && x !== svg.parentNode; x = x.parentNode) {
+    const s = getComputedStyle(x); if (s.display === 'none' || s.visibility === 'hidden' || Number(s.opacity) === 0) return false; } return true; };
+  const out = [];
+  for (const e of svg.querySelectorAll('text')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.right <= map.left || r.left >= map.right || r.bottom <= map.top || r.top >= map.bottom) continue;
+    const loc = e.closest('.mp-loc');
+    out.push({text: e.textContent, box: [r.left, r.top, r.right, r.bottom], height: r.height, shown: drawn(e),
+              px: parseFloat(getComputedStyle(e).fontSize) * scale, name: e.classList.contains('mp-name'),
+              place: loc ? loc.dataset.loc : null});
+  }
+  return {labels: out, zoom: Number(svg.parentNode.dataset.zoom), map: [map.width, map.height]};
+}"""
+
+
+def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
+    """The pairs of labels (by their text) whose boxes intersect."""
+    pairs = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            (al, at, ar, ab), (bl, bt, br, bb) = a["box"], b["box"]
+            if al < br and bl < ar and at < bb and bt < ab:
+                pairs.append((a["text"], b["text"]))
+    return pairs
+
+
 def state(http: httpx.Client, game_id: str, at: int | None = None) -> dict:
     """The API's public state after raw seq ``at`` (default now)."""
     params = {} if at is None else {"at": at}

@@ -2,6 +2,7 @@
 // a pinch zoom, a drag pans, and the view never leaves the map (every place stays reachable).
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { placeLabels } from './maplabels.js';
 
 const MAX_ZOOM = 4;
 const views = new Map(); // key -> {x, y, w, h}: the view survives the redraw after each move
@@ -12,11 +13,30 @@ function clamp(v, box) {
   return { x: Math.min(box.x + box.w - w, Math.max(box.x, v.x)), y: Math.min(box.y + box.h - hh, Math.max(box.y, v.y)), w, h: hh };
 }
 
-// ``wrap`` holds ``svg`` (a viewBox of the whole map); ``key`` names the view kept across redraws
-export function zoomable(wrap, svg, key) {
+// a map's labels are sized and placed again when its width on the screen changes (a map redrawn
+// away is let go: its size goes to nothing once it leaves the page)
+const resized = new ResizeObserver((entries) => {
+  for (const e of entries) if (!e.target.isConnected) resized.unobserve(e.target); else if (e.target.relabel) e.target.relabel();
+});
+
+// ``wrap`` holds ``svg`` (a viewBox of the whole map); ``key`` names the view kept across redraws.
+// ``labels``: its words are kept readable (maplabels.js).
+export function zoomable(wrap, svg, key, { labels = false } = {}) {
   const [bx, by, bw, bh] = svg.getAttribute('viewBox').split(/\s+/).map(Number);
   const box = { x: bx, y: by, w: bw, h: bh };
   let v = clamp(views.get(key) || box, box);
+  let placedAt = null; // the map units per px the labels were last placed for
+  const relabel = () => {
+    const width = svg.getBoundingClientRect().width;
+    if (!labels || !width) return;
+    const u = v.w / width;
+    if (placedAt && Math.abs(placedAt - u) < 1e-3) return; // a pan: the labels keep their places
+    placedAt = u;
+    svg.style.setProperty('--u', u.toFixed(4));
+    placeLabels(svg, box);
+    wrap.dataset.labels = u.toFixed(4);
+  };
+  svg.relabel = () => { placedAt = null; relabel(); };
   const set = (next) => {
     v = clamp(next, box);
     views.set(key, v);
@@ -24,6 +44,7 @@ export function zoomable(wrap, svg, key) {
     wrap.dataset.zoom = (box.w / v.w).toFixed(2);
     out.disabled = fit.disabled = v.w >= box.w;
     zin.disabled = v.w <= box.w / MAX_ZOOM + 1e-6;
+    relabel();
   };
   // zoom by ``f`` about a point given as fractions of the drawing (0..1 either way)
   const zoom = (f, fx = 0.5, fy = 0.5) => {
@@ -36,6 +57,7 @@ export function zoomable(wrap, svg, key) {
   wrap.append(h('div', { class: 'map-zoom', role: 'group', 'aria-label': t('mapfaces.zoom') }, zin, out, fit));
 
   wrap.classList.add('zoomable');
+  if (labels) { wrap.classList.add('labelled'); resized.observe(svg); }
 
   const frac = (ev) => { const r = svg.getBoundingClientRect(); return [(ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height]; };
   svg.addEventListener('wheel', (ev) => {
