@@ -391,6 +391,7 @@ export async function show(main, q, { navigate }) {
   }
   async function fillRecorder(mine) {
     clear(recorder);
+    focusOnMoves([]); // a decision made (or left): the whole map again, unless the reader zoomed it
     const i = g.info;
     recorder.classList.toggle('recording', !!g.tokens.write && i.status !== 'ended');
     if (!g.tokens.write) {
@@ -442,7 +443,7 @@ export async function show(main, q, { navigate }) {
       ]);
       if (mine !== recToken) return;
       const view = g.frames[g.pos].view;
-      const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), mod: g.mod, view, content: g.content });
+      const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), onShow: focusOnMoves, mod: g.mod, view, content: g.content });
       const strip = dieStrip(legal.moves, { onPick: (m) => record(m.notation, m.move), view }); // a reroll: the die, then its value
       if (strip) pick.prepend(strip);
       const factsShown = chance && chance.kind ? await g.facts.render(facts, { chance, view, info: i, content: g.content, record, compose, frames: g.frames }) : false;
@@ -491,6 +492,39 @@ export async function show(main, q, { navigate }) {
     const kind = move && move.type && lang === 'en' ? humanize(move.type) : null;
     const text = [kind, named].filter(Boolean).join(': ') || t('game.a-move');
     return g.info.to_move_player ? `${g.info.to_move_player}: ${text}` : text;
+  }
+
+  // The part of the board the moves shown need: a travel's places (where it goes, and the figure
+  // that goes) with the map zoomed to them (mapzoom.js); dice placed on the action board: that board
+  // in view. None (a decision made): the whole map again, and the board back to its top.
+  function focusOnMoves(list) {
+    const wrap = drawing.querySelector('.mp-map-wrap.zoomable');
+    const actions = drawing.querySelector('.mp-board');
+    const ids = new Set();
+    for (const m of list) for (const k of ['path', 'path2']) for (const id of (m.move && Array.isArray(m.move[k]) ? m.move[k] : [])) ids.add(id);
+    const dice = list.length && list.every((m) => m.move && (m.move.die !== undefined || Array.isArray(m.move.dice)));
+    if (wrap && wrap.focusOn && ids.size) {
+      const view = g.frames[g.pos] && g.frames[g.pos].view;
+      const seat = view && Array.isArray(view.seats) ? view.seats.find((p) => p.seat === view.to_move) : null;
+      for (const id of (seat && seat.figures) || []) ids.add(id);
+      wrap.focusOn([...wrap.querySelectorAll('.mp-loc[data-loc]')].filter((p) => ids.has(p.dataset.loc)));
+      showOnBoard(wrap);
+      return;
+    }
+    if (wrap && wrap.unfocus) wrap.unfocus();
+    if (dice && actions) showOnBoard(actions, 200); // its top rows in view are enough: the map may stay
+    else showOnBoard(null);
+  }
+  // on a phone the board scrolls inside itself above the sheet: ``el`` to its top unless ``enough``
+  // px of it already show (null: the board's own top again, if the page had moved it)
+  function showOnBoard(el, enough = Infinity) {
+    const board = drawing.closest('.board');
+    if (!board || board.scrollHeight <= board.clientHeight + 1 || !sheet.phone()) return;
+    if (!el) { if (board.dataset.moved) { board.scrollTop = 0; delete board.dataset.moved; } return; }
+    const r = el.getBoundingClientRect(); const b = board.getBoundingClientRect();
+    if (Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top) >= Math.min(enough, r.height) - 1) return;
+    board.scrollTop += r.top - b.top - 4;
+    board.dataset.moved = 'true';
   }
 
   // Focus the next choice in the picker (the kind already chosen, else the first); on a wide
