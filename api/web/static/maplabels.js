@@ -74,20 +74,19 @@ export function placeLabels(svg, box, first = null) {
   return shown.length;
 }
 
-// a city's tap target (mapfaces.js' hit square) grown to take in its shown name, halo and all: the
-// name is part of what a finger taps, and the city's box holds its words
+// a city's tap target (mapfaces.js' hit square) grown to take in its name, halo and all (a hidden
+// one too: it is still the city's accessible name): the name is part of what a finger taps, and
+// the city's box holds its words
 function reach(el) {
   const hit = el.parentNode.querySelector && el.parentNode.querySelector(':scope > .mp-hit');
   if (!hit) return;
   if (hit.dataset.box === undefined) hit.dataset.box = ['x', 'y', 'width', 'height'].map((k) => hit.getAttribute(k)).join(' ');
   let [x, y, w, hh] = hit.dataset.box.split(' ').map(Number);
-  if (!el.classList.contains('label-off')) {
-    const b = el.getBBox();
-    const m = 2 * (parseFloat(getComputedStyle(el).strokeWidth) || 0);
-    const [x0, y0] = [Math.min(x, b.x - m), Math.min(y, b.y - m)];
-    [w, hh] = [Math.max(x + w, b.x + b.width + m) - x0, Math.max(y + hh, b.y + b.height + m) - y0];
-    [x, y] = [x0, y0];
-  }
+  const b = el.getBBox();
+  const m = 2 * (parseFloat(getComputedStyle(el).strokeWidth) || 0);
+  const [x0, y0] = [Math.min(x, b.x - m), Math.min(y, b.y - m)];
+  [w, hh] = [Math.max(x + w, b.x + b.width + m) - x0, Math.max(y + hh, b.y + b.height + m) - y0];
+  [x, y] = [x0, y0];
   hit.setAttribute('x', String(x)); hit.setAttribute('y', String(y));
   hit.setAttribute('width', String(w)); hit.setAttribute('height', String(hh));
 }
