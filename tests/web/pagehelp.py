@@ -171,6 +171,69 @@ def step(page, prefer: tuple[str, ...] = ()) -> None:
     wait_ready(page, after=before)
 
 
+def to_recording(page, server, http, title: str) -> str:
+    """A game of ``title`` past its setup, on the page with its write token: a move waits to be picked."""
+    if title == "marco-polo-2":
+        from rules.marco_polo_2.content import SYNTHETIC
+
+        made = http.post(
+            "/games",
+            json={"title": title, "players": ["Ana", "Bea"], "seed": 11, "options": {"content": SYNTHETIC.ref}},
+        )
+        assert made.status_code == 201, made.text
+        game_id, tokens = made.json()["game_id"], made.json()["tokens"]
+        page.goto(f"{server}/?page=games")
+        page.evaluate(
+            "([id, t]) => localStorage.setItem('tabletape.tokens.' + id, JSON.stringify(t))",
+            [game_id, {"write": tokens["write_token"], "seats": [s["token"] for s in tokens["seat_tokens"]]}],
+        )
+        page.goto(f"{server}/?game={game_id}")
+        wait_ready(page)
+        moves = 4
+    else:
+        options = {"rounds": 1} if title == "lost-cities" else {"characters": "first-game"}
+        game_id = start_game(page, server, title, ["Ana", "Bea"], options)
+        moves = 1 if title == "lost-cities" else 5
+    for _ in range(moves):
+        before = last_seq(page)
+        if not report_fact(page):
+            pick(page)
+        wait_ready(page, after=before)
+    page.wait_for_selector("#picker .kind")
+    return game_id
+
+
+#: every text element of the map that lies in the map's box on the screen and is drawn (not
+#: hidden, not transparent): its box, its height, its font size on the screen, whether it names a city
+MAP_LABELS = """() => {
+  const svg = document.querySelector('#drawing svg.mp-map'); const map = svg.getBoundingClientRect();
+  const scale = map.width / svg.viewBox.baseVal.width;
+  const drawn = (e) => { for (let x = e; x && x !== svg.parentNode; x = x.parentNode) {
+    const s = getComputedStyle(x); if (s.display === 'none' || s.visibility === 'hidden' || Number(s.opacity) === 0) return false; } return true; };
+  const out = [];
+  for (const e of svg.querySelectorAll('text')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.right <= map.left || r.left >= map.right || r.bottom <= map.top || r.top >= map.bottom) continue;
+    const loc = e.closest('.mp-loc');
+    out.push({text: e.textContent, box: [r.left, r.top, r.right, r.bottom], height: r.height, shown: drawn(e),
+              px: parseFloat(getComputedStyle(e).fontSize) * scale, name: e.classList.contains('mp-name'),
+              place: loc ? loc.dataset.loc : null});
+  }
+  return {labels: out, zoom: Number(svg.parentNode.dataset.zoom), map: [map.width, map.height]};
+}"""
+
+
+def overlapping(labels: list[dict]) -> list[tuple[str, str]]:
+    """The pairs of labels (by their text) whose boxes intersect."""
+    pairs = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            (al, at, ar, ab), (bl, bt, br, bb) = a["box"], b["box"]
+            if al < br and bl < ar and at < bb and bt < ab:
+                pairs.append((a["text"], b["text"]))
+    return pairs
+
+
 def state(http: httpx.Client, game_id: str, at: int | None = None) -> dict:
     """The API's public state after raw seq ``at`` (default now)."""
     params = {} if at is None else {"at": at}

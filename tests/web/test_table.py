@@ -27,14 +27,29 @@ from pagehelp import (
     wait_ready,
 )
 
+#: a thumb's swipe of the recording sheet's own list (never the page's): the target to its middle
+SWIPE = """e => { const list = e.closest('#sheet .recorder'); const r = e.getBoundingClientRect(), b = list.getBoundingClientRect();
+  list.scrollTop += r.top - b.top - (b.height - r.height) / 2; }"""
+#: the target lies off the screen inside the phone's fixed sheet, whose list scrolls
+IN_SHEET_OFF_SCREEN = """e => { const r = e.getBoundingClientRect(); const sheet = e.closest('#sheet');
+  return !!sheet && getComputedStyle(sheet).position === 'fixed' && (r.top < 0 || r.bottom > innerHeight); }"""
+
+
 class Taps:
-    """Counts taps, each on a button already in view: a tap that needed scrolling fails."""
+    """Counts taps, each on a button in view when tapped. A button off the screen inside the
+    phone's recording sheet is first swiped to (the sheet's list scrolled, the page and the board
+    left where they are), and that swipe is counted in ``swipes``; any other scrolling fails."""
 
     def __init__(self, page):
-        self.page, self.count = page, 0
+        self.page, self.count, self.swipes = page, 0, 0
 
     def __call__(self, selector: str) -> None:
         button = self.page.locator(selector)
+        if button.evaluate(IN_SHEET_OFF_SCREEN):
+            self.swipes += 1
+            scrolled = self.page.evaluate("() => scrollY")
+            button.evaluate(SWIPE)
+            assert self.page.evaluate("() => scrollY") == scrolled  # the page did not move
         box = button.bounding_box()
         height = self.page.viewport_size["height"]
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
@@ -88,6 +103,8 @@ def test_a_lost_cities_turn_on_a_phone_at_a_table(tall_phone, server, http):
     taps = Taps(page)
 
     # Ana discards the yellow 5, then draws: the only draw choice is the draw pile
+    # (a hand nobody has seen is fifty cards: more than a third of the screen holds, so the card
+    # may take a swipe of the sheet's list; the draw that follows is in view by itself)
     before = last_seq(page)
     taps("#picker .kind[data-group='lost-cities.card-discarded']")
     taps("#picker .move[data-notation='-Y5']")
@@ -95,13 +112,14 @@ def test_a_lost_cities_turn_on_a_phone_at_a_table(tall_phone, server, http):
     assert focus_in_picker(page)  # the keyboard stays in the picker, not on the page's body
     draws = page.locator("#picker .move")
     assert [d.get_attribute("data-notation") for d in draws.all()] == ["d"]
+    card_swipes = taps.swipes
     before = last_seq(page)
     taps("#picker .move[data-notation='d']")
     wait_ready(page, after=before)
-    assert taps.count == 3
+    assert taps.count == 3 and card_swipes <= 1 and taps.swipes == card_swipes, (taps.count, taps.swipes)
 
     # Bea plays the blue 7 and takes Ana's yellow 5: three taps, the last one without scrolling
-    taps.count = 0
+    taps.count = taps.swipes = 0
     before = last_seq(page)
     taps("#picker .kind[data-group='lost-cities.card-played']")
     taps("#picker .move[data-notation='B7']")
@@ -111,10 +129,11 @@ def test_a_lost_cities_turn_on_a_phone_at_a_table(tall_phone, server, http):
     assert draws == ["d", "dY"]  # the draw pile and the discard piles' tops, nothing else
     assert "from the yellow pile" in page.locator("#picker .move[data-notation='dY']").inner_text()
     shot(page, "table-01-phone-draw")
+    card_swipes = taps.swipes
     before = last_seq(page)
     taps("#picker .move[data-notation='dY']")
     wait_ready(page, after=before)
-    assert taps.count == 3
+    assert taps.count == 3 and card_swipes <= 1 and taps.swipes == card_swipes, (taps.count, taps.swipes)
     assert state(http, game_id)["view"]["discard_piles"]["yellow"] == []
 
     # tap targets and contrast on the phone's game page: every card, pile and empty slot
@@ -145,6 +164,18 @@ def test_a_lost_cities_turn_on_a_phone_at_a_table(tall_phone, server, http):
     assert axe_violations(page) == []
 
 
+def in_sheet(page, selector: str) -> list[str]:
+    """The notations of the picker's moves matching ``selector`` that lie in the phone's sheet,
+    on screen or a swipe of its list away (the list scrolls, the page does not)."""
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].filter((b) => {
+            const list = b.closest('#sheet .recorder');
+            return !!list && getComputedStyle(list.parentElement).position === 'fixed' && b.getBoundingClientRect().width > 0;
+        }).map((b) => b.dataset.notation)""",
+        selector,
+    )
+
+
 def in_view(page, selector: str) -> list[str]:
     """The notations of the picker's moves matching ``selector`` wholly on screen now."""
     return page.evaluate(
@@ -167,19 +198,22 @@ def test_a_whole_lost_cities_round_at_a_table_by_taps(tall_phone, server, http):
     taps = Taps(page)
     chooser = random.Random(13)
     per_turn: list[int] = []
+    swipes: list[int] = []
     pile_draws = 0
     for turn in range(200):
         if http.get(f"/games/{game_id}").json()["status"] == "ended":
             break
-        taps.count = 0
+        taps.count = taps.swipes = 0
         kind = "card-discarded" if turn % 4 == 0 else "card-played"
         if not page.locator(f"#picker .kind[data-group='lost-cities.{kind}']").count():
             kind = "card-discarded"
         taps(f"#picker .kind[data-group='lost-cities.{kind}']")
-        cards = in_view(page, "#picker .move")
+        cards = in_sheet(page, "#picker .move")
         if turn in (0, 1, 21):
             page.screenshot(path=str(shots / f"turn-{turn:02d}-cards.png"))
-        assert cards and len(cards) == page.locator("#picker .move").count(), (turn, kind)  # every card in reach
+        # every card in reach: in the sheet, on screen or a swipe of its list away; some on screen at once
+        assert cards and len(cards) == page.locator("#picker .move").count(), (turn, kind)
+        assert in_view(page, "#picker .move"), (turn, kind)
         before = last_seq(page)
         taps(f"#picker .move[data-notation='{chooser.choice(cards)}']")
         wait_ready(page, after=before)
@@ -189,16 +223,20 @@ def test_a_whole_lost_cities_round_at_a_table_by_taps(tall_phone, server, http):
         if turn in (0, 1, 21):
             page.screenshot(path=str(shots / f"turn-{turn:02d}-draw.png"))
         before = last_seq(page)
-        taps.count, card_taps = 0, taps.count
+        taps.count, card_taps, card_swipes = 0, taps.count, taps.swipes
         taps(f"#picker .move[data-notation='{draw}']")  # one tap, on screen without scrolling
-        assert taps.count == 1
+        assert taps.count == 1 and taps.swipes == card_swipes, (turn, draw)
         pile_draws += draw != "d"
         wait_ready(page, after=before) if turn < 199 else None
         per_turn.append(card_taps + taps.count)
+        swipes.append(card_swipes)
     else:
         pytest.fail("the round did not end")
-    assert max(per_turn) <= 3 and pile_draws >= 5, (per_turn, pile_draws)
-    print(f"turns {len(per_turn)}, taps {sum(per_turn)} (max {max(per_turn)} a turn), draws from a discard pile {pile_draws}")
+    assert max(per_turn) <= 3 and max(swipes) <= 1 and pile_draws >= 5, (per_turn, swipes, pile_draws)
+    print(f"turns {len(per_turn)}, taps {sum(per_turn)} (max {max(per_turn)} a turn), swipes of the sheet's list "
+          f"{sum(swipes)} (max {max(swipes)} a turn), draws from a discard pile {pile_draws}")
+    (shots / "taps.json").write_text(json.dumps({"turns": len(per_turn), "taps": sum(per_turn), "max_taps": max(per_turn),
+                                                 "swipes": sum(swipes), "max_swipes": max(swipes)}, indent=1))
     assert_lost_cities_sheet(page, http, game_id)  # shown by the page itself, no reload
     page.screenshot(path=str(shots / "end-score-sheet.png"), full_page=True)
     assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")

@@ -84,6 +84,8 @@ export function dicePad(box, ctx, { title = t('dice.the-roll'), whiteAfter = nul
     });
     const at = current();
     rows.forEach((r, k) => r.slots.parentElement && r.slots.parentElement.classList.toggle('now', k === at && values.length < count));
+    // in a short sheet the seat whose dice come next is scrolled into view (sheet.js)
+    if (values.length < count) rows[at].slots.parentElement.dispatchEvent(new CustomEvent('sheet-reveal', { bubbles: true }));
     form.style.setProperty('--now', rows[at].colour);
     form.dataset.entered = String(values.length);
     said.textContent = values.length < count ? t('dice.now', { who: rows[at].label, k: values.length - rows.slice(0, at).reduce((a, r) => a + r.n, 0) + 1, n: rows[at].n }) : t('dice.recording');

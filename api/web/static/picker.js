@@ -5,7 +5,8 @@ import { t } from './i18n.js';
 export const stripSeat = (n) => String(n ?? '').replace(/^@\d+\s+/, '');
 const SUBGROUP_OVER = 24;
 
-export function renderPicker(container, moves, { onPick, mod = {}, view = null, content = null, label = t('picker.legal-moves') } = {}) {
+// ``onShow(list)``: the moves now shown (a kind chosen, or narrowed), for the board to show their part
+export function renderPicker(container, moves, { onPick, onShow = null, mod = {}, view = null, content = null, label = t('picker.legal-moves') } = {}) {
   clear(container);
   // a title may drop choices no table uses (Lost Cities: the named cards of an unseen draw)
   if (mod.choices) moves = mod.choices(moves, view, content);
@@ -48,6 +49,7 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
   function showOptions(list) {
     fillOptions(list);
     if (mod.decorateOptions) mod.decorateOptions(options, list, view, content);
+    if (onShow) onShow(list);
   }
   function fillOptions(list) {
     clear(options);
@@ -79,6 +81,7 @@ export function renderPicker(container, moves, { onPick, mod = {}, view = null, 
         for (const x of subButtons) x.setAttribute('aria-pressed', String(x === b));
         clear(area).append(...items.map(moveButton));
         if (mod.decorateOptions) mod.decorateOptions(area, items, view, content);
+        if (onShow) onShow(items);
       } }, (mod.subgroupLabel && mod.subgroupLabel(chosen, key)) || key || '—', h('span', { class: 'count' }, items.length));
       subButtons.push(b);
       bar.append(b);

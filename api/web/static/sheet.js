@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 
 const MIN = 56; // the handle alone
+const MOST = 1 / 3; // of the screen's height: the board keeps the rest (layout.css: 33dvh)
 
 // Wraps ``panel`` (the recorder) in the sheet; ``board`` is kept in view above it.
 export function sheetOf(panel, board) {
@@ -35,7 +36,7 @@ export function sheetOf(panel, board) {
     if (!drag || ev.pointerId !== drag.id) return;
     if (!drag.moved && Math.abs(ev.clientY - drag.y) < 6) return;
     drag.moved = true;
-    const height = Math.max(MIN, Math.min(window.innerHeight * 0.9, window.innerHeight - ev.clientY + MIN / 2));
+    const height = Math.max(MIN, Math.min(window.innerHeight * MOST, window.innerHeight - ev.clientY + MIN / 2));
     if (!sheet.classList.contains('open')) setOpen(true);
     sheet.style.setProperty('--sheet-max', `${height}px`);
   });
@@ -63,7 +64,28 @@ export function sheetOf(panel, board) {
     // a narrowing chip: its bar to the top, so the moves it opens lie right under it
     const row = kind.closest('.kinds.sub') || kind.closest('.picker').querySelector('.kinds');
     panel.scrollTop += row.getBoundingClientRect().top - panel.getBoundingClientRect().top - 4;
+    // and what the tap opened in view under it: the narrowing chips, else the first moves
+    const area = kind.closest('.picker').querySelector('.options-area');
+    const sub = !kind.closest('.kinds.sub') && area && area.querySelector(':scope > .kinds.sub .kind');
+    sheet.reveal(sub || (area && area.querySelector('.moves .move')));
   });
+
+  sheet.phone = phone;
+  // On a phone, scrolls the sheet's own list (never the page: the board stays where it is) so that ``el`` lies
+  // in it: ``start`` puts el's top at the list's top, else the least scroll that shows it (nearest).
+  sheet.reveal = (el, { start = false } = {}) => {
+    if (!el || !panel.contains(el) || !phone()) return;
+    const box = panel.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    // the dice pad's keys stick to the list's bottom: what they cover is not in view
+    const keys = panel.querySelector('.dice-pad .pad-keys');
+    const bottom = keys && !keys.contains(el) && !el.contains(keys) ? Math.min(box.bottom, keys.getBoundingClientRect().top) : box.bottom;
+    if (start || r.top < box.top || r.height > bottom - box.top) panel.scrollTop += r.top - box.top - 4;
+    else if (r.bottom > bottom) panel.scrollTop += r.bottom - bottom + 4;
+  };
+
+  // a part of the panel asks to be seen (the dice pad: the seat whose dice come next)
+  panel.addEventListener('sheet-reveal', (ev) => sheet.reveal(ev.target));
 
   // on a phone, recording starts with the board at the top of the screen, the sheet under it
   let placed = false;

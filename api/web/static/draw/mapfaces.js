@@ -4,9 +4,9 @@ import { h, s, clear } from '../dom.js';
 import { zoomable } from '../mapzoom.js';
 import { t } from '../i18n.js';
 
-/** The map fits the width; zoom and pan reach every place on it. */
+/** The map fits the width; zoom and pan reach every place on it; its words stay readable. */
 export function mapWrap(svg, key) {
-  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': t('mapfaces.map') }, svg), svg, key);
+  return zoomable(h('div', { class: 'mp-map-wrap', tabindex: 0, role: 'region', 'aria-label': t('mapfaces.map') }, svg), svg, key, { labels: true });
 }
 
 /** The small faces (elements) beside a city, sized for the drawing's scale (the map zooms). */

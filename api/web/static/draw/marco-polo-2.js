@@ -85,6 +85,7 @@ function map(view, content) {
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'mp-map mp2-map', role: 'group', 'aria-labelledby': 'mp2-map-t' },
     s('title', { id: 'mp2-map-t' }, t('mp2.map.title', { n: nodes.length })),
     s('rect', { x: 0, y: 0, width: W, height: H, rx: 16, class: 'mp-sea' }));
+  const costs = s('g', { class: 'mp-costs' }); // on top of all: a route's cost over the faces beside a city
   for (const r of routes) {
     const [a, b] = r.ends;
     if (!pos[a] || !pos[b]) continue;
@@ -92,7 +93,7 @@ function map(view, content) {
     svg.append(s('line', { x1, y1, x2, y2, class: 'mp-route', 'data-route': r.id || `${a}-${b}` }));
     const cost = ['coins', 'camels', 'jade'].filter((k) => r[k]).map((k) => amount(r[k], t(`mp2.res-short.${k}`)))
       .concat(r.guild ? [guildName(r.guild)] : []).join(' ');
-    if (cost) svg.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
+    if (cost) costs.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
   }
   const postsAt = {}; const figuresAt = {};
   view.seats.forEach((p) => {
@@ -124,7 +125,8 @@ function map(view, content) {
     });
     svg.append(g);
   }
-  svg.append(facesOver);
+  svg.insertBefore(facesOver, svg.querySelector('.mp-loc')); // under the cities: their names stay on top, readable
+  svg.append(costs);
   if (nodes.length <= 1) svg.append(s('text', { x: W / 2, y: H - 30, 'text-anchor': 'middle', class: 'mp-name' }, t('mp2.map.rest')));
   return svg;
 }

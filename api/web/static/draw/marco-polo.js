@@ -57,13 +57,14 @@ function map(view, content) {
   const svg = s('svg', { viewBox: '0 0 1000 560', class: 'mp-map', role: 'group', 'aria-labelledby': 'mp-map-t' },
     s('title', { id: 'mp-map-t' }, t('sweep.mp.map-title')));
   svg.append(s('rect', { x: 0, y: 0, width: 1000, height: 560, rx: 16, class: 'mp-sea' }));
+  const costs = s('g', { class: 'mp-costs' }); // on top of all: a route's cost over the faces beside a city
   for (const r of routes) {
     const [a, b] = r.ends;
     if (!MAP_XY[a] || !MAP_XY[b]) continue;
     const [x1, y1] = MAP_XY[a]; const [x2, y2] = MAP_XY[b];
     svg.append(s('line', { x1, y1, x2, y2, class: 'mp-route', 'data-route': r.id }));
     const cost = Object.entries(r.cost || {}).map(([k, v]) => `${v} ${short(k)}`).join(' ');
-    if (cost) svg.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
+    if (cost) costs.append(s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'mp-cost', 'text-anchor': 'middle' }, cost));
   }
   const postsAt = {};
   const figuresAt = {};
@@ -99,7 +100,8 @@ function map(view, content) {
     });
     svg.append(g);
   }
-  svg.append(tags);
+  svg.insertBefore(tags, svg.querySelector('.mp-loc')); // under the cities: their names stay on top, readable
+  svg.append(costs);
   // Beijing's slots
   view.beijing.forEach((seat, i) => svg.append(s('rect', { x: 905 + i * 14, y: 230, width: 12, height: 12, fill: seatColour(seat), class: 'mp-post', 'data-beijing': i, 'data-seat': seat })));
   return svg;

@@ -391,6 +391,7 @@ export async function show(main, q, { navigate }) {
   }
   async function fillRecorder(mine) {
     clear(recorder);
+    focusOnMoves([]); // a decision made (or left): the whole map again, unless the reader zoomed it
     const i = g.info;
     recorder.classList.toggle('recording', !!g.tokens.write && i.status !== 'ended');
     if (!g.tokens.write) {
@@ -442,7 +443,7 @@ export async function show(main, q, { navigate }) {
       ]);
       if (mine !== recToken) return;
       const view = g.frames[g.pos].view;
-      const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), mod: g.mod, view, content: g.content });
+      const shown = renderPicker(pick, legal.moves, { onPick: (m) => record(m.notation, m.move), onShow: focusOnMoves, mod: g.mod, view, content: g.content });
       const strip = dieStrip(legal.moves, { onPick: (m) => record(m.notation, m.move), view }); // a reroll: the die, then its value
       if (strip) pick.prepend(strip);
       const factsShown = chance && chance.kind ? await g.facts.render(facts, { chance, view, info: i, content: g.content, record, compose, frames: g.frames }) : false;
@@ -452,6 +453,7 @@ export async function show(main, q, { navigate }) {
         pick.append(h('p', { class: 'muted' }, legal.status_line), notationForm());
       }
       if (g.refocus) { g.refocus = false; focusPicker(pick, facts); }
+      nextInView(pick, facts);
     } catch (e) {
       showError(clear(pick), staleToken(e));
     }
@@ -492,15 +494,59 @@ export async function show(main, q, { navigate }) {
     return g.info.to_move_player ? `${g.info.to_move_player}: ${text}` : text;
   }
 
-  // Focus the next choice in the picker (the kind already chosen, else the first), scrolling the
-  // choices into view: at a phone the next tap needs no scrolling.
+  // The part of the board the moves shown need: a travel's places (where it goes, and the figure
+  // that goes) with the map zoomed to them (mapzoom.js); dice placed on the action board: that board
+  // in view. None (a decision made): the whole map again, and the board back to its top.
+  function focusOnMoves(list) {
+    const wrap = drawing.querySelector('.mp-map-wrap.zoomable');
+    const actions = drawing.querySelector('.mp-board');
+    const ids = new Set();
+    for (const m of list) for (const k of ['path', 'path2']) for (const id of (m.move && Array.isArray(m.move[k]) ? m.move[k] : [])) ids.add(id);
+    const dice = list.length && list.every((m) => m.move && (m.move.die !== undefined || Array.isArray(m.move.dice)));
+    if (wrap && wrap.focusOn && ids.size) {
+      const view = g.frames[g.pos] && g.frames[g.pos].view;
+      const seat = view && Array.isArray(view.seats) ? view.seats.find((p) => p.seat === view.to_move) : null;
+      for (const id of (seat && seat.figures) || []) ids.add(id);
+      wrap.focusOn([...wrap.querySelectorAll('.mp-loc[data-loc]')].filter((p) => ids.has(p.dataset.loc)));
+      showOnBoard(wrap);
+      return;
+    }
+    if (wrap && wrap.unfocus) wrap.unfocus();
+    if (dice && actions) showOnBoard(actions, 200); // its top rows in view are enough: the map may stay
+    else showOnBoard(null);
+  }
+  // on a phone the board scrolls inside itself above the sheet: ``el`` to its top unless ``enough``
+  // px of it already show (null: the board's own top again, if the page had moved it)
+  function showOnBoard(el, enough = Infinity) {
+    const board = drawing.closest('.board');
+    if (!board || board.scrollHeight <= board.clientHeight + 1 || !sheet.phone()) return;
+    if (!el) { if (board.dataset.moved) { board.scrollTop = 0; delete board.dataset.moved; } return; }
+    const r = el.getBoundingClientRect(); const b = board.getBoundingClientRect();
+    if (Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top) >= Math.min(enough, r.height) - 1) return;
+    board.scrollTop += r.top - b.top - 4;
+    board.dataset.moved = 'true';
+  }
+
+  // Focus the next choice in the picker (the kind already chosen, else the first); on a wide
+  // screen the choices scrolled into view (on a phone nextInView scrolls the sheet's list).
   function focusPicker(pick, facts) {
     const target = pick.querySelector('.options-area .move') || pick.querySelector('.kind')
       || facts.querySelector('button, select, input, summary');
     if (!target) return;
     target.focus({ preventScroll: true });
+    if (sheet.phone()) return;
     const area = pick.querySelector('.options-area') || pick;
     (area.childNodes.length ? area : target).scrollIntoView({ block: 'nearest' });
+  }
+
+  // On a phone, the next choice scrolled into view inside the sheet's list (the page and the board stay put):
+  // the form for what chance decided, else the moves on offer, else the kinds and the dice strip.
+  function nextInView(pick, facts) {
+    const form = facts.querySelector('form, .fact');
+    if (form) { sheet.reveal(form); return; }
+    const moves = pick.querySelector('.options-area .moves');
+    sheet.reveal(moves && moves.childNodes.length ? moves : pick.querySelector('.kinds'));
+    sheet.reveal(pick.querySelector('.die-strip'));
   }
 
   // Any earlier move, newest first, inside the sheet with the board above it: its correction or a
@@ -518,7 +564,9 @@ export async function show(main, q, { navigate }) {
       rows.push(h('li', { 'data-index': i }, h('span', { class: 'em-step' }, num(i)), h('span', { class: 'said' }, textOf(f)), h('span', { class: 'em-do' }, correct, noteB, back),
         f.notes && f.notes.length ? notesList(f.notes) : null));
     }
-    return h('details', { class: 'earlier-moves', id: 'earlier-moves' }, h('summary', {}, t('game.earlier-moves')), h('ol', { class: 'em-list' }, rows));
+    // opened: the list to the sheet's top, where it fits whole (it scrolls on its own)
+    return h('details', { class: 'earlier-moves', id: 'earlier-moves', ontoggle: (ev) => { if (ev.currentTarget.open) sheet.reveal(ev.currentTarget, { start: true }); } },
+      h('summary', {}, t('game.earlier-moves')), h('ol', { class: 'em-list' }, rows));
   }
 
   // Undo back to a step: more than one move goes only once the table says so.
