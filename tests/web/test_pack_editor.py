@@ -17,17 +17,9 @@ import pytest
 from pagehelp import axe_violations, shot, small_targets, start_game
 
 import live_server
+from packgroups import admin_token
 
 TITLE = "marco-polo-2"
-
-
-def admin_token(output) -> str:
-    """The token ``tabletape serve`` prints on a store's first start."""
-    for line in output.read_text().splitlines():
-        m = re.search(r"admin token\b.*:\s*(\S+)\s*$", line)
-        if m:
-            return m.group(1)
-    raise AssertionError(f"no admin token printed: {output.read_text()[:2000]}")
 
 
 @pytest.fixture(scope="module")
