@@ -263,6 +263,14 @@ class SeasonRefused(TabletapeError):
     status = 422
 
 
+class SeasonsBusy(TabletapeError):
+    """A season definition or amendment that waited its whole bound for the store's season lock
+    (another process of the store was changing seasons): nothing was written."""
+
+    code = "seasons-busy"
+    status = 503
+
+
 class UnknownSeason(TabletapeError):
     code = "unknown-season"
     status = 404
